@@ -1,0 +1,118 @@
+import type { AddressInfo } from 'node:net';
+import { GraphQLError } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import type { Config } from './config';
+import type { Context, RequestMeta } from './context';
+import { connectDatabase, openDatabaseServer, type Database } from './db/database';
+import { applyMigrations } from './db/schema-engine';
+import { loadSigningKeys } from './auth/signing-keys';
+import { createTokenService } from './auth/tokens';
+import { resolveSession } from './auth/sessions';
+import { createLogger, type Logger } from './logger';
+import { schema } from './schema';
+import { useRestApi } from './http/rest-api';
+import { REST_ROUTES } from './http/rest-routes';
+import { createHttpServer } from './http/server';
+import { RequestLogWriter } from './http/request-log';
+import { errorResponse } from './http/errors';
+import { bootstrap } from './seed/bootstrap';
+
+/** A running server: its address, its database and how to stop it gracefully. */
+export interface App {
+  url: string;
+  port: number;
+  database: Database;
+  databaseUrl: string;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+const VERSION = '0.1.0';
+
+export async function startApp(config: Config): Promise<App> {
+  const logger = createLogger(config.logLevel);
+  const databaseServer = await openDatabaseServer(config);
+  const applied = await applyMigrations(databaseServer.url);
+  if (applied.length) logger.info('migrations applied', { migrations: applied });
+  const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10 });
+  await bootstrap(database, config, logger);
+
+  const keys = await loadSigningKeys(config.jwt.privateKey, config.dataDir);
+  const tokens = createTokenService(config.jwt, keys);
+  const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
+
+  const yoga = createYoga<{ meta: RequestMeta }, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: { title: 'Dealership Data Platform' },
+    landingPage: false,
+    // Yoga's own liveness probe; the catalog's GET /api/v1/health is the health query.
+    healthCheckEndpoint: '/healthz',
+    logging: false,
+    maskedErrors: {
+      maskError(error, message) {
+        const original = (error as { originalError?: Error }).originalError;
+        if (original && !(original as { extensions?: object }).extensions) logger.error('resolver failed', { error: original });
+        return (error as { extensions?: { http?: unknown } }).extensions?.http ? (error as Error) : new GraphQLError(message);
+      },
+    },
+    context: async ({ request, meta }) => {
+      const session = await resolveSession(request.headers.get('authorization'), database.prisma, tokens);
+      meta.userId = session.userId;
+      meta.dealerGroupIds = session.dealerGroupIds;
+      return { requestId: meta.requestId, db: database.prisma, session, tokens, refreshTokenTtlSeconds: config.jwt.refreshTokenTtlSeconds, meta };
+    },
+    plugins: [
+      <Plugin<Context>>{
+        onRequest({ url, endResponse }) {
+          if (url.pathname === '/') {
+            endResponse(Response.json({ name: 'Dealership Data Platform', version: VERSION, rest: '/api/v1', docs: '/api/v1/docs', openapi: '/api/v1/openapi.json', graphql: '/graphql' }));
+          } else if (url.pathname !== '/graphql' && !url.pathname.startsWith('/api/v1')) {
+            endResponse(errorResponse(404, 'NOT_FOUND', `no such path ${url.pathname}; the REST API is under /api/v1, GraphQL at /graphql`));
+          }
+        },
+        onExecute({ args }: { args: { contextValue: unknown; operationName?: string | null } }) {
+          const meta = (args.contextValue as Context).meta;
+          meta.operation ??= args.operationName ?? null;
+        },
+      },
+      useRestApi({
+        basePath: '/api/v1',
+        routes: REST_ROUTES,
+        title: 'Dealership Data Platform API',
+        version: VERSION,
+        onInternalError: (error) => logger.error('REST operation failed', { error }),
+      }),
+    ],
+  });
+
+  const server = createHttpServer({ yoga: yoga as never, jwks: keys.jwks, maxBodyBytes: config.maxBodyBytes, requestLog, logger });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  logger.info('listening', { url, database: databaseServer.embedded ? 'embedded' : 'external' });
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    database,
+    databaseUrl: databaseServer.url,
+    logger,
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await requestLog.close();
+        await database.close();
+        await databaseServer.stop();
+      })();
+      return stopping;
+    },
+  };
+}

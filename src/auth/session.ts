@@ -1,0 +1,45 @@
+import { forbidden, unauthenticated } from '../errors';
+import type { Role, Scope } from './scopes';
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; userId: string; email: string; role: Role };
+
+/**
+ * Who is calling and what they may do. Never null: an unauthenticated caller holds the
+ * anonymous session, which has no scopes and no dealer groups.
+ */
+export class Session {
+  static anonymous(): Session {
+    return new Session({ kind: 'anonymous' }, [], []);
+  }
+
+  constructor(
+    readonly principal: Principal,
+    readonly scopes: readonly Scope[],
+    /** The dealer groups whose data this caller may see: the tenant filter of every query. */
+    readonly dealerGroupIds: readonly string[],
+  ) {}
+
+  get isAuthenticated(): boolean {
+    return this.principal.kind !== 'anonymous';
+  }
+
+  get userId(): string | null {
+    return this.principal.kind === 'user' ? this.principal.userId : null;
+  }
+
+  has(scope: Scope): boolean {
+    return this.scopes.includes(scope);
+  }
+
+  /** Throws 401 for the anonymous caller and 403 naming the scope for a caller without it. */
+  assert(scope: Scope): void {
+    if (!this.isAuthenticated) throw unauthenticated();
+    if (!this.has(scope)) throw forbidden(`missing scope ${scope}`, { requiredScope: scope });
+  }
+
+  assertAuthenticated(): void {
+    if (!this.isAuthenticated) throw unauthenticated();
+  }
+}

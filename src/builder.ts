@@ -1,0 +1,90 @@
+import SchemaBuilder from '@pothos/core';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
+import type PrismaTypes from './generated/pothos-types';
+import { getDatamodel } from './generated/pothos-types';
+import type { Context } from './context';
+import type { Scope } from './auth/scopes';
+import { forbidden, unauthenticated } from './errors';
+import { formatMoney, literalValue, parseDateTime, parseMoney } from './scalars';
+
+function missingScope(failure: AuthFailure): string | null {
+  if ('parameter' in failure && typeof failure.parameter === 'string') return failure.parameter;
+  if ('failures' in failure) for (const inner of failure.failures) { const found = missingScope(inner); if (found) return found; }
+  return null;
+}
+
+/** The schema builder: plugins, scalars and the scope rules every operation declares. */
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { scope: Scope; authenticated: boolean };
+  DefaultFieldNullability: false;
+  Scalars: {
+    Money: { Input: string; Output: unknown };
+    DateTime: { Input: Date; Output: Date | string };
+    Date: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  defaultFieldNullability: false,
+  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  prisma: {
+    client: (context) => context.db,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  scopeAuth: {
+    authScopes: (context) => ({
+      scope: (scope: Scope) => context.session.has(scope),
+      authenticated: context.session.isAuthenticated,
+    }),
+    unauthorizedError: (_parent, context, _info, result) => {
+      if (!context.session.isAuthenticated) return unauthenticated();
+      const scope = missingScope(result.failure);
+      return forbidden(scope ? `missing scope ${scope}` : 'not allowed', scope ? { requiredScope: scope } : undefined);
+    },
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+
+builder.scalarType('Money', {
+  description: 'An amount of money as a decimal string with two fraction digits, e.g. "18995.00".',
+  serialize: formatMoney,
+  parseValue: parseMoney,
+  parseLiteral: (ast) => parseMoney(literalValue(ast)),
+});
+
+builder.scalarType('DateTime', {
+  description: 'An instant in ISO 8601, always UTC on output, e.g. "2026-01-31T17:04:05.000Z".',
+  serialize: (value) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString()),
+  parseValue: parseDateTime,
+  parseLiteral: (ast) => parseDateTime(literalValue(ast)),
+});
+
+builder.scalarType('Date', {
+  description: 'A calendar date in ISO 8601, e.g. "2026-01-31".',
+  serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10)),
+  parseValue: parseDateTime,
+  parseLiteral: (ast) => parseDateTime(literalValue(ast)),
+});
+
+builder.scalarType('JSON', {
+  description: 'Any JSON value.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+/** The `{ total, limit, offset }` object every list response carries. */
+export const Pagination = builder
+  .objectRef<{ total: number; limit: number; offset: number }>('Pagination')
+  .implement({
+    fields: (t) => ({
+      total: t.exposeInt('total', { description: 'How many items match the filters in all.' }),
+      limit: t.exposeInt('limit'),
+      offset: t.exposeInt('offset'),
+    }),
+  });

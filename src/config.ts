@@ -1,0 +1,117 @@
+import path from 'node:path';
+
+/** Every environment variable the server reads, parsed and validated once. */
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** External PostgreSQL; null runs the embedded PostgreSQL under `dataDir`. */
+  databaseUrl: string | null;
+  /** Where the embedded database, signing keys and other local state live; null keeps them in memory. */
+  dataDir: string | null;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  seedDemoData: boolean;
+  demoVehicles: number;
+  jwt: {
+    /** PEM-encoded RS256 private key; when absent one is made and kept in `dataDir`. */
+    privateKey: string | null;
+    issuer: string;
+    audience: string;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    /** An external identity provider's key set; when set, tokens are verified against it instead. */
+    jwksUrl: string | null;
+  };
+  maxBodyBytes: number;
+  requestLogFlushMs: number;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export class ConfigError extends Error {}
+
+const DEV_ADMIN_EMAIL = 'admin@demo.dealer';
+const DEV_ADMIN_PASSWORD = 'demo-admin-password';
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function text(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+/** A password strong enough for a production admin: 12+ characters and not a known weak one. */
+export function passwordWeakness(password: string): string | null {
+  if (password.length < 12) return 'must be at least 12 characters';
+  if (new Set(password).size < 5) return 'must not repeat so few characters';
+  const lowered = password.toLowerCase();
+  for (const weak of ['password', '123456', 'qwerty', 'admin', 'letmein', 'changeme', 'welcome']) {
+    if (lowered.includes(weak)) return `must not contain "${weak}"`;
+  }
+  return null;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const databaseUrl = text(env, 'DATABASE_URL');
+  const dataDir = path.resolve(text(env, 'DATA_DIR') ?? './data');
+  let adminEmail = text(env, 'ADMIN_EMAIL');
+  let adminPassword = env.ADMIN_PASSWORD || null;
+  if (mode === 'production') {
+    if (!adminEmail || !adminPassword) throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD are required in production');
+    const weakness = passwordWeakness(adminPassword);
+    if (weakness) throw new ConfigError(`ADMIN_PASSWORD ${weakness}`);
+  } else {
+    adminEmail ??= DEV_ADMIN_EMAIL;
+    adminPassword ??= DEV_ADMIN_PASSWORD;
+  }
+  if (adminEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(adminEmail)) throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`);
+
+  const jwksUrl = text(env, 'JWT_JWKS_URL');
+  if (jwksUrl && (!text(env, 'JWT_ISSUER') || !text(env, 'JWT_AUDIENCE'))) {
+    throw new ConfigError('JWT_JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: tokens are only trusted for a known issuer and audience');
+  }
+  const levels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+  const logLevel = (text(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'warn' : 'info')) as Config['logLevel'];
+  if (!levels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}`);
+
+  return {
+    env: mode,
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl,
+    dataDir,
+    adminEmail,
+    adminPassword,
+    seedDemoData: boolean(env, 'SEED_DEMO_DATA', !databaseUrl && mode !== 'production'),
+    demoVehicles: integer(env, 'DEMO_VEHICLES', 3000, 0, 5_000_000),
+    jwt: {
+      privateKey: env.JWT_PRIVATE_KEY?.trim() || null,
+      issuer: text(env, 'JWT_ISSUER') ?? 'dealership-data-platform',
+      audience: text(env, 'JWT_AUDIENCE') ?? 'dealership-data-platform-api',
+      accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 60, 86_400),
+      refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 300, 365 * 86_400),
+      jwksUrl,
+    },
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 104_857_600),
+    requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10, 60_000),
+    logLevel,
+  };
+}

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client';
+import { startEmbeddedPostgres } from './embedded';
+
+export type Db = PrismaClient;
+
+/** A PostgreSQL server to talk to: the configured one, or the embedded one we started. */
+export interface DatabaseServer {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/** Uses DATABASE_URL when given; otherwise starts the embedded PostgreSQL under DATA_DIR/postgres. */
+export async function openDatabaseServer(options: { databaseUrl: string | null; dataDir: string | null }): Promise<DatabaseServer> {
+  if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => {} };
+  const embedded = await startEmbeddedPostgres(options.dataDir ? path.join(options.dataDir, 'postgres') : null);
+  return { url: embedded.url, embedded: true, stop: embedded.stop };
+}
+
+/** The application's connections: Prisma for most work, the pg pool for bulk paths and raw checks. */
+export interface Database {
+  prisma: PrismaClient;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export function connectDatabase(url: string, options: { poolSize?: number } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  // An idle connection dropped by the server must not crash the process.
+  pool.on('error', () => {});
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end().catch(() => {});
+    },
+  };
+}

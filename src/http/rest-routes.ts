@@ -1,0 +1,23 @@
+/** The catalog's REST paths (relative to /api/v1) for each GraphQL operation. */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  tags: string[];
+  responseStatus?: number;
+  /** False for the few calls that take no credentials. */
+  authenticated?: boolean;
+}
+
+export const REST_ROUTES: Record<string, RestRoute> = {
+  'Mutation.login': { method: 'POST', path: '/auth/login', tags: ['Auth'], authenticated: false },
+  'Mutation.refresh': { method: 'POST', path: '/auth/refresh', tags: ['Auth'], authenticated: false },
+  'Mutation.logout': { method: 'POST', path: '/auth/logout', tags: ['Auth'] },
+  'Query.me': { method: 'GET', path: '/auth/me', tags: ['Auth'] },
+  'Query.inventory': { method: 'GET', path: '/inventory', tags: ['Inventory'] },
+  'Query.inventoryStats': { method: 'GET', path: '/inventory/stats', tags: ['Inventory'] },
+  'Query.inventoryAging': { method: 'GET', path: '/inventory/aging', tags: ['Inventory'] },
+  'Query.inventoryFacets': { method: 'GET', path: '/inventory/facets', tags: ['Inventory'] },
+  'Query.vehicle': { method: 'GET', path: '/inventory/:vin', tags: ['Inventory'] },
+  'Query.vehicleHistory': { method: 'GET', path: '/inventory/:vin/history', tags: ['Inventory'] },
+  'Query.health': { method: 'GET', path: '/health', tags: ['Administration'], authenticated: false },
+};

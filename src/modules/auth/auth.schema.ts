@@ -1,0 +1,93 @@
+import { builder } from '../../builder';
+import { ROLE_SCOPES, type Role } from '../../auth/scopes';
+import { DealerGroup } from '../dealers/dealers.schema';
+import { login, logout, refresh, type TokenPair } from './auth.service';
+
+/** Rows 1-4 of the catalog: login, refresh, logout and the caller's profile. */
+
+export const UserRoleEnum = builder.enumType('UserRole', {
+  values: { admin: { description: 'Everything, including keys and users' }, analyst: { description: 'Reads all data, updates leads, uses the assistant' }, viewer: { description: 'Reads inventory, dealers, calls, leads, sales and sources' } } as const,
+});
+
+export const User = builder.prismaObject('User', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    email: t.exposeString('email'),
+    name: t.exposeString('name'),
+    role: t.field({ type: UserRoleEnum, resolve: (user) => user.role }),
+    last_login_at: t.expose('lastLoginAt', { type: 'DateTime', nullable: true }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const AuthTokens = builder.objectRef<TokenPair>('AuthTokens').implement({
+  description: 'An access token (RS256 JWT, short-lived) and the single-use refresh token that renews it.',
+  fields: (t) => ({
+    token: t.exposeString('token', { description: 'The access token: send it as "Authorization: Bearer <token>".' }),
+    token_type: t.exposeString('tokenType'),
+    expires_in: t.exposeInt('expiresIn', { description: 'Seconds until the access token expires.' }),
+    expires_at: t.expose('expiresAt', { type: 'DateTime' }),
+    refresh_token: t.exposeString('refreshToken', { description: 'Works once; POST it to /auth/refresh for a new pair.' }),
+    refresh_expires_at: t.expose('refreshExpiresAt', { type: 'DateTime' }),
+    user: t.prismaField({
+      type: 'User',
+      resolve: (query, pair, _args, context) => context.db.user.findUniqueOrThrow({ ...query, where: { id: pair.userId } }),
+    }),
+  }),
+});
+
+const Me = builder.objectRef<{ userId: string; role: Role; dealerGroupIds: readonly string[] }>('Me').implement({
+  description: 'Who the caller is and what they may do.',
+  fields: (t) => ({
+    user: t.prismaField({
+      type: 'User',
+      resolve: (query, me, _args, context) => context.db.user.findUniqueOrThrow({ ...query, where: { id: me.userId } }),
+    }),
+    role: t.field({ type: UserRoleEnum, resolve: (me) => me.role }),
+    scopes: t.stringList({ resolve: (me) => [...ROLE_SCOPES[me.role]] }),
+    dealer_groups: t.prismaField({
+      type: [DealerGroup],
+      resolve: (query, me, _args, context) =>
+        context.db.dealerGroup.findMany({ ...query, where: { id: { in: [...me.dealerGroupIds] } }, orderBy: { name: 'asc' } }),
+    }),
+  }),
+});
+
+const LogoutResult = builder.objectRef<{ revoked: number }>('LogoutResult').implement({
+  fields: (t) => ({ revoked: t.exposeInt('revoked', { description: 'How many refresh tokens were revoked.' }) }),
+});
+
+builder.mutationFields((t) => ({
+  login: t.field({
+    type: AuthTokens,
+    description: 'Exchange an email and password for an access token and a refresh token.',
+    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) => login(context, args),
+  }),
+  refresh: t.field({
+    type: AuthTokens,
+    description: 'Exchange a refresh token (single use) for a new token pair.',
+    args: { refresh_token: t.arg.string({ required: true }) },
+    resolve: (_root, args, context) => refresh(context, args.refresh_token),
+  }),
+  logout: t.field({
+    type: LogoutResult,
+    description: "Revoke the caller's refresh token (and its family), or all of them when none is given.",
+    authScopes: { authenticated: true },
+    args: { refresh_token: t.arg.string() },
+    resolve: async (_root, args, context) => ({ revoked: await logout(context, context.session, args.refresh_token ?? null) }),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  me: t.field({
+    type: Me,
+    description: "The caller's profile: user, role, dealer groups and scopes.",
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, context) => {
+      const { principal } = context.session;
+      if (principal.kind !== 'user') throw new Error('unreachable: authenticated session without a user');
+      return { userId: principal.userId, role: principal.role, dealerGroupIds: context.session.dealerGroupIds };
+    },
+  }),
+}));

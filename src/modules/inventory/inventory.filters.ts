@@ -1,0 +1,147 @@
+import { Prisma } from '../../generated/prisma/client';
+import { badInput } from '../../errors';
+import type { Session } from '../../auth/session';
+
+/** Validates the catalog's inventory filters and turns them into one SQL WHERE clause. */
+
+export const VEHICLE_STATUSES = ['available', 'pending', 'in_transit', 'sold', 'presumed_sold'] as const;
+export const CONDITIONS = ['new', 'used', 'certified'] as const;
+/** Statuses that count as current inventory where an endpoint says so. */
+export const ON_LOT_STATUSES = ['available', 'pending', 'in_transit'] as const;
+
+export interface InventoryFilterArgs {
+  make?: string[] | null;
+  model?: string[] | null;
+  year_min?: number | null;
+  year_max?: number | null;
+  price_min?: string | null;
+  price_max?: string | null;
+  status?: string[] | null;
+  condition?: string[] | null;
+  body_style?: string[] | null;
+  dealer_id?: string[] | null;
+  source?: string[] | null;
+  days_on_lot_min?: number | null;
+  days_on_lot_max?: number | null;
+  q?: string | null;
+  updated_since?: Date | null;
+}
+
+/** Days on lot: from the stock-in date to today, or to the sale for sold vehicles (UTC dates). */
+export const DAYS_ON_LOT_SQL = Prisma.sql`((COALESCE(v.sold_at, now()) AT TIME ZONE 'UTC')::date - v.date_in_stock)`;
+
+export function daysOnLot(dateInStock: Date, soldAt: Date | null, now = new Date()): number {
+  const end = soldAt ?? now;
+  const endDay = Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate());
+  return Math.round((endDay - dateInStock.getTime()) / 86_400_000);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function range(name: string, value: number | null | undefined, min: number, max: number) {
+  if (value === null || value === undefined) return;
+  if (!Number.isInteger(value) || value < min || value > max) throw badInput(name, `must be a whole number from ${min} to ${max}`);
+}
+
+function ordered(minName: string, min: unknown, maxName: string, max: unknown) {
+  if (min !== null && min !== undefined && max !== null && max !== undefined && Number(min) > Number(max)) {
+    throw badInput(minName, `must not be greater than ${maxName}`);
+  }
+}
+
+function textList(name: string, values: string[] | null | undefined): string[] | null {
+  if (!values?.length) return null;
+  const cleaned = values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  if (cleaned.some((value) => value.length > 100)) throw badInput(name, 'values must be at most 100 characters');
+  if (cleaned.length > 100) throw badInput(name, 'at most 100 values');
+  return cleaned.length ? cleaned : null;
+}
+
+function oneOf(name: string, values: string[] | null, allowed: readonly string[]): string[] | null {
+  const bad = values?.find((value) => !allowed.includes(value));
+  if (bad) throw badInput(name, `unknown value "${bad}"; expected one of ${allowed.join(', ')}`);
+  return values;
+}
+
+/**
+ * The WHERE clause for the caller's vehicles matching the filters. The tenant condition comes
+ * from the session, always first, so no caller can see past their dealer groups.
+ */
+export function inventoryWhere(session: Session, args: InventoryFilterArgs, defaults: { statuses?: readonly string[] } = {}): Prisma.Sql {
+  range('year_min', args.year_min, 1900, 2100);
+  range('year_max', args.year_max, 1900, 2100);
+  ordered('year_min', args.year_min, 'year_max', args.year_max);
+  ordered('price_min', args.price_min, 'price_max', args.price_max);
+  if (args.price_min && Number(args.price_min) < 0) throw badInput('price_min', 'must not be negative');
+  range('days_on_lot_min', args.days_on_lot_min, 0, 100_000);
+  range('days_on_lot_max', args.days_on_lot_max, 0, 100_000);
+  ordered('days_on_lot_min', args.days_on_lot_min, 'days_on_lot_max', args.days_on_lot_max);
+  const makes = textList('make', args.make);
+  const models = textList('model', args.model);
+  const bodyStyles = textList('body_style', args.body_style);
+  const sources = textList('source', args.source);
+  const statuses = oneOf('status', textList('status', args.status), VEHICLE_STATUSES) ?? defaults.statuses ?? null;
+  const conditions = oneOf('condition', textList('condition', args.condition), CONDITIONS);
+  const dealerIds = textList('dealer_id', args.dealer_id);
+  const badDealer = dealerIds?.find((id) => !UUID.test(id));
+  if (badDealer) throw badInput('dealer_id', `"${badDealer}" is not a dealer id (a UUID)`);
+  const q = args.q?.trim();
+  if (q && q.length > 100) throw badInput('q', 'must be at most 100 characters');
+
+  const lower = (values: string[]) => values.map((value) => value.toLowerCase());
+  const conditionsSql: Prisma.Sql[] = [Prisma.sql`v.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
+  if (makes) conditionsSql.push(Prisma.sql`lower(v.make) = ANY(${lower(makes)})`);
+  if (models) conditionsSql.push(Prisma.sql`lower(v.model) = ANY(${lower(models)})`);
+  if (bodyStyles) conditionsSql.push(Prisma.sql`lower(v.body_style) = ANY(${lower(bodyStyles)})`);
+  if (statuses) conditionsSql.push(Prisma.sql`v.status::text = ANY(${[...statuses]})`);
+  if (conditions) conditionsSql.push(Prisma.sql`v.condition::text = ANY(${conditions})`);
+  if (dealerIds) conditionsSql.push(Prisma.sql`v.dealer_id = ANY(${dealerIds}::uuid[])`);
+  if (args.year_min != null) conditionsSql.push(Prisma.sql`v.year >= ${args.year_min}`);
+  if (args.year_max != null) conditionsSql.push(Prisma.sql`v.year <= ${args.year_max}`);
+  if (args.price_min != null) conditionsSql.push(Prisma.sql`v.price >= ${args.price_min}::numeric`);
+  if (args.price_max != null) conditionsSql.push(Prisma.sql`v.price <= ${args.price_max}::numeric`);
+  if (args.days_on_lot_min != null) conditionsSql.push(Prisma.sql`${DAYS_ON_LOT_SQL} >= ${args.days_on_lot_min}`);
+  if (args.days_on_lot_max != null) conditionsSql.push(Prisma.sql`${DAYS_ON_LOT_SQL} <= ${args.days_on_lot_max}`);
+  if (args.updated_since) conditionsSql.push(Prisma.sql`v.updated_at >= ${args.updated_since}`);
+  if (sources) {
+    conditionsSql.push(Prisma.sql`EXISTS (SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND lower(r.source) = ANY(${lower(sources)}))`);
+  }
+  if (q) {
+    const pattern = `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    conditionsSql.push(Prisma.sql`(v.vin ILIKE ${pattern} OR v.stock_number ILIKE ${pattern} OR v.make ILIKE ${pattern} OR v.model ILIKE ${pattern} OR v.trim ILIKE ${pattern} OR (v.year::text || ' ' || v.make || ' ' || v.model) ILIKE ${pattern})`);
+  }
+  return Prisma.join(conditionsSql, ' AND ');
+}
+
+const SORT_COLUMNS: Record<string, Prisma.Sql> = {
+  price: Prisma.sql`v.price`,
+  internet_price: Prisma.sql`v.internet_price`,
+  msrp: Prisma.sql`v.msrp`,
+  year: Prisma.sql`v.year`,
+  mileage: Prisma.sql`v.mileage`,
+  make: Prisma.sql`v.make`,
+  model: Prisma.sql`v.model`,
+  days_on_lot: DAYS_ON_LOT_SQL,
+  date_in_stock: Prisma.sql`v.date_in_stock`,
+  stock_number: Prisma.sql`v.stock_number`,
+  vin: Prisma.sql`v.vin`,
+  status: Prisma.sql`v.status`,
+  created_at: Prisma.sql`v.created_at`,
+  updated_at: Prisma.sql`v.updated_at`,
+};
+export const SORT_KEYS = Object.keys(SORT_COLUMNS);
+export const DEFAULT_SORT = '-updated_at';
+
+/** `price`, `-days_on_lot` or a comma list of them; always ends with the id so pages are stable. */
+export function inventoryOrderBy(sort: string | null | undefined): Prisma.Sql {
+  const keys = (sort?.trim() || DEFAULT_SORT).split(',').map((key) => key.trim());
+  if (keys.length > 5) throw badInput('sort', 'at most 5 sort keys');
+  const parts = keys.map((key) => {
+    const descending = key.startsWith('-');
+    const name = descending ? key.slice(1) : key;
+    const column = SORT_COLUMNS[name];
+    if (!column) throw badInput('sort', `unknown sort key "${key}"; use one of ${SORT_KEYS.join(', ')}, with "-" in front for descending`);
+    return Prisma.sql`${column} ${Prisma.raw(descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST')}`;
+  });
+  return Prisma.join([...parts, Prisma.sql`v.id ASC`], ', ');
+}

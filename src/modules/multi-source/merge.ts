@@ -1,0 +1,50 @@
+/** Field-level merge of what several sources say about one vehicle. */
+
+export const MERGED_FIELDS = [
+  'stock_number', 'year', 'make', 'model', 'trim', 'body_style', 'condition', 'mileage', 'exterior_color',
+  'interior_color', 'msrp', 'price', 'internet_price', 'status', 'date_in_stock', 'photos',
+] as const;
+export type MergedField = (typeof MERGED_FIELDS)[number];
+
+export interface SourceRecord {
+  source: string;
+  data: Partial<Record<MergedField, unknown>>;
+  seenAt: Date;
+}
+
+/** Per field, sources in order of preference; `*` is the order for fields not listed. */
+export type SourcePriority = Partial<Record<MergedField | '*', string[]>>;
+
+export interface MergedVehicle {
+  values: Partial<Record<MergedField, unknown>>;
+  /** Per field, the source whose value won. */
+  fieldSources: Partial<Record<MergedField, string>>;
+}
+
+const isBlank = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * For each field the most preferred source that has a value wins; sources not in the priority
+ * list come after the listed ones, the most recently seen first.
+ */
+export function mergeRecords(records: SourceRecord[], priority: SourcePriority): MergedVehicle {
+  const values: MergedVehicle['values'] = {};
+  const fieldSources: MergedVehicle['fieldSources'] = {};
+  const byRecency = [...records].sort((a, b) => b.seenAt.getTime() - a.seenAt.getTime());
+  for (const field of MERGED_FIELDS) {
+    const preferred = priority[field] ?? priority['*'] ?? [];
+    const rank = (source: string) => {
+      const index = preferred.indexOf(source);
+      return index === -1 ? preferred.length : index;
+    };
+    const ordered = [...byRecency].sort((a, b) => rank(a.source) - rank(b.source));
+    const winner = ordered.find((record) => !isBlank(record.data[field]));
+    if (winner) {
+      values[field] = winner.data[field];
+      fieldSources[field] = winner.source;
+    }
+  }
+  return { values, fieldSources };
+}
+
+export const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

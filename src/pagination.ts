@@ -1,0 +1,14 @@
+import { badInput } from './errors';
+
+/** The catalog's list convention: `limit` (default 50, max 500) and zero-based `offset`. */
+
+export const LIMIT_DEFAULT = 50;
+export const LIMIT_MAX = 500;
+
+export function pageArgs(args: { limit?: number | null; offset?: number | null }): { limit: number; offset: number } {
+  const limit = args.limit ?? LIMIT_DEFAULT;
+  const offset = args.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) throw badInput('limit', `must be a whole number from 1 to ${LIMIT_MAX}`);
+  if (!Number.isInteger(offset) || offset < 0 || offset > 10_000_000) throw badInput('offset', 'must be a whole number from 0 to 10000000');
+  return { limit, offset };
+}

@@ -1,0 +1,10 @@
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder';
+import './modules/health/health.schema';
+import './modules/auth/auth.schema';
+import './modules/dealers/dealers.schema';
+import './modules/inventory/inventory.schema';
+
+/** The GraphQL schema: every module registers its types and operations on the builder. */
+export const schema = builder.toSchema({ sortSchema: false });
+export const printableSchema = () => lexicographicSortSchema(schema);
