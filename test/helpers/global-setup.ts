@@ -1,0 +1,47 @@
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../../src/db/embedded';
+import { applyMigrations } from '../../src/db/schema-engine';
+
+/**
+ * One database for the run: a fresh database on DATABASE_URL's server when it is set, else an
+ * in-memory embedded PostgreSQL. Suites make their own dealer groups, so they share it safely.
+ */
+export default async function setup(project: TestProject) {
+  const serverUrl = process.env.DATABASE_URL;
+  let url: string;
+  let teardown: () => Promise<void>;
+  if (serverUrl) {
+    const name = `ddp_test_${Date.now()}_${process.pid}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const target = new URL(serverUrl);
+    target.pathname = `/${name}`;
+    url = target.toString();
+    teardown = async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    };
+    console.log(`tests run against PostgreSQL at ${target.host} (database ${name})`);
+  } else {
+    const embedded = await startEmbeddedPostgres(null);
+    url = embedded.url;
+    teardown = embedded.stop;
+    console.log('tests run against the embedded PostgreSQL (set DATABASE_URL to use a server)');
+  }
+  await applyMigrations(url);
+  project.provide('databaseUrl', url);
+  project.provide('externalDatabase', Boolean(serverUrl));
+  return teardown;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    externalDatabase: boolean;
+  }
+}
