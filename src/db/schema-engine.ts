@@ -135,14 +135,14 @@ export async function applyMigrations(databaseUrl: string): Promise<string[]> {
 }
 
 /** The SQL that would bring the migrations up to date with schema.prisma; empty when they agree. */
-export async function diffMigrationsToSchema(databaseUrl: string): Promise<string> {
+export async function diffMigrationsToSchema(databaseUrl: string, schemaText = readFileSync(SCHEMA_PATH, 'utf8')): Promise<string> {
   const { engine, close } = await openEngine(databaseUrl);
   try {
     const migrations = readMigrations();
     const from = migrations.migrationDirectories.length ? { tag: 'migrations' as const, ...migrations } : { tag: 'empty' as const };
     const result = await engine.diff({
       from,
-      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: readFileSync(SCHEMA_PATH, 'utf8') }] },
+      to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: schemaText }] },
       script: true,
       exitCode: null,
       filters: noFilters,

@@ -15,7 +15,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     SEED_DEMO_DATA: 'false',
-    LOG_LEVEL: 'error',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     REQUEST_LOG_FLUSH_MS: '50',
     ...(options.ownDatabase ? {} : { DATABASE_URL: inject('databaseUrl') }),
     ...env,
