@@ -80,7 +80,7 @@ export async function seedGroup(db: Db, options: { dealers?: number; vehicles?: 
   for (const [name, role] of Object.entries(options.users ?? { admin: 'admin' })) {
     const email = `${name}.${slug}@example.com`;
     const user = await db.user.create({
-      data: { email, name, role, passwordHash: await PASSWORD_HASH, dealerGroups: { create: { dealerGroupId: group.id } } },
+      data: { email, name, role: role as Role, passwordHash: await PASSWORD_HASH, dealerGroups: { create: { dealerGroupId: group.id } } },
     });
     users[name] = { id: user.id, email };
   }

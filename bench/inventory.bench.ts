@@ -1,0 +1,112 @@
+// `npm run bench [-- --vehicles N --duration S --connections C]`: seeds N vehicles (default 100,000)
+// into a scratch database (DATABASE_URL's server if set, else a throw-away embedded PostgreSQL),
+// then drives the same filtered, sorted page of 25 through REST, GraphQL and, as the floor,
+// one hand-written SQL query over plain node:http + pg. Prints requests/s, p50, p99 and the ratio.
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig } from '../src/config';
+import { startApp } from '../src/app';
+import { seedDealerGroup } from '../src/seed/demo';
+
+const { values } = parseArgs({ options: {
+  vehicles: { type: 'string', default: '100000' },
+  duration: { type: 'string', default: '10' },
+  connections: { type: 'string', default: '10' },
+} });
+const vehicles = Number(values.vehicles);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+let scratchDatabase: string | null = null;
+let databaseUrl = process.env.DATABASE_URL ?? null;
+if (databaseUrl) {
+  scratchDatabase = `ddp_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${scratchDatabase}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${scratchDatabase}`;
+  databaseUrl = url.toString();
+}
+const dataDir = mkdtempSync(path.join(tmpdir(), 'ddp-bench-'));
+const password = 'bench-password-long-enough';
+const config = loadConfig({
+  NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn',
+  ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: password, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+});
+
+console.log(`seeding ${vehicles.toLocaleString('en-US')} vehicles on ${databaseUrl ? 'PostgreSQL' : 'the embedded PostgreSQL'}…`);
+const app = await startApp(config);
+const seedStarted = Date.now();
+const groupId = await seedDealerGroup(app.database.pool, { name: 'Benchmark', slug: `bench-${Date.now()}`, vehicles, seed: 42 });
+await app.database.pool.query('ANALYZE');
+const admin = await app.database.prisma.user.findUniqueOrThrow({ where: { email: 'bench@example.com' } });
+await app.database.prisma.userDealerGroup.create({ data: { userId: admin.id, dealerGroupId: groupId } });
+console.log(`seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+
+const login = await fetch(`${app.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password }) });
+const { token } = (await login.json()) as { token: string };
+const auth = { authorization: `Bearer ${token}` };
+
+// The floor: the same page as one hand-written statement, no GraphQL, no ORM.
+const floorPool = new pg.Pool({ connectionString: app.databaseUrl, max: 10 });
+const FLOOR_SQL = `SELECT v.id, v.vin, v.stock_number, v.year, v.make, v.model, v.trim, v.body_style, v.condition, v.mileage,
+    v.exterior_color, v.interior_color, v.msrp::text, v.price::text, v.internet_price::text, v.status, v.date_in_stock, v.sold_at, v.photos,
+    v.dealer_id, v.created_at, v.updated_at, ((COALESCE(v.sold_at, now()) AT TIME ZONE 'UTC')::date - v.date_in_stock) AS days_on_lot,
+    d.name AS dealer_name, count(*) OVER () AS total
+  FROM vehicles v JOIN dealers d ON d.id = v.dealer_id
+  WHERE v.dealer_group_id = $1 AND lower(v.make) = 'toyota' AND v.status = 'available'
+  ORDER BY days_on_lot DESC, v.id LIMIT 25`;
+const floor = http.createServer(async (_req, res) => {
+  const { rows } = await floorPool.query(FLOOR_SQL, [groupId]);
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ vehicles: rows, pagination: { total: Number(rows[0]?.total ?? 0), limit: 25, offset: 0 } }));
+});
+await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
+const floorUrl = `http://127.0.0.1:${(floor.address() as { port: number }).port}/`;
+
+const graphqlBody = JSON.stringify({
+  query: `query Page($make: [String!], $status: [String!]) { inventory(make: $make, status: $status, sort: "-days_on_lot", limit: 25) {
+    pagination { total limit offset }
+    vehicles { id vin stock_number year make model trim body_style condition mileage exterior_color interior_color msrp price internet_price
+      status days_on_lot date_in_stock sold_at photos dealer_id created_at updated_at dealer { id name } } } }`,
+  variables: { make: ['Toyota'], status: ['available'] },
+});
+
+const targets = [
+  { name: 'floor: node:http + pg, one SQL statement', options: { url: floorUrl } },
+  { name: 'REST GET /api/v1/inventory', options: { url: `${app.url}/api/v1/inventory?make=Toyota&status=available&sort=-days_on_lot&limit=25`, headers: auth } },
+  { name: 'GraphQL inventory query', options: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody } },
+];
+
+const results: Array<{ name: string; rps: number; p50: number; p99: number; errors: number }> = [];
+for (const target of targets) {
+  const check = await fetch(target.options.url, { method: target.options.method ?? 'GET', headers: target.options.headers, body: target.options.body });
+  if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
+  const result = await autocannon({ ...target.options, connections, duration });
+  results.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
+}
+
+const floorRps = results[0]!.rps;
+console.log(`\n${vehicles.toLocaleString('en-US')} vehicles; filtered (make, status), sorted (-days_on_lot) page of 25 with its dealer and total; ${connections} connections, ${duration} s each; ${databaseUrl ? 'PostgreSQL' : 'embedded PostgreSQL'}\n`);
+console.log('| path | requests/s | p50 ms | p99 ms | vs floor | errors |');
+console.log('|---|---:|---:|---:|---:|---:|');
+for (const row of results) {
+  console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.rps / floorRps).toFixed(2)} | ${row.errors} |`);
+}
+
+floor.close();
+await floorPool.end();
+await app.stop();
+rmSync(dataDir, { recursive: true, force: true });
+if (scratchDatabase && process.env.DATABASE_URL) {
+  const adminClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await adminClient.connect();
+  await adminClient.query(`DROP DATABASE IF EXISTS ${scratchDatabase} WITH (FORCE)`);
+  await adminClient.end();
+}
