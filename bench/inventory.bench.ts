@@ -56,13 +56,16 @@ const auth = { authorization: `Bearer ${token}` };
 
 // The floor: the same page as one hand-written statement, no GraphQL, no ORM.
 const floorPool = new pg.Pool({ connectionString: app.databaseUrl, max: 10 });
-const FLOOR_SQL = `SELECT v.id, v.vin, v.stock_number, v.year, v.make, v.model, v.trim, v.body_style, v.condition, v.mileage,
+const DAYS_ON_LOT = `((COALESCE(v.sold_at, now()) AT TIME ZONE 'UTC')::date - v.date_in_stock)`;
+const FLOOR_SQL = `WITH page AS (
+    SELECT v.id, ${DAYS_ON_LOT} AS days_on_lot, count(*) OVER () AS total FROM vehicles v
+    WHERE v.dealer_group_id = $1 AND v.make = 'toyota' AND v.status = 'available'
+    ORDER BY days_on_lot DESC, v.id LIMIT 25)
+  SELECT v.id, v.vin, v.stock_number, v.year, v.make, v.model, v.trim, v.body_style, v.condition, v.mileage,
     v.exterior_color, v.interior_color, v.msrp::text, v.price::text, v.internet_price::text, v.status, v.date_in_stock, v.sold_at, v.photos,
-    v.dealer_id, v.created_at, v.updated_at, ((COALESCE(v.sold_at, now()) AT TIME ZONE 'UTC')::date - v.date_in_stock) AS days_on_lot,
-    d.name AS dealer_name, count(*) OVER () AS total
-  FROM vehicles v JOIN dealers d ON d.id = v.dealer_id
-  WHERE v.dealer_group_id = $1 AND lower(v.make) = 'toyota' AND v.status = 'available'
-  ORDER BY days_on_lot DESC, v.id LIMIT 25`;
+    v.dealer_id, v.created_at, v.updated_at, page.days_on_lot, d.name AS dealer_name, page.total
+  FROM page JOIN vehicles v ON v.id = page.id JOIN dealers d ON d.id = v.dealer_id
+  ORDER BY page.days_on_lot DESC, v.id`;
 const floor = http.createServer(async (_req, res) => {
   const { rows } = await floorPool.query(FLOOR_SQL, [groupId]);
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ vehicles: rows, pagination: { total: Number(rows[0]?.total ?? 0), limit: 25, offset: 0 } }));

@@ -86,7 +86,8 @@ export async function startApp(config: Config): Promise<App> {
     ],
   });
 
-  const server = createHttpServer({ yoga: yoga as never, jwks: keys.jwks, maxBodyBytes: config.maxBodyBytes, requestLog, logger });
+  const http = createHttpServer({ yoga: yoga as never, jwks: keys.jwks, maxBodyBytes: config.maxBodyBytes, requestLog, logger });
+  const { server } = http;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -104,10 +105,7 @@ export async function startApp(config: Config): Promise<App> {
     logger,
     stop() {
       stopping ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        await http.close();
         await requestLog.close();
         await database.close();
         await databaseServer.stop();

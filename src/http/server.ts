@@ -57,9 +57,19 @@ function clientIp(req: IncomingMessage): string | null {
   return req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? null;
 }
 
-export function createHttpServer(options: HttpServerOptions): http.Server {
+/** The node server plus a way to wait for handlers still running (a client may hang up mid-request). */
+export interface HttpServer {
+  server: http.Server;
+  /** Stops accepting connections and resolves once every request handler has finished. */
+  close(): Promise<void>;
+}
+
+export function createHttpServer(options: HttpServerOptions): HttpServer {
   const jwks = JSON.stringify(options.jwks);
-  return http.createServer(async (req, res) => {
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
+  const server = http.createServer(async (req, res) => {
+    inFlight += 1;
     const started = performance.now();
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
@@ -111,6 +121,17 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
         apiKeyId: meta.apiKeyId,
         dealerGroupIds: [...meta.dealerGroupIds],
       });
+      inFlight -= 1;
+      if (inFlight === 0) drained?.();
     }
   });
+  return {
+    server,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) await new Promise<void>((resolve) => { drained = resolve; });
+      await closed;
+    },
+  };
 }

@@ -90,9 +90,10 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
 
   const lower = (values: string[]) => values.map((value) => value.toLowerCase());
   const conditionsSql: Prisma.Sql[] = [Prisma.sql`v.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
-  if (makes) conditionsSql.push(Prisma.sql`lower(v.make) = ANY(${lower(makes)})`);
-  if (models) conditionsSql.push(Prisma.sql`lower(v.model) = ANY(${lower(models)})`);
-  if (bodyStyles) conditionsSql.push(Prisma.sql`lower(v.body_style) = ANY(${lower(bodyStyles)})`);
+  // make, model and body_style are citext columns: equality ignores case and uses the indexes.
+  if (makes) conditionsSql.push(Prisma.sql`v.make = ANY(${makes}::citext[])`);
+  if (models) conditionsSql.push(Prisma.sql`v.model = ANY(${models}::citext[])`);
+  if (bodyStyles) conditionsSql.push(Prisma.sql`v.body_style = ANY(${bodyStyles}::citext[])`);
   if (statuses) conditionsSql.push(Prisma.sql`v.status::text = ANY(${[...statuses]})`);
   if (conditions) conditionsSql.push(Prisma.sql`v.condition::text = ANY(${conditions})`);
   if (dealerIds) conditionsSql.push(Prisma.sql`v.dealer_id = ANY(${dealerIds}::uuid[])`);
@@ -104,7 +105,7 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   if (args.days_on_lot_max != null) conditionsSql.push(Prisma.sql`${DAYS_ON_LOT_SQL} <= ${args.days_on_lot_max}`);
   if (args.updated_since) conditionsSql.push(Prisma.sql`v.updated_at >= ${args.updated_since}`);
   if (sources) {
-    conditionsSql.push(Prisma.sql`EXISTS (SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND lower(r.source) = ANY(${lower(sources)}))`);
+    conditionsSql.push(Prisma.sql`EXISTS (SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND r.source = ANY(${lower(sources)}))`);
   }
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;

@@ -1,6 +1,9 @@
 -- CreateSchema
 CREATE SCHEMA IF NOT EXISTS "public";
 
+-- CreateExtension: case-insensitive text for make, model and body style
+CREATE EXTENSION IF NOT EXISTS "citext";
+
 -- CreateEnum
 CREATE TYPE "user_role" AS ENUM ('admin', 'analyst', 'viewer');
 
@@ -87,10 +90,10 @@ CREATE TABLE "vehicles" (
     "vin" VARCHAR(17) NOT NULL,
     "stock_number" TEXT,
     "year" INTEGER NOT NULL,
-    "make" TEXT NOT NULL,
-    "model" TEXT NOT NULL,
+    "make" CITEXT NOT NULL,
+    "model" CITEXT NOT NULL,
     "trim" TEXT,
-    "body_style" TEXT,
+    "body_style" CITEXT,
     "condition" "vehicle_condition" NOT NULL,
     "mileage" INTEGER,
     "exterior_color" TEXT,
@@ -184,6 +187,15 @@ CREATE INDEX "vehicles_dealer_group_id_status_idx" ON "vehicles"("dealer_group_i
 
 -- CreateIndex
 CREATE INDEX "vehicles_dealer_group_id_make_model_idx" ON "vehicles"("dealer_group_id", "make", "model");
+
+-- CreateIndex
+CREATE INDEX "vehicles_dealer_group_id_condition_idx" ON "vehicles"("dealer_group_id", "condition");
+
+-- CreateIndex
+CREATE INDEX "vehicles_dealer_group_id_mileage_idx" ON "vehicles"("dealer_group_id", "mileage");
+
+-- CreateIndex
+CREATE INDEX "vehicles_dealer_group_id_stock_number_idx" ON "vehicles"("dealer_group_id", "stock_number");
 
 -- CreateIndex
 CREATE INDEX "vehicles_dealer_group_id_year_idx" ON "vehicles"("dealer_group_id", "year");

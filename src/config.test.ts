@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration', () => {
+  it('gives the embedded quick start development defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 4000, databaseUrl: null, seedDemoData: true, adminEmail: 'admin@demo.dealer' });
+  });
+
+  it('requires the first admin in production and refuses a weak password', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'password1234' })).toThrow(/ADMIN_PASSWORD/);
+    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'short' })).toThrow(/12 characters/);
+    const config = loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'Fjord-Lantern-7-Quiver' });
+    expect(config.seedDemoData).toBe(false);
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ JWT_JWKS_URL: 'https://idp.example/jwks' })).toThrow(/JWT_ISSUER/);
+  });
+});
