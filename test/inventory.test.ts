@@ -203,6 +203,26 @@ describe('inventory (catalog rows 5-10)', () => {
     expect(graphql.body.errors[0].extensions.code).toBe('NOT_FOUND');
   });
 
+  it('loads a page of vehicles with their dealers and sources in a fixed number of SQL statements', async () => {
+    const { pool } = app.database;
+    const statements: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((config: string | { text: string }, ...rest: unknown[]) => {
+      const text = typeof config === 'string' ? config : config.text;
+      if (!text.includes('request_logs')) statements.push(text);
+      return (query as (...args: unknown[]) => unknown)(config, ...rest);
+    }) as typeof pool.query;
+    try {
+      const response = await app.client.graphql('{ inventory(limit: 25) { vehicles { vin dealer { name } sources { source } provenance { field } } } }', {}, token);
+      expect(response.body.data.inventory.vehicles).toHaveLength(7);
+    } finally {
+      pool.query = query;
+    }
+    // Session (user, groups), page ids and total, vehicles, dealers, source records: one statement
+    // each, whatever the page size.
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(6);
+  });
+
   it('requires credentials', async () => {
     expect((await app.client.get('/inventory')).status).toBe(401);
     expect((await app.client.graphql('{ inventoryStats { total_vehicles } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED');

@@ -94,8 +94,8 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   if (makes) conditionsSql.push(Prisma.sql`v.make = ANY(${makes}::citext[])`);
   if (models) conditionsSql.push(Prisma.sql`v.model = ANY(${models}::citext[])`);
   if (bodyStyles) conditionsSql.push(Prisma.sql`v.body_style = ANY(${bodyStyles}::citext[])`);
-  if (statuses) conditionsSql.push(Prisma.sql`v.status::text = ANY(${[...statuses]})`);
-  if (conditions) conditionsSql.push(Prisma.sql`v.condition::text = ANY(${conditions})`);
+  if (statuses) conditionsSql.push(Prisma.sql`v.status = ANY(${[...statuses]}::vehicle_status[])`);
+  if (conditions) conditionsSql.push(Prisma.sql`v.condition = ANY(${conditions}::vehicle_condition[])`);
   if (dealerIds) conditionsSql.push(Prisma.sql`v.dealer_id = ANY(${dealerIds}::uuid[])`);
   if (args.year_min != null) conditionsSql.push(Prisma.sql`v.year >= ${args.year_min}`);
   if (args.year_max != null) conditionsSql.push(Prisma.sql`v.year <= ${args.year_max}`);
