@@ -1,3 +1,4 @@
+import { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db/database';
 import { unauthenticated } from '../errors';
 import { ROLE_SCOPES, type Role } from './scopes';
@@ -13,26 +14,25 @@ export async function resolveSession(authorization: string | null, db: Db, token
   if (credential.startsWith('svc_live_')) throw unauthenticated('invalid API key');
 
   const claims = await tokens.verify(credential);
-  // The token proves identity; role, groups and whether the account is enabled are read fresh, so
-  // a change to any of them applies from the next request on.
-  const where = tokens.external
-    ? { email: typeof claims.email === 'string' ? claims.email.toLowerCase() : '\u0000' }
-    : { id: claims.sub ?? '' };
-  const user = isUuidOrEmail(where) ? await db.user.findUnique({
-    where,
-    select: { id: true, email: true, role: true, disabledAt: true, dealerGroups: { select: { dealerGroupId: true } } },
-  }) : null;
+  // The token proves identity; role, groups and whether the account is enabled are read fresh (one
+  // statement), so a change to any of them applies from the next request on.
+  const user = tokens.external
+    ? typeof claims.email === 'string' ? await loadUser(db, Prisma.sql`u.email = ${claims.email.toLowerCase()}`) : null
+    : claims.sub && UUID.test(claims.sub) ? await loadUser(db, Prisma.sql`u.id = ${claims.sub}::uuid`) : null;
   if (!user) throw unauthenticated(tokens.external ? 'no account for this identity' : 'invalid token: unknown user');
-  if (user.disabledAt) throw unauthenticated('account disabled');
-  return new Session(
-    { kind: 'user', userId: user.id, email: user.email, role: user.role as Role },
-    ROLE_SCOPES[user.role as Role],
-    user.dealerGroups.map((membership) => membership.dealerGroupId),
-  );
+  if (user.disabled_at) throw unauthenticated('account disabled');
+  return new Session({ kind: 'user', userId: user.id, email: user.email, role: user.role }, ROLE_SCOPES[user.role], user.dealer_group_ids);
+}
+
+interface UserRow { id: string; email: string; role: Role; disabled_at: Date | null; dealer_group_ids: string[] }
+
+async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
+  const [row] = await db.$queryRaw<UserRow[]>(Prisma.sql`/* sessionUser */
+    SELECT u.id, u.email, u.role::text AS role, u.disabled_at,
+      COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
+    FROM users u LEFT JOIN user_dealer_groups g ON g.user_id = u.id WHERE ${where} GROUP BY u.id`);
+  return row ?? null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function isUuidOrEmail(where: { id: string } | { email: string }): boolean {
-  return 'id' in where ? UUID.test(where.id) : where.email !== '\u0000';
-}
