@@ -12,6 +12,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config';
 import { startApp } from '../src/app';
 import { seedDealerGroup } from '../src/seed/demo';
+import { createScratchDatabase } from '../test/helpers/scratch-database';
 
 const { values } = parseArgs({ options: {
   vehicles: { type: 'string', default: '100000' },
@@ -22,18 +23,8 @@ const vehicles = Number(values.vehicles);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
-let scratchDatabase: string | null = null;
-let databaseUrl = process.env.DATABASE_URL ?? null;
-if (databaseUrl) {
-  scratchDatabase = `ddp_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${scratchDatabase}`);
-  await admin.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${scratchDatabase}`;
-  databaseUrl = url.toString();
-}
+const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL, 'ddp_bench') : null;
+const databaseUrl = scratch?.url ?? null;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'ddp-bench-'));
 const password = 'bench-password-long-enough';
 const config = loadConfig({
@@ -108,9 +99,4 @@ floor.close();
 await floorPool.end();
 await app.stop();
 rmSync(dataDir, { recursive: true, force: true });
-if (scratchDatabase && process.env.DATABASE_URL) {
-  const adminClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await adminClient.connect();
-  await adminClient.query(`DROP DATABASE IF EXISTS ${scratchDatabase} WITH (FORCE)`);
-  await adminClient.end();
-}
+await scratch?.drop();

@@ -1,7 +1,7 @@
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { applyMigrations } from '../../src/db/schema-engine';
+import { createScratchDatabase } from './scratch-database';
 
 /**
  * One database for the run: a fresh database on DATABASE_URL's server when it is set, else an
@@ -12,21 +12,10 @@ export default async function setup(project: TestProject) {
   let url: string;
   let teardown: () => Promise<void>;
   if (serverUrl) {
-    const name = `ddp_test_${Date.now()}_${process.pid}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const target = new URL(serverUrl);
-    target.pathname = `/${name}`;
-    url = target.toString();
-    teardown = async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    };
-    console.log(`tests run against PostgreSQL at ${target.host} (database ${name})`);
+    const scratch = await createScratchDatabase(serverUrl, 'ddp_test');
+    url = scratch.url;
+    teardown = scratch.drop;
+    console.log(`tests run against PostgreSQL at ${new URL(serverUrl).host} (database ${scratch.name})`);
   } else {
     const embedded = await startEmbeddedPostgres(null);
     url = embedded.url;
