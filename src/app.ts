@@ -2,7 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config';
-import type { Context, RequestMeta } from './context';
+import { Redis } from 'ioredis';
+import type { AuthServices, Context, RequestMeta } from './context';
+import { KeyRateLimiter, LoginThrottle, rateLimited } from './auth/rate-limit';
+import { LastUsedRecorder } from './auth/last-used';
 import { connectDatabase, openDatabaseServer, type Database } from './db/database';
 import { applyMigrations } from './db/schema-engine';
 import { loadSigningKeys } from './auth/signing-keys';
@@ -38,7 +41,15 @@ export async function startApp(config: Config): Promise<App> {
   await bootstrap(database, config, logger);
 
   const keys = await loadSigningKeys(config.jwt.privateKey, config.dataDir);
-  const tokens = createTokenService(config.jwt, keys);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
+  redis?.on('error', (error) => logger.warn('redis error', { error: error.message }));
+  const auth: AuthServices = {
+    tokens: createTokenService(config.jwt, keys),
+    refreshTokenTtlSeconds: config.jwt.refreshTokenTtlSeconds,
+    loginThrottle: new LoginThrottle(redis),
+  };
+  const keyLimiter = new KeyRateLimiter(redis);
+  const lastUsed = new LastUsedRecorder(database.prisma, logger, config.lastUsedFlushMs);
   const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
 
   const yoga = createYoga<{ meta: RequestMeta }, Context>({
@@ -57,10 +68,16 @@ export async function startApp(config: Config): Promise<App> {
       },
     },
     context: async ({ request, meta }) => {
-      const session = await resolveSession(request.headers.get('authorization'), database.prisma, tokens);
+      const session = await resolveSession(request.headers.get('authorization'), database.prisma, auth.tokens, meta.ip);
       meta.userId = session.userId;
+      meta.apiKeyId = session.apiKeyId;
       meta.dealerGroupIds = session.dealerGroupIds;
-      return { requestId: meta.requestId, db: database.prisma, session, tokens, refreshTokenTtlSeconds: config.jwt.refreshTokenTtlSeconds, meta };
+      if (session.principal.kind === 'apiKey') {
+        lastUsed.touch(session.principal.apiKeyId);
+        meta.rateLimit = await keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour);
+        if (meta.rateLimit.limited) throw rateLimited(meta.rateLimit);
+      }
+      return { requestId: meta.requestId, db: database.prisma, session, meta, auth };
     },
     plugins: [
       <Plugin<Context>>{
@@ -86,7 +103,7 @@ export async function startApp(config: Config): Promise<App> {
     ],
   });
 
-  const http = createHttpServer({ yoga: yoga as never, jwks: keys.jwks, maxBodyBytes: config.maxBodyBytes, requestLog, logger });
+  const http = createHttpServer({ yoga: yoga as never, trustProxyHops: config.trustProxyHops, jwks: keys.jwks, maxBodyBytes: config.maxBodyBytes, requestLog, logger });
   const { server } = http;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -106,7 +123,8 @@ export async function startApp(config: Config): Promise<App> {
     stop() {
       stopping ??= (async () => {
         await http.close();
-        await requestLog.close();
+        await Promise.all([requestLog.close(), lastUsed.close()]);
+        await redis?.quit().catch(() => redis.disconnect());
         await database.close();
         await databaseServer.stop();
       })();

@@ -6,6 +6,7 @@ import { getDatamodel } from './generated/pothos-types';
 import type { Context } from './context';
 import type { Scope } from './auth/scopes';
 import { forbidden, unauthenticated } from './errors';
+import { recordAudit } from './audit';
 import { formatMoney, literalValue, parseDateTime, parseMoney } from './scalars';
 
 function missingScope(failure: AuthFailure): string | null {
@@ -18,7 +19,7 @@ function missingScope(failure: AuthFailure): string | null {
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { scope: Scope; authenticated: boolean };
+  AuthScopes: { scope: Scope; authenticated: boolean; adminUser: boolean };
   DefaultFieldNullability: false;
   Scalars: {
     Money: { Input: string; Output: unknown };
@@ -39,11 +40,17 @@ export const builder = new SchemaBuilder<{
     authScopes: (context) => ({
       scope: (scope: Scope) => context.session.has(scope),
       authenticated: context.session.isAuthenticated,
+      adminUser: context.session.isAdminUser,
     }),
-    unauthorizedError: (_parent, context, _info, result) => {
+    unauthorizedError: (_parent, context, info, result) => {
       if (!context.session.isAuthenticated) return unauthenticated();
       const scope = missingScope(result.failure);
-      return forbidden(scope ? `missing scope ${scope}` : 'not allowed', scope ? { requiredScope: scope } : undefined);
+      const message = scope
+        ? `missing scope ${scope}`
+        : context.session.principal.kind === 'apiKey' ? 'API keys cannot do this, whatever their scopes: sign in as an admin user' : 'only admins may do this';
+      recordAudit(context.db, context, { action: 'scope.denied', details: { operation: `${info.parentType.name}.${info.fieldName}`, requiredScope: scope ?? 'admin user' } })
+        .catch(() => { /* the denial itself must still be answered */ });
+      return forbidden(message, { requiredScope: scope ?? 'admin user' });
     },
   },
 });

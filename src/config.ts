@@ -23,8 +23,13 @@ export interface Config {
     /** An external identity provider's key set; when set, tokens are verified against it instead. */
     jwksUrl: string | null;
   };
+  /** Redis for rate-limit state shared by several instances; null keeps it in memory. */
+  redisUrl: string | null;
+  /** How many reverse proxies in front of us append to X-Forwarded-For; 0 ignores the header. */
+  trustProxyHops: number;
   maxBodyBytes: number;
   requestLogFlushMs: number;
+  lastUsedFlushMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
@@ -110,8 +115,11 @@ export function loadConfig(env: Env = process.env): Config {
       refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 30 * 86_400, 300, 365 * 86_400),
       jwksUrl,
     },
+    redisUrl: text(env, 'REDIS_URL'),
+    trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 104_857_600),
     requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10, 60_000),
+    lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 30_000, 10, 60_000),
     logLevel,
   };
 }

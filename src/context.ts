@@ -1,6 +1,7 @@
 import type { Db } from './db/database';
 import type { Session } from './auth/session';
 import type { TokenService } from './auth/tokens';
+import type { LoginThrottle, RateLimitState } from './auth/rate-limit';
 
 /** What the HTTP layer hands to Yoga for one request, and learns back from it for the request log. */
 export interface RequestMeta {
@@ -10,6 +11,8 @@ export interface RequestMeta {
   apiKeyId: string | null;
   dealerGroupIds: readonly string[];
   operation: string | null;
+  /** The API key's budget after this request, for the RateLimit-* headers. */
+  rateLimit: RateLimitState | null;
 }
 
 /** The per-request context of every resolver: small and always complete. */
@@ -17,7 +20,13 @@ export interface Context {
   requestId: string;
   db: Db;
   session: Session;
+  meta: RequestMeta;
+  auth: AuthServices;
+}
+
+/** The app-wide pieces authentication needs. */
+export interface AuthServices {
   tokens: TokenService;
   refreshTokenTtlSeconds: number;
-  meta: RequestMeta;
+  loginThrottle: LoginThrottle;
 }

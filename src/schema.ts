@@ -4,6 +4,8 @@ import './modules/health/health.schema';
 import './modules/auth/auth.schema';
 import './modules/dealers/dealers.schema';
 import './modules/inventory/inventory.schema';
+import './modules/api-keys/api-keys.schema';
+import './modules/logs/logs.schema';
 
 /** The GraphQL schema: every module registers its types and operations on the builder. */
 export const schema = builder.toSchema({ sortSchema: false });

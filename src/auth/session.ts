@@ -3,7 +3,8 @@ import type { Role, Scope } from './scopes';
 
 export type Principal =
   | { kind: 'anonymous' }
-  | { kind: 'user'; userId: string; email: string; role: Role };
+  | { kind: 'user'; userId: string; email: string; role: Role }
+  | { kind: 'apiKey'; apiKeyId: string; name: string; rateLimitPerHour: number };
 
 /**
  * Who is calling and what they may do. Never null: an unauthenticated caller holds the
@@ -27,6 +28,15 @@ export class Session {
 
   get userId(): string | null {
     return this.principal.kind === 'user' ? this.principal.userId : null;
+  }
+
+  get apiKeyId(): string | null {
+    return this.principal.kind === 'apiKey' ? this.principal.apiKeyId : null;
+  }
+
+  /** A signed-in admin user. API keys never qualify, whatever their scopes. */
+  get isAdminUser(): boolean {
+    return this.principal.kind === 'user' && this.principal.role === 'admin';
   }
 
   has(scope: Scope): boolean {

@@ -1,17 +1,19 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db/database';
-import { unauthenticated } from '../errors';
+import { forbidden, unauthenticated } from '../errors';
 import { ROLE_SCOPES, type Role } from './scopes';
 import { Session } from './session';
+import { API_KEY_PREFIX, hashApiKey, ipAllowed, sameDigest } from './api-keys';
+import { isScope } from './scopes';
 import type { TokenService } from './tokens';
 
-/** Turns an Authorization header into a Session: user JWT, then (later) API key, else anonymous. */
-export async function resolveSession(authorization: string | null, db: Db, tokens: TokenService): Promise<Session> {
+/** Turns an Authorization header into a Session: API key, user JWT, else anonymous. */
+export async function resolveSession(authorization: string | null, db: Db, tokens: TokenService, ip: string | null): Promise<Session> {
   if (!authorization) return Session.anonymous();
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
   const credential = match[1];
-  if (credential.startsWith('svc_live_')) throw unauthenticated('invalid API key');
+  if (credential.startsWith(API_KEY_PREFIX)) return resolveApiKey(credential, db, ip);
 
   const claims = await tokens.verify(credential);
   // The token proves identity; role, groups and whether the account is enabled are read fresh (one
@@ -36,3 +38,28 @@ async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+
+interface ApiKeyRow {
+  id: string; name: string; key_hash: string; scopes: string[]; rate_limit_per_hour: number; allowed_ips: string[];
+  revoked_at: Date | null; dealer_group_ids: string[];
+}
+
+/**
+ * Looks the key up by its digest, on every request, so a revocation applies to the next request on
+ * every server instance.
+ */
+async function resolveApiKey(key: string, db: Db, ip: string | null): Promise<Session> {
+  const hash = hashApiKey(key);
+  const [row] = await db.$queryRaw<ApiKeyRow[]>(Prisma.sql`/* sessionApiKey */
+    SELECT k.id, k.name, k.key_hash, k.scopes, k.rate_limit_per_hour, k.allowed_ips, k.revoked_at,
+      COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
+    FROM api_keys k LEFT JOIN api_key_dealer_groups g ON g.api_key_id = k.id WHERE k.key_hash = ${hash} GROUP BY k.id`);
+  if (!row || !sameDigest(row.key_hash, hash)) throw unauthenticated('invalid API key');
+  if (row.revoked_at && row.revoked_at.getTime() <= Date.now()) throw unauthenticated('API key revoked');
+  if (!ipAllowed(ip, row.allowed_ips)) throw forbidden(`this API key may not be used from ${ip ?? 'an unknown address'}`);
+  return new Session(
+    { kind: 'apiKey', apiKeyId: row.id, name: row.name, rateLimitPerHour: row.rate_limit_per_hour },
+    row.scopes.filter(isScope),
+    row.dealer_group_ids,
+  );
+}

@@ -19,5 +19,11 @@ export const REST_ROUTES: Record<string, RestRoute> = {
   'Query.inventoryFacets': { method: 'GET', path: '/inventory/facets', tags: ['Inventory'] },
   'Query.vehicle': { method: 'GET', path: '/inventory/:vin', tags: ['Inventory'] },
   'Query.vehicleHistory': { method: 'GET', path: '/inventory/:vin/history', tags: ['Inventory'] },
+  'Query.apiKeys': { method: 'GET', path: '/api-keys', tags: ['API keys'] },
+  'Mutation.createApiKey': { method: 'POST', path: '/api-keys', tags: ['API keys'], responseStatus: 201 },
+  'Mutation.revokeApiKey': { method: 'DELETE', path: '/api-keys/:id', tags: ['API keys'] },
+  'Mutation.rotateApiKey': { method: 'POST', path: '/api-keys/:id/rotate', tags: ['API keys'], responseStatus: 201 },
+  'Query.requestLogs': { method: 'GET', path: '/logs/requests', tags: ['Logs and audit'] },
+  'Query.auditEvents': { method: 'GET', path: '/logs/audit', tags: ['Logs and audit'] },
   'Query.health': { method: 'GET', path: '/health', tags: ['Administration'], authenticated: false },
 };

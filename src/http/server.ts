@@ -5,11 +5,13 @@ import type { RequestMeta } from '../context';
 import type { Logger } from '../logger';
 import type { RequestLogWriter } from './request-log';
 import { errorResponse } from './errors';
+import { rateLimitHeaders } from '../auth/rate-limit';
 
 /** The HTTP front: request ids, body limits, the JWKS, the request log; everything else goes to Yoga. */
 
 export interface HttpServerOptions {
   yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
+  trustProxyHops: number;
   jwks: object;
   maxBodyBytes: number;
   requestLog: RequestLogWriter;
@@ -53,8 +55,13 @@ async function send(res: ServerResponse, response: Response, requestId: string):
   res.end(body);
 }
 
-function clientIp(req: IncomingMessage): string | null {
-  return req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? null;
+/** The caller's address: the socket's, or with N trusted proxies the Nth X-Forwarded-For entry from the right. */
+function clientIp(req: IncomingMessage, trustProxyHops: number): string | null {
+  const socket = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? null;
+  const forwarded = req.headers['x-forwarded-for'];
+  if (!trustProxyHops || typeof forwarded !== 'string') return socket;
+  const hops = forwarded.split(',').map((entry) => entry.trim()).filter(Boolean);
+  return hops[hops.length - trustProxyHops] ?? hops[0] ?? socket;
 }
 
 /** The node server plus a way to wait for handlers still running (a client may hang up mid-request). */
@@ -75,7 +82,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
-    const meta: RequestMeta = { requestId, ip: clientIp(req), userId: null, apiKeyId: null, dealerGroupIds: [], operation: null };
+    const meta: RequestMeta = { requestId, ip: clientIp(req, options.trustProxyHops), userId: null, apiKeyId: null, dealerGroupIds: [], operation: null, rateLimit: null };
     let status = 500;
     try {
       let response: Response;
@@ -98,6 +105,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         }
         const request = new Request(url, { method, headers, body: rawBody?.length ? new Uint8Array(rawBody) : undefined });
         response = await options.yoga.fetch(request, { meta, rawBody });
+        if (meta.rateLimit) for (const [name, value] of Object.entries(rateLimitHeaders(meta.rateLimit))) response.headers.set(name, value);
       }
       status = response.status;
       await send(res, response, requestId);

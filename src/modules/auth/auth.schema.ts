@@ -1,5 +1,5 @@
 import { builder } from '../../builder';
-import { ROLE_SCOPES, type Role } from '../../auth/scopes';
+import type { Role } from '../../auth/scopes';
 import { DealerGroup } from '../dealers/dealers.schema';
 import { login, logout, refresh, type TokenPair } from './auth.service';
 
@@ -36,15 +36,24 @@ const AuthTokens = builder.objectRef<TokenPair>('AuthTokens').implement({
   }),
 });
 
-const Me = builder.objectRef<{ userId: string; role: Role; dealerGroupIds: readonly string[] }>('Me').implement({
-  description: 'Who the caller is and what they may do.',
+interface MeShape { userId: string | null; apiKeyId: string | null; role: Role | null; scopes: readonly string[]; dealerGroupIds: readonly string[] }
+
+const Me = builder.objectRef<MeShape>('Me').implement({
+  description: 'Who the caller is and what they may do: a user, or an API key.',
   fields: (t) => ({
     user: t.prismaField({
       type: 'User',
-      resolve: (query, me, _args, context) => context.db.user.findUniqueOrThrow({ ...query, where: { id: me.userId } }),
+      nullable: true,
+      resolve: (query, me, _args, context) => (me.userId ? context.db.user.findUniqueOrThrow({ ...query, where: { id: me.userId } }) : null),
     }),
-    role: t.field({ type: UserRoleEnum, resolve: (me) => me.role }),
-    scopes: t.stringList({ resolve: (me) => [...ROLE_SCOPES[me.role]] }),
+    api_key: t.prismaField({
+      type: 'ApiKey',
+      nullable: true,
+      description: 'When the caller is an API key.',
+      resolve: (query, me, _args, context) => (me.apiKeyId ? context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: me.apiKeyId } }) : null),
+    }),
+    role: t.field({ type: UserRoleEnum, nullable: true, resolve: (me) => me.role }),
+    scopes: t.stringList({ resolve: (me) => [...me.scopes] }),
     dealer_groups: t.prismaField({
       type: [DealerGroup],
       resolve: (query, me, _args, context) =>
@@ -75,7 +84,7 @@ builder.mutationFields((t) => ({
     description: "Revoke the caller's refresh token (and its family), or all of them when none is given.",
     authScopes: { authenticated: true },
     args: { refresh_token: t.arg.string() },
-    resolve: async (_root, args, context) => ({ revoked: await logout(context, context.session, args.refresh_token ?? null) }),
+    resolve: async (_root, args, context) => ({ revoked: await logout(context, args.refresh_token ?? null) }),
   }),
 }));
 
@@ -84,10 +93,12 @@ builder.queryFields((t) => ({
     type: Me,
     description: "The caller's profile: user, role, dealer groups and scopes.",
     authScopes: { authenticated: true },
-    resolve: (_root, _args, context) => {
-      const { principal } = context.session;
-      if (principal.kind !== 'user') throw new Error('unreachable: authenticated session without a user');
-      return { userId: principal.userId, role: principal.role, dealerGroupIds: context.session.dealerGroupIds };
-    },
+    resolve: (_root, _args, { session }) => ({
+      userId: session.userId,
+      apiKeyId: session.apiKeyId,
+      role: session.principal.kind === 'user' ? session.principal.role : null,
+      scopes: session.scopes,
+      dealerGroupIds: session.dealerGroupIds,
+    }),
   }),
 }));

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/database';
 import { AppError, badInput, unauthenticated } from '../../errors';
 import { verifyPassword } from '../../auth/passwords';
-import { ROLE_SCOPES, type Role } from '../../auth/scopes';
-import type { Session } from '../../auth/session';
 import { hashToken, newRefreshToken, type TokenService } from '../../auth/tokens';
+import type { Context } from '../../context';
+import { recordAudit } from '../../audit';
 
 /** Login, token refresh with reuse detection, logout and the caller's profile. */
 
@@ -18,11 +17,7 @@ export interface TokenPair {
   userId: string;
 }
 
-interface AuthDeps {
-  db: Db;
-  tokens: TokenService;
-  refreshTokenTtlSeconds: number;
-}
+type AuthDeps = Pick<Context, 'db' | 'auth' | 'session' | 'meta'>;
 
 const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'email or password is incorrect');
 
@@ -37,14 +32,14 @@ async function issuePair(deps: AuthDeps, userId: string, familyId: string): Prom
     where: { id: userId },
     select: { id: true, email: true, role: true, dealerGroups: { select: { dealerGroupId: true } } },
   });
-  const access = await deps.tokens.issueAccessToken({
+  const access = await deps.auth.tokens.issueAccessToken({
     userId: user.id,
     email: user.email,
     role: user.role,
     dealerGroupIds: user.dealerGroups.map((membership) => membership.dealerGroupId),
   });
   const refresh = newRefreshToken();
-  const refreshExpiresAt = new Date(Date.now() + deps.refreshTokenTtlSeconds * 1000);
+  const refreshExpiresAt = new Date(Date.now() + deps.auth.refreshTokenTtlSeconds * 1000);
   await deps.db.refreshToken.create({ data: { userId, familyId, tokenHash: refresh.hash, expiresAt: refreshExpiresAt } });
   return {
     token: access.token,
@@ -58,15 +53,35 @@ async function issuePair(deps: AuthDeps, userId: string, familyId: string): Prom
 }
 
 export async function login(deps: AuthDeps, input: { email: string; password: string }): Promise<TokenPair> {
-  assertBuiltInProvider(deps.tokens);
+  assertBuiltInProvider(deps.auth.tokens);
   const email = input.email.trim().toLowerCase();
   if (!email) throw badInput('email', 'is required');
   if (!input.password) throw badInput('password', 'is required');
-  if (email.length > 320 || input.password.length > 1024) throw invalidCredentials();
-  const user = await deps.db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true, disabledAt: true } });
-  const valid = await verifyPassword(input.password, user?.passwordHash ?? null);
-  if (!user || !valid || user.disabledAt) throw invalidCredentials();
-  await deps.db.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } });
+  const wait = await deps.auth.loginThrottle.blockedFor(email, deps.meta.ip);
+  if (wait > 0) {
+    await recordAudit(deps.db, deps, { action: 'login.throttled', details: { email }, dealerGroupIds: [] });
+    throw new AppError(429, 'RATE_LIMITED', `too many failed sign-ins; try again in ${wait} s`, { retryAfterSeconds: wait });
+  }
+  const user = email.length <= 320 && input.password.length <= 1024
+    ? await deps.db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true, disabledAt: true, dealerGroups: { select: { dealerGroupId: true } } } })
+    : null;
+  const valid = await verifyPassword(input.password.slice(0, 1024), user?.passwordHash ?? null);
+  const groups = user?.dealerGroups.map((membership) => membership.dealerGroupId) ?? [];
+  if (!user || !valid || user.disabledAt) {
+    await deps.auth.loginThrottle.recordFailure(email, deps.meta.ip);
+    await recordAudit(deps.db, deps, {
+      action: 'login.failed',
+      actorUserId: user?.id ?? null,
+      details: { email, reason: !user ? 'unknown account' : user.disabledAt ? 'account disabled' : 'wrong password' },
+      dealerGroupIds: groups,
+    });
+    throw invalidCredentials();
+  }
+  await deps.auth.loginThrottle.recordSuccess(email);
+  await deps.db.$transaction([
+    deps.db.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } }),
+    deps.db.auditEvent.create({ data: { action: 'login.succeeded', actorUserId: user.id, ip: deps.meta.ip, requestId: deps.meta.requestId, dealerGroupIds: groups } }),
+  ]);
   return issuePair(deps, user.id, randomUUID());
 }
 
@@ -75,7 +90,7 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
  * it was copied, so the whole family (every token descended from that login) is revoked.
  */
 export async function refresh(deps: AuthDeps, refreshToken: string): Promise<TokenPair> {
-  assertBuiltInProvider(deps.tokens);
+  assertBuiltInProvider(deps.auth.tokens);
   if (!refreshToken.trim()) throw badInput('refresh_token', 'is required');
   const tokenHash = hashToken(refreshToken.trim());
   const now = new Date();
@@ -90,7 +105,18 @@ export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Tok
   if (!record) throw unauthenticated('invalid refresh token');
   if (spent.count === 0) {
     if (record.usedAt || record.revokedAt) {
-      await deps.db.refreshToken.updateMany({ where: { familyId: record.familyId, revokedAt: null }, data: { revokedAt: now } });
+      const groups = await deps.db.userDealerGroup.findMany({ where: { userId: record.userId }, select: { dealerGroupId: true } });
+      await deps.db.$transaction(async (tx) => {
+        const revoked = await tx.refreshToken.updateMany({ where: { familyId: record.familyId, revokedAt: null }, data: { revokedAt: now } });
+        await recordAudit(tx, deps, {
+          action: 'refresh_token.reused',
+          actorUserId: record.userId,
+          targetType: 'refresh_token_family',
+          targetId: record.familyId,
+          details: { revoked: revoked.count },
+          dealerGroupIds: groups.map((group) => group.dealerGroupId),
+        });
+      });
       throw new AppError(401, 'REFRESH_TOKEN_REUSED', 'refresh token already used or revoked; every session from that login has been signed out');
     }
     throw unauthenticated('refresh token expired: log in again');
@@ -100,21 +126,21 @@ export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Tok
 }
 
 /** Revokes one of the caller's refresh tokens (its whole family), or all of them when none is named. */
-export async function logout(deps: AuthDeps, session: Session, refreshToken: string | null): Promise<number> {
-  session.assertAuthenticated();
-  const userId = session.userId;
-  if (!userId) throw unauthenticated();
+export async function logout(deps: AuthDeps, refreshToken: string | null): Promise<number> {
+  const userId = deps.session.userId;
+  if (!userId) throw badInput('refresh_token', 'API keys have no refresh tokens; revoke the key instead');
   const now = new Date();
+  const revoke = async (where: { familyId: string } | { userId: string; usedAt: null }) => {
+    return deps.db.$transaction(async (tx) => {
+      const { count } = await tx.refreshToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: now } });
+      await recordAudit(tx, deps, { action: 'logout', targetType: 'user', targetId: userId, details: { revoked: count } });
+      return count;
+    });
+  };
   if (refreshToken) {
     const record = await deps.db.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken.trim()) }, select: { userId: true, familyId: true } });
     if (!record || record.userId !== userId) throw badInput('refresh_token', 'is not a refresh token of yours');
-    const { count } = await deps.db.refreshToken.updateMany({ where: { familyId: record.familyId, revokedAt: null }, data: { revokedAt: now } });
-    return count;
+    return revoke({ familyId: record.familyId });
   }
-  const { count } = await deps.db.refreshToken.updateMany({ where: { userId, revokedAt: null, usedAt: null }, data: { revokedAt: now } });
-  return count;
-}
-
-export function scopesOf(role: Role) {
-  return ROLE_SCOPES[role];
+  return revoke({ userId, usedAt: null });
 }

@@ -1,0 +1,93 @@
+import { builder, Pagination } from '../../builder';
+import { maskApiKey } from '../../auth/api-keys';
+import { SCOPES } from '../../auth/scopes';
+import { createApiKey, DEFAULT_RATE_LIMIT, listApiKeys, revokeApiKey, rotateApiKey, ROTATION_DAYS } from './api-keys.service';
+
+/** Catalog rows 79-82. The API key resource uses the documented camelCase field names. */
+
+const DAY = 86_400_000;
+
+export const ApiKey = builder.prismaObject('ApiKey', {
+  description: 'A partner API key. The key itself is shown once, when created or rotated; here only its masked form.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    scopes: t.exposeStringList('scopes'),
+    rateLimitPerHour: t.exposeInt('rateLimitPerHour'),
+    allowedIps: t.exposeStringList('allowedIps', { description: 'CIDR blocks the key may be used from; empty means anywhere.' }),
+    maskedKey: t.string({ description: 'svc_live_… and the last four characters.', resolve: (key) => maskApiKey(key.lastFour) }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Accurate to about a minute.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    ageDays: t.int({ resolve: (key) => Math.floor((Date.now() - key.createdAt.getTime()) / DAY) }),
+    rotationDue: t.boolean({ description: `True once the key is ${ROTATION_DAYS} days old.`, resolve: (key) => Date.now() - key.createdAt.getTime() >= ROTATION_DAYS * DAY }),
+    status: t.string({
+      description: '"active", "expiring" (rotated, within its grace period) or "revoked".',
+      resolve: (key) => (!key.revokedAt ? 'active' : key.revokedAt.getTime() > Date.now() ? 'expiring' : 'revoked'),
+    }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When the key stopped (or stops) working.' }),
+    rotatedFromId: t.exposeID('rotatedFromId', { nullable: true }),
+    dealerGroupIds: t.stringList({ select: { dealerGroups: { select: { dealerGroupId: true } } }, resolve: (key) => key.dealerGroups.map((group) => group.dealerGroupId) }),
+    createdById: t.exposeID('createdById'),
+  }),
+});
+
+const CreatedApiKey = builder.objectRef<{ id: string; key: string }>('CreatedApiKey').implement({
+  description: 'A new key: `key` is shown this once and cannot be recovered.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'The full key. Store it now: only its digest is kept.' }),
+    apiKey: t.prismaField({ type: ApiKey, resolve: (query, created, _args, context) => context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: created.id } }) }),
+  }),
+});
+
+const ApiKeyPage = builder.objectRef<{ ids: string[]; total: number; limit: number; offset: number }>('ApiKeyPage').implement({
+  fields: (t) => ({
+    apiKeys: t.prismaField({
+      type: [ApiKey],
+      resolve: async (query, page, _args, context) => {
+        const rows = await context.db.apiKey.findMany({ ...query, where: { id: { in: page.ids } } });
+        return page.ids.flatMap((id) => rows.find((row) => row.id === id) ?? []);
+      },
+    }),
+    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  apiKeys: t.field({
+    type: ApiKeyPage,
+    description: 'API keys of your dealer groups, newest first. Admin users only; API keys cannot manage keys.',
+    authScopes: { adminUser: true },
+    args: { limit: t.arg.int(), offset: t.arg.int(), includeRevoked: t.arg.boolean({ description: 'Also list revoked keys.' }) },
+    resolve: (_root, args, context) => listApiKeys(context, args),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createApiKey: t.field({
+    type: CreatedApiKey,
+    description: `Create a key bound to your dealer groups (or the ones named). rateLimitPerHour defaults to ${DEFAULT_RATE_LIMIT}.`,
+    authScopes: { adminUser: true },
+    args: {
+      name: t.arg.string({ required: true }),
+      scopes: t.arg.stringList({ required: true, description: `Any of ${SCOPES.join(', ')}.` }),
+      rateLimitPerHour: t.arg.int(),
+      allowedIps: t.arg.stringList({ description: 'CIDR blocks, e.g. "203.0.113.0/24"; other addresses get 403.' }),
+      dealerGroupIds: t.arg.idList({ description: 'Defaults to all of your dealer groups.' }),
+    },
+    resolve: (_root, args, context) => createApiKey(context, { ...args, dealerGroupIds: args.dealerGroupIds?.map(String) }),
+  }),
+  revokeApiKey: t.prismaField({
+    type: ApiKey,
+    description: 'Revoke a key: it gets 401 from the next request on, on every server.',
+    authScopes: { adminUser: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: await revokeApiKey(context, String(args.id)) } }),
+  }),
+  rotateApiKey: t.field({
+    type: CreatedApiKey,
+    description: 'Issue a replacement with the same name, scopes, limit and groups; the old key stops now or after gracePeriodSeconds.',
+    authScopes: { adminUser: true },
+    args: { id: t.arg.id({ required: true }), gracePeriodSeconds: t.arg.int({ description: '0 (default) to 2592000 (30 days).' }) },
+    resolve: (_root, args, context) => rotateApiKey(context, String(args.id), args.gracePeriodSeconds),
+  }),
+}));

@@ -1,0 +1,77 @@
+import type { Prisma } from '../../generated/prisma/client';
+import type { Context } from '../../context';
+import { badInput } from '../../errors';
+import { pageArgs } from '../../pagination';
+
+/** Reads of the request log and the audit trail, limited to the caller's dealer groups. */
+
+type Caller = Pick<Context, 'db' | 'session'>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function uuidArg(name: string, value: string | null | undefined): string | undefined {
+  if (value == null) return undefined;
+  if (!UUID.test(value)) throw badInput(name, `"${value}" is not an id (a UUID)`);
+  return value;
+}
+
+function timeRange(from: Date | null | undefined, to: Date | null | undefined) {
+  if (from && to && from > to) throw badInput('from', 'must not be after to');
+  return from || to ? { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } : undefined;
+}
+
+export interface RequestLogFilters {
+  api_key_id?: string | null; user_id?: string | null; path?: string | null; method?: string | null; status?: string | null;
+  from?: Date | null; to?: Date | null; limit?: number | null; offset?: number | null;
+}
+
+/** `status` is an exact code ("404") or a class ("4xx"). */
+function statusFilter(status: string | null | undefined): Prisma.IntFilter | undefined {
+  if (!status) return undefined;
+  if (/^[1-5]\d\d$/.test(status)) return { equals: Number(status) };
+  const match = /^([1-5])xx$/i.exec(status);
+  if (match) return { gte: Number(match[1]) * 100, lte: Number(match[1]) * 100 + 99 };
+  throw badInput('status', 'must be a status code such as 404 or a class such as 4xx');
+}
+
+export async function listRequestLogs(caller: Caller, filters: RequestLogFilters) {
+  const { limit, offset } = pageArgs(filters);
+  const method = filters.method?.toUpperCase();
+  if (method && !['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'].includes(method)) throw badInput('method', 'must be an HTTP method');
+  const where: Prisma.RequestLogWhereInput = {
+    dealerGroupIds: { hasSome: [...caller.session.dealerGroupIds] },
+    apiKeyId: uuidArg('api_key_id', filters.api_key_id),
+    userId: uuidArg('user_id', filters.user_id),
+    path: filters.path ? { startsWith: filters.path } : undefined,
+    method,
+    status: statusFilter(filters.status),
+    occurredAt: timeRange(filters.from, filters.to),
+  };
+  const [total, requests] = await Promise.all([
+    caller.db.requestLog.count({ where }),
+    caller.db.requestLog.findMany({ where, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: limit, skip: offset }),
+  ]);
+  return { requests, pagination: { total, limit, offset } };
+}
+
+export interface AuditFilters {
+  action?: string | null; actor_user_id?: string | null; actor_api_key_id?: string | null; target_id?: string | null;
+  from?: Date | null; to?: Date | null; limit?: number | null; offset?: number | null;
+}
+
+export async function listAuditEvents(caller: Caller, filters: AuditFilters) {
+  const { limit, offset } = pageArgs(filters);
+  if (filters.action && !/^[a-z_]+(\.[a-z_]+)?$/.test(filters.action)) throw badInput('action', 'must be an action such as api_key.revoked, or a prefix such as api_key');
+  const where: Prisma.AuditEventWhereInput = {
+    dealerGroupIds: { hasSome: [...caller.session.dealerGroupIds] },
+    action: filters.action ? (filters.action.includes('.') ? filters.action : { startsWith: `${filters.action}.` }) : undefined,
+    actorUserId: uuidArg('actor_user_id', filters.actor_user_id),
+    actorApiKeyId: uuidArg('actor_api_key_id', filters.actor_api_key_id),
+    targetId: filters.target_id ?? undefined,
+    occurredAt: timeRange(filters.from, filters.to),
+  };
+  const [total, events] = await Promise.all([
+    caller.db.auditEvent.count({ where }),
+    caller.db.auditEvent.findMany({ where, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: limit, skip: offset }),
+  ]);
+  return { events, pagination: { total, limit, offset } };
+}
