@@ -2,8 +2,8 @@ import { GraphQLError } from 'graphql';
 
 /** A failure the caller can act on: a stable code, an HTTP status and a message that names the problem. */
 export class AppError extends GraphQLError {
-  constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
-    super(message, { extensions: { code, http: { status }, ...(details ? { details } : {}) } });
+  constructor(status: number, code: string, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
+    super(message, { extensions: { code, http: { status, ...(headers ? { headers } : {}) }, ...(details ? { details } : {}) } });
   }
 }
 

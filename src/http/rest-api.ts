@@ -70,6 +70,37 @@ function invalidValue(type: GraphQLInputType, raw: unknown): string | null {
   }
 }
 
+/** Checks one JSON body value against the argument's type; returns why it is wrong. */
+function invalidJsonValue(type: GraphQLInputType, value: unknown): string | null {
+  if (value === null) return isNonNullType(type) ? 'must not be null' : null;
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) {
+    if (!Array.isArray(value)) return 'must be an array';
+    for (const item of value) {
+      const problem = invalidJsonValue(inner.ofType, item);
+      if (problem) return `items ${problem}`;
+    }
+    return null;
+  }
+  if (isEnumType(inner)) return typeof value === 'string' && inner.getValue(value) ? null : `must be one of ${inner.getValues().map((entry) => entry.name).join(', ')}`;
+  if (isInputObjectType(inner)) return typeof value === 'object' && !Array.isArray(value) ? null : 'must be an object';
+  if (!isScalarType(inner)) return null;
+  switch (inner.name) {
+    case 'Int': return Number.isInteger(value) && Math.abs(value as number) <= 2 ** 31 - 1 ? null : 'must be a whole number';
+    case 'Float': return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
+    case 'Boolean': return typeof value === 'boolean' ? null : 'must be true or false';
+    case 'String': return typeof value === 'string' ? null : 'must be a string';
+    case 'ID': return typeof value === 'string' || Number.isInteger(value) ? null : 'must be an id';
+    default:
+      try {
+        inner.parseValue(value);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+  }
+}
+
 function argumentNames(field: RootField): string[] {
   return field.args.map((arg) => arg.name);
 }
@@ -97,10 +128,13 @@ function validateRequest(route: CompiledRoute, url: URL, pathValues: string[], b
   }
   if (body !== undefined) {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return errorResponse(400, 'INVALID_BODY', 'the request body must be a JSON object');
-    for (const key of Object.keys(body)) {
-      if (!args.has(key) || route.params.includes(key)) {
+    for (const [key, value] of Object.entries(body)) {
+      const arg = args.get(key);
+      if (!arg || route.params.includes(key)) {
         return errorResponse(400, 'INVALID_ARGUMENT', `unknown field "${key}" in the body; this endpoint accepts ${argumentNames(route.field).filter((name) => !route.params.includes(name)).join(', ') || 'no body'}`, { field: key });
       }
+      const problem = invalidJsonValue(arg.type, value);
+      if (problem) return reject(key, problem);
     }
   }
   return null;

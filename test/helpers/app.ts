@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportPKCS8, generateKeyPair } from 'jose';
@@ -62,6 +62,11 @@ export class ApiClient {
   async graphql(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<ApiResponse> {
     return this.request('POST', '/graphql', { token, body: { query, variables } });
   }
+}
+
+/** The signing key `app` made, so a second instance accepts the same tokens (as a shared JWT_PRIVATE_KEY would). */
+export function signingKeyOf(app: TestApp): string {
+  return app.config.jwt.privateKey ?? readFileSync(path.join(app.dataDir, 'keys', 'jwt-signing-key.pem'), 'utf8');
 }
 
 /** A fresh RS256 key in PEM, so a test can sign tokens the server will (or must not) accept. */

@@ -60,7 +60,7 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
   const wait = await deps.auth.loginThrottle.blockedFor(email, deps.meta.ip);
   if (wait > 0) {
     await recordAudit(deps.db, deps, { action: 'login.throttled', details: { email }, dealerGroupIds: [] });
-    throw new AppError(429, 'RATE_LIMITED', `too many failed sign-ins; try again in ${wait} s`, { retryAfterSeconds: wait });
+    throw new AppError(429, 'RATE_LIMITED', `too many failed sign-ins; try again in ${wait} s`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
   }
   const user = email.length <= 320 && input.password.length <= 1024
     ? await deps.db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true, disabledAt: true, dealerGroups: { select: { dealerGroupId: true } } } })
