@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REST_ROUTES } from '../src/http/rest-routes';
+import { startTestApp, type ApiResponse, type TestApp } from './helpers/app';
+import { createKey } from './helpers/keys';
+import { seedGroup, type SeededGroup } from './helpers/seed';
+
+/**
+ * Two dealer groups; every endpoint is called by the second group's user and API key with the
+ * first group's records. Each must answer 404 for them and never show them in lists or stats. A
+ * new endpoint fails this suite until it gets a case below.
+ */
+describe('tenant isolation across every endpoint', () => {
+  let app: TestApp;
+  let mine: SeededGroup;
+  let theirs: SeededGroup;
+  let myKey: { id: string; key: string };
+  let theirAdmin: string;
+  let theirKey: string;
+  let secrets: string[];
+
+  beforeAll(async () => {
+    app = await startTestApp({ REQUEST_LOG_FLUSH_MS: '20' });
+    mine = await seedGroup(app.database.prisma, { vehicles: [{ make: 'Lexus', model: 'RX', sources: [{ source: 'dms', data: {} }] }, { make: 'Lexus', model: 'ES' }] });
+    theirs = await seedGroup(app.database.prisma, { vehicles: [{ make: 'Kia', model: 'Soul' }] });
+    const myAdmin = await mine.login(app.client);
+    myKey = await createKey(app.client, myAdmin, { name: 'mine', scopes: ['inventory:read', 'logs:read'] });
+    await app.client.get('/inventory', myKey.key);
+    await app.client.post('/auth/login', { email: mine.users.admin!.email, password: 'wrong' });
+    theirAdmin = await theirs.login(app.client);
+    theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read'] })).key;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus'];
+  });
+  afterAll(() => app?.stop());
+
+  /** Nothing of the first group appears, except identifiers the caller itself sent (echoed in a 404 or its own log). */
+  const leaksNothing = (response: ApiResponse, sent: string[] = []) => {
+    expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
+    const text = JSON.stringify(response.body);
+    for (const secret of secrets.filter((value) => !sent.includes(value))) expect(text, `leaked ${secret}`).not.toContain(secret);
+  };
+  const notFound = (sent: string) => (response: ApiResponse) => {
+    expect(response.status, JSON.stringify(response.body)).toBe(404);
+    expect(response.body.error.code).toBe('NOT_FOUND');
+    leaksNothing(response, [sent]);
+  };
+  const asBoth = async (call: (token: string) => Promise<ApiResponse>, check: (response: ApiResponse) => void) => {
+    for (const token of [theirAdmin, theirKey]) check(await call(token));
+  };
+  const vin = () => mine.vehicles[0]!.vin;
+
+  const cases: Record<string, () => Promise<void>> = {
+    'Mutation.login': async () => leaksNothing(await app.client.post('/auth/login', { email: theirs.users.admin!.email, password: 'correct horse battery staple' })),
+    'Mutation.refresh': async () => expect((await app.client.post('/auth/refresh', { refresh_token: 'rt_someone-elses' })).status).toBe(401),
+    'Mutation.logout': async () => expect((await app.client.request('POST', '/api/v1/auth/logout', { token: theirAdmin, body: { refresh_token: 'rt_someone-elses' } })).status).toBe(400),
+    'Query.me': () => asBoth((token) => app.client.get('/auth/me', token), leaksNothing),
+    'Query.inventory': () => asBoth((token) => app.client.get('/inventory?limit=500', token), leaksNothing),
+    'Query.inventoryStats': () => asBoth((token) => app.client.get(`/inventory/stats?dealer_id=${mine.dealerIds[0]}`, token), (response) => {
+      leaksNothing(response);
+      expect(response.body.total_vehicles).toBe(0);
+    }),
+    'Query.inventoryAging': () => asBoth((token) => app.client.get('/inventory/aging?status=available', token), (response) => {
+      leaksNothing(response);
+      expect(response.body.total_count).toBe(1);
+    }),
+    'Query.inventoryFacets': () => asBoth((token) => app.client.get('/inventory/facets', token), leaksNothing),
+    'Query.vehicle': () => asBoth((token) => app.client.get(`/inventory/${vin()}`, token), notFound(vin())),
+    'Query.vehicleHistory': () => asBoth((token) => app.client.get(`/inventory/${vin()}/history`, token), notFound(vin())),
+    'Query.health': async () => leaksNothing(await app.client.get('/health')),
+    'Query.apiKeys': async () => leaksNothing(await app.client.get('/api-keys?includeRevoked=true', theirAdmin)),
+    'Mutation.createApiKey': async () => {
+      const response = await app.client.post('/api-keys', { name: 'sneaky', scopes: ['inventory:read'], dealerGroupIds: [mine.groupId] }, theirAdmin);
+      expect(response.status).toBe(400);
+    },
+    'Mutation.revokeApiKey': async () => notFound(myKey.id)(await app.client.request('DELETE', `/api/v1/api-keys/${myKey.id}`, { token: theirAdmin })),
+    'Mutation.rotateApiKey': async () => notFound(myKey.id)(await app.client.post(`/api-keys/${myKey.id}/rotate`, {}, theirAdmin)),
+    'Query.requestLogs': () => asBoth((token) => app.client.get('/logs/requests?limit=500', token), (response) => {
+      // The second group's own requests name the first group's VIN and key id in their paths; no request of the first group's appears.
+      leaksNothing(response, [vin(), myKey.id]);
+      const actors = response.body.requests.flatMap((entry: { user_id: string | null; api_key_id: string | null }) => [entry.user_id, entry.api_key_id]);
+      expect(actors).not.toContain(mine.users.admin!.id);
+      expect(actors).not.toContain(myKey.id);
+    }),
+    'Query.auditEvents': () => asBoth((token) => app.client.get('/logs/audit?limit=500', token), leaksNothing),
+  };
+
+  it('has a case for every endpoint', () => {
+    expect(Object.keys(cases).sort()).toEqual(Object.keys(REST_ROUTES).sort());
+  });
+
+  for (const [operation, run] of Object.entries(cases)) {
+    it(`${REST_ROUTES[operation]?.method ?? '?'} ${REST_ROUTES[operation]?.path ?? operation}`, run);
+  }
+
+  it('holds in GraphQL too', async () => {
+    const response = await app.client.graphql(`{
+      inventory(limit: 500) { vehicles { vin dealer { id } } }
+      inventoryStats { total_vehicles by_dealer { dealer_id } }
+      me { dealer_groups { id dealers { id } } }
+      apiKeys(includeRevoked: true) { apiKeys { id } }
+      requestLogs(limit: 500) { requests { api_key_id user_id } }
+      auditEvents(limit: 500) { events { actor_user_id target_id } }
+    }`, {}, theirAdmin);
+    expect(response.body.errors).toBeUndefined();
+    leaksNothing(response);
+    const foreign = await app.client.graphql(`{ vehicle(vin: "${vin()}") { vin } }`, {}, theirKey);
+    expect(foreign.body.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
