@@ -102,3 +102,18 @@ describe('platform: errors, documentation, health and the request log', () => {
     expect(await db.requestLog.count({ where: { requestId } })).toBe(1);
   });
 });
+
+describe('scope declarations', () => {
+  it('every operation declares who may call it, except the public ones', async () => {
+    const { schema } = await import('../src/schema');
+    const PUBLIC = ['Mutation.login', 'Mutation.refresh', 'Query.health'];
+    const undeclared: string[] = [];
+    for (const type of [schema.getQueryType()!, schema.getMutationType()!]) {
+      for (const field of Object.values(type.getFields())) {
+        const options = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions;
+        if (!options?.authScopes && !PUBLIC.includes(`${type.name}.${field.name}`)) undeclared.push(`${type.name}.${field.name}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+  });
+});
