@@ -40,34 +40,14 @@ function compileRoutes(schema: GraphQLSchema, routes: Record<string, RestRoute>)
   }).sort((a, b) => Number(b.static) - Number(a.static));
 }
 
-/** Checks one query-string or path value against the argument's type; returns why it is wrong. */
-function invalidValue(type: GraphQLInputType, raw: unknown): string | null {
+/** A query-string or path value as the JSON value it stands for, so one check serves both. */
+function fromQueryString(type: GraphQLInputType, raw: unknown): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
-  if (isListType(inner)) {
-    const values = Array.isArray(raw) ? raw : [raw];
-    for (const value of values) {
-      const problem = invalidValue(inner.ofType, value);
-      if (problem) return problem;
-    }
-    return null;
-  }
-  if (typeof raw !== 'string') return 'must be a single value';
-  if (isEnumType(inner)) return inner.getValue(raw) ? null : `must be one of ${inner.getValues().map((value) => value.name).join(', ')}`;
-  if (isInputObjectType(inner)) return 'must be sent in the JSON body';
-  if (!isScalarType(inner)) return null;
-  switch (inner.name) {
-    case 'Int': return /^-?\d{1,10}$/.test(raw) && Math.abs(Number(raw)) <= 2 ** 31 - 1 ? null : 'must be a whole number';
-    case 'Float': return raw.trim() !== '' && Number.isFinite(Number(raw)) ? null : 'must be a number';
-    case 'Boolean': return ['true', 'false'].includes(raw) ? null : 'must be true or false';
-    case 'String': case 'ID': return raw.length <= 2000 ? null : 'is too long';
-    default:
-      try {
-        inner.parseValue(raw);
-        return null;
-      } catch (error) {
-        return (error as Error).message;
-      }
-  }
+  if (isListType(inner)) return (Array.isArray(raw) ? raw : [raw]).map((value) => fromQueryString(inner.ofType, value));
+  if (typeof raw !== 'string' || !isScalarType(inner)) return raw;
+  if ((inner.name === 'Int' || inner.name === 'Float') && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+  if (inner.name === 'Boolean' && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
 }
 
 /** Checks one JSON body value against the argument's type; returns why it is wrong. */
@@ -89,7 +69,7 @@ function invalidJsonValue(type: GraphQLInputType, value: unknown): string | null
     case 'Int': return Number.isInteger(value) && Math.abs(value as number) <= 2 ** 31 - 1 ? null : 'must be a whole number';
     case 'Float': return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
     case 'Boolean': return typeof value === 'boolean' ? null : 'must be true or false';
-    case 'String': return typeof value === 'string' ? null : 'must be a string';
+    case 'String': return typeof value === 'string' ? (value.length <= 10_000 ? null : 'is too long') : 'must be a string';
     case 'ID': return typeof value === 'string' || Number.isInteger(value) ? null : 'must be an id';
     default:
       try {
@@ -111,7 +91,7 @@ function validateRequest(route: CompiledRoute, url: URL, pathValues: string[], b
   const reject = (field: string, message: string) => errorResponse(400, 'INVALID_ARGUMENT', `${field}: ${message}`, { field });
   for (const [index, name] of route.params.entries()) {
     const arg = args.get(name);
-    const problem = arg && invalidValue(arg.type, decodeURIComponent(pathValues[index] ?? ''));
+    const problem = arg && invalidJsonValue(arg.type, fromQueryString(arg.type, decodeURIComponent(pathValues[index] ?? '')));
     if (problem) return reject(name, problem);
   }
   const query = new Map<string, string[]>();
@@ -123,7 +103,7 @@ function validateRequest(route: CompiledRoute, url: URL, pathValues: string[], b
     }
     const inner = isNonNullType(arg.type) ? arg.type.ofType : arg.type;
     if (values.length > 1 && !isListType(inner)) return reject(key, 'may be given only once');
-    const problem = invalidValue(arg.type, values.length > 1 ? values : values[0]);
+    const problem = invalidJsonValue(arg.type, fromQueryString(arg.type, values.length > 1 ? values : values[0]));
     if (problem) return reject(key, problem);
   }
   if (body !== undefined) {
