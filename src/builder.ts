@@ -95,3 +95,8 @@ export const Pagination = builder
       offset: t.exposeInt('offset'),
     }),
   });
+
+/** What a DELETE answers: the id that is gone. */
+export const Deletion = builder.objectRef<{ id: string }>('Deletion').implement({
+  fields: (t) => ({ id: t.exposeID('id'), deleted: t.boolean({ resolve: () => true }) }),
+});

@@ -74,6 +74,15 @@ describe('tenant isolation across every endpoint', () => {
     },
     'Mutation.revokeApiKey': async () => notFound(myKey.id)(await app.client.request('DELETE', `/api/v1/api-keys/${myKey.id}`, { token: theirAdmin })),
     'Mutation.rotateApiKey': async () => notFound(myKey.id)(await app.client.post(`/api-keys/${myKey.id}/rotate`, {}, theirAdmin)),
+    'Query.dealers': () => asBoth((token) => app.client.get('/dealers?include_archived=true&limit=500', token), leaksNothing),
+    'Query.dealer': () => asBoth((token) => app.client.get(`/dealers/${mine.dealerIds[0]}`, token), notFound(mine.dealerIds[0]!)),
+    'Query.dealerAliases': () => asBoth((token) => app.client.get(`/dealers/${mine.dealerIds[0]}/aliases`, token), notFound(mine.dealerIds[0]!)),
+    'Query.matchDealers': () => asBoth((token) => app.client.post('/dealers/match', { name: 'Rooftop 1' }, token), leaksNothing),
+    'Mutation.createDealer': async () => expect((await app.client.post('/dealers', { name: 'X', code: 'X', dealer_group_id: mine.groupId }, theirAdmin)).status).toBe(400),
+    'Mutation.updateDealer': async () => notFound(mine.dealerIds[0]!)(await app.client.request('PATCH', `/api/v1/dealers/${mine.dealerIds[0]}`, { token: theirAdmin, body: { name: 'x' } })),
+    'Mutation.archiveDealer': async () => notFound(mine.dealerIds[0]!)(await app.client.request('DELETE', `/api/v1/dealers/${mine.dealerIds[0]}`, { token: theirAdmin })),
+    'Mutation.addDealerAlias': async () => notFound(mine.dealerIds[0]!)(await app.client.post(`/dealers/${mine.dealerIds[0]}/aliases`, { alias: 'x' }, theirAdmin)),
+    'Mutation.removeDealerAlias': async () => notFound(mine.dealerIds[0]!)(await app.client.request('DELETE', `/api/v1/dealers/${mine.dealerIds[0]}/aliases/${mine.dealerIds[0]}`, { token: theirAdmin })),
     'Query.requestLogs': () => asBoth((token) => app.client.get('/logs/requests?limit=500', token), (response) => {
       // The second group's own requests name the first group's VIN and key id in their paths; no request of the first group's appears.
       leaksNothing(response, [vin(), myKey.id]);

@@ -1,6 +1,11 @@
-import { builder } from '../../builder';
+import type { Prisma } from '../../generated/prisma/client';
+import { builder, Deletion, Pagination } from '../../builder';
+import { GRAPHQL_ONLY } from '../../rest-visibility';
+import {
+  addAlias, archiveDealer, createDealer, dealerPage, findDealer, matchDealers, removeAlias, updateDealer, type DealerInput,
+} from './dealers.service';
 
-/** Dealer groups (tenants) and dealers (rooftops) as other modules nest them. */
+/** Catalog rows 63-71: dealer groups and dealers (rooftops), aliases and matching. */
 
 export const DealerGroup = builder.prismaObject('DealerGroup', {
   description: 'A tenant: a dealer group and its rooftops.',
@@ -9,6 +14,16 @@ export const DealerGroup = builder.prismaObject('DealerGroup', {
     name: t.exposeString('name'),
     slug: t.exposeString('slug'),
     dealers: t.relation('dealers', { query: { where: { archivedAt: null }, orderBy: { name: 'asc' } } }),
+  }),
+});
+
+const DealerAlias = builder.prismaObject('DealerAlias', {
+  description: 'A name the dealer has in another system.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    alias: t.exposeString('alias'),
+    system: t.exposeString('system', { nullable: true }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
@@ -26,7 +41,133 @@ export const Dealer = builder.prismaObject('Dealer', {
     phone: t.exposeString('phone', { nullable: true }),
     website: t.exposeString('website', { nullable: true }),
     time_zone: t.exposeString('timeZone'),
+    franchises: t.exposeStringList('franchises'),
+    external_ids: t.expose('externalIds', { type: 'JSON', description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.' }),
+    aliases: t.relation('aliases', { ...GRAPHQL_ONLY, query: { orderBy: { alias: 'asc' } } }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    archived_at: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
   }),
 });
+
+interface PageRef<Where> { where: Where; limit: number; offset: number; total: number }
+
+const DealerPage = builder.objectRef<PageRef<Prisma.DealerWhereInput>>('DealerPage').implement({
+  fields: (t) => ({
+    dealers: t.prismaField({
+      type: [Dealer],
+      resolve: (query, page, _args, context) =>
+        context.db.dealer.findMany({ ...query, where: page.where, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    }),
+    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
+  }),
+});
+
+const AliasList = builder.objectRef<{ dealerId: string }>('DealerAliasList').implement({
+  fields: (t) => ({
+    aliases: t.prismaField({
+      type: [DealerAlias],
+      resolve: (query, list, _args, context) => context.db.dealerAlias.findMany({ ...query, where: { dealerId: list.dealerId }, orderBy: { alias: 'asc' } }),
+    }),
+  }),
+});
+
+const MatchCandidate = builder.objectRef<{ dealerId: string; score: number; reasons: string[] }>('DealerMatch').implement({
+  fields: (t) => ({
+    dealer: t.prismaField({ type: Dealer, resolve: (query, match, _args, context) => context.db.dealer.findUniqueOrThrow({ ...query, where: { id: match.dealerId } }) }),
+    score: t.exposeFloat('score', { description: '0 to 1.' }),
+    reasons: t.exposeStringList('reasons', { description: 'The evidence: "phone matches", "name ~0.92 after normalising \\"llc\\"", …' }),
+  }),
+});
+
+const MatchResult = builder.objectRef<Array<{ dealerId: string; score: number; reasons: string[] }>>('DealerMatchResult').implement({
+  fields: (t) => ({ candidates: t.field({ type: [MatchCandidate], resolve: (candidates) => candidates }) }),
+});
+
+const dealerFieldArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+  name: t.arg.string(),
+  code: t.arg.string({ description: 'Short code, unique in the dealer group.' }),
+  street: t.arg.string(),
+  city: t.arg.string(),
+  state: t.arg.string(),
+  postal_code: t.arg.string(),
+  phone: t.arg.string({ description: 'Stored in E.164 (+13035550101).' }),
+  website: t.arg.string(),
+  time_zone: t.arg.string({ description: 'IANA name, e.g. America/Denver.' }),
+  franchises: t.arg.stringList({ description: 'Makes the rooftop is franchised for.' }),
+  external_ids: t.arg({ type: 'JSON', description: 'Codes in other systems, by system: {"dms": "CDK-1234", "crm": "VIN-88"}.' }),
+});
+
+builder.queryFields((t) => ({
+  dealers: t.field({
+    type: DealerPage,
+    description: "Your dealer groups' rooftops, by name.",
+    authScopes: { scope: 'dealers:read' },
+    args: { q: t.arg.string({ description: 'Name, code or alias contains.' }), include_archived: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => dealerPage(context, args),
+  }),
+  dealer: t.prismaField({
+    type: Dealer,
+    authScopes: { scope: 'dealers:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => context.db.dealer.findUniqueOrThrow({ ...query, where: { id: (await findDealer(context, String(args.id))).id } }),
+  }),
+  dealerAliases: t.field({
+    type: AliasList,
+    description: 'Names the dealer has in other systems.',
+    authScopes: { scope: 'dealers:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => ({ dealerId: (await findDealer(context, String(args.id))).id }),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  matchDealers: t.field({
+    type: MatchResult,
+    description: 'Rank your dealers against a name and optionally an address, phone or website, with scores and reasons.',
+    authScopes: { scope: 'dealers:read' },
+    args: {
+      name: t.arg.string(), street: t.arg.string(), city: t.arg.string(), state: t.arg.string(), postal_code: t.arg.string(),
+      phone: t.arg.string(), website: t.arg.string(), limit: t.arg.int({ description: '1-50, default 5.' }),
+    },
+    resolve: async (_root, args, context) =>
+      (await matchDealers(context, args)).map((candidate) => ({ dealerId: candidate.dealer.id, score: candidate.score, reasons: candidate.reasons })),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createDealer: t.prismaField({
+    type: Dealer,
+    authScopes: { scope: 'dealers:write' },
+    args: { ...dealerFieldArgs(t), name: t.arg.string({ required: true }), code: t.arg.string({ required: true }), dealer_group_id: t.arg.id({ description: 'Needed when you belong to several groups.' }) },
+    resolve: async (query, _root, args, context) =>
+      context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await createDealer(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as DealerInput) } }),
+  }),
+  updateDealer: t.prismaField({
+    type: Dealer,
+    authScopes: { scope: 'dealers:write' },
+    args: { id: t.arg.id({ required: true }), ...dealerFieldArgs(t) },
+    resolve: async (query, _root, { id, ...input }, context) =>
+      context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await updateDealer(context, String(id), input as DealerInput) } }),
+  }),
+  archiveDealer: t.prismaField({
+    type: Dealer,
+    description: 'Archive a rooftop; its vehicles, calls, leads and sales stay.',
+    authScopes: { scope: 'dealers:write' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await archiveDealer(context, String(args.id)) } }),
+  }),
+  addDealerAlias: t.prismaField({
+    type: DealerAlias,
+    authScopes: { scope: 'dealers:write' },
+    args: { id: t.arg.id({ required: true }), alias: t.arg.string({ required: true }), system: t.arg.string({ description: 'Where the alias is used, e.g. crm.' }) },
+    resolve: async (query, _root, args, context) =>
+      context.db.dealerAlias.findUniqueOrThrow({ ...query, where: { id: (await addAlias(context, String(args.id), args)).id } }),
+  }),
+  removeDealerAlias: t.field({
+    type: Deletion,
+    authScopes: { scope: 'dealers:write' },
+    args: { id: t.arg.id({ required: true }), aliasId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => ({ id: await removeAlias(context, String(args.id), String(args.aliasId)) }),
+  }),
+}));

@@ -2,22 +2,12 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
+import { dateRange, uuid } from '../../validation';
 
 /** Reads of the request log and the audit trail, limited to the caller's dealer groups. */
 
 type Caller = Pick<Context, 'db' | 'session'>;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function uuidArg(name: string, value: string | null | undefined): string | undefined {
-  if (value == null) return undefined;
-  if (!UUID.test(value)) throw badInput(name, `"${value}" is not an id (a UUID)`);
-  return value;
-}
-
-function timeRange(from: Date | null | undefined, to: Date | null | undefined) {
-  if (from && to && from > to) throw badInput('from', 'must not be after to');
-  return from || to ? { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } : undefined;
-}
+const uuidArg = (name: string, value: string | null | undefined) => (value == null ? undefined : uuid(name, value));
 
 export interface RequestLogFilters {
   api_key_id?: string | null; user_id?: string | null; path?: string | null; method?: string | null; status?: string | null;
@@ -44,7 +34,7 @@ export async function listRequestLogs(caller: Caller, filters: RequestLogFilters
     path: filters.path ? { startsWith: filters.path } : undefined,
     method,
     status: statusFilter(filters.status),
-    occurredAt: timeRange(filters.from, filters.to),
+    occurredAt: dateRange(filters.from, filters.to),
   };
   const [total, requests] = await Promise.all([
     caller.db.requestLog.count({ where }),
@@ -67,7 +57,7 @@ export async function listAuditEvents(caller: Caller, filters: AuditFilters) {
     actorUserId: uuidArg('actor_user_id', filters.actor_user_id),
     actorApiKeyId: uuidArg('actor_api_key_id', filters.actor_api_key_id),
     targetId: filters.target_id ?? undefined,
-    occurredAt: timeRange(filters.from, filters.to),
+    occurredAt: dateRange(filters.from, filters.to),
   };
   const [total, events] = await Promise.all([
     caller.db.auditEvent.count({ where }),
