@@ -85,7 +85,7 @@ describe('tenant isolation across every endpoint', () => {
     'Mutation.removeDealerAlias': async () => notFound(mine.dealerIds[0]!)(await app.client.request('DELETE', `/api/v1/dealers/${mine.dealerIds[0]}/aliases/${mine.dealerIds[0]}`, { token: theirAdmin })),
     'Query.requestLogs': () => asBoth((token) => app.client.get('/logs/requests?limit=500', token), (response) => {
       // The second group's own requests name the first group's VIN and key id in their paths; no request of the first group's appears.
-      leaksNothing(response, [vin(), myKey.id]);
+      leaksNothing(response, [vin(), myKey.id, mine.dealerIds[0]!]);
       const actors = response.body.requests.flatMap((entry: { user_id: string | null; api_key_id: string | null }) => [entry.user_id, entry.api_key_id]);
       expect(actors).not.toContain(mine.users.admin!.id);
       expect(actors).not.toContain(myKey.id);
