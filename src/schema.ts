@@ -4,6 +4,7 @@ import './modules/health/health.schema';
 import './modules/auth/auth.schema';
 import './modules/dealers/dealers.schema';
 import './modules/inventory/inventory.schema';
+import './modules/sources/sources.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
 

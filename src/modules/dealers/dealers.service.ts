@@ -3,6 +3,7 @@ import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl } from '../../validation';
+import { isUniqueViolation, targetGroup } from '../../tenancy';
 import { keepOrder, rankDealers, type CandidateReranker, type MatchInput } from './matching';
 
 /** Dealers (rooftops) of the caller's groups: profiles, aliases, archiving and matching. */
@@ -68,20 +69,8 @@ function profile(input: DealerInput) {
   };
 }
 
-function groupFor(caller: Caller, requested: string | null | undefined): string {
-  const groups = caller.session.dealerGroupIds;
-  if (requested) {
-    if (!groups.includes(requested)) throw badInput('dealer_group_id', 'is not one of your dealer groups');
-    return requested;
-  }
-  if (groups.length !== 1) throw badInput('dealer_group_id', 'is required: you belong to several dealer groups');
-  return groups[0] as string;
-}
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';
-
 export async function createDealer(caller: Caller, input: DealerInput): Promise<string> {
-  const dealerGroupId = groupFor(caller, input.dealer_group_id);
+  const dealerGroupId = targetGroup(caller.session, input.dealer_group_id);
   const name = requiredText('name', input.name);
   const code = requiredText('code', input.code, 20).toUpperCase();
   try {

@@ -1,0 +1,193 @@
+import type { Prisma } from '../../generated/prisma/client';
+import { builder, Deletion, Pagination } from '../../builder';
+import {
+  createMappings, createSource, deleteMapping, deleteSource, findSource, mappingPage, resolveRawValues, SOURCE_CATEGORIES, sourcePage, unmappedValues, updateSource,
+  type SourceInput,
+} from './sources.service';
+
+/** Catalog rows 45-54: the canonical source directory, mappings, resolution and the unmapped queue. */
+
+export const SourceCategoryEnum = builder.enumType('SourceCategory', { values: SOURCE_CATEGORIES });
+const MappingMatchEnum = builder.enumType('MappingMatch', { values: ['exact', 'pattern'] as const });
+
+export const Source = builder.prismaObject('Source', {
+  description: 'A canonical source of calls and leads, with its category, channel, chart colour and monthly cost.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    dealer_group_id: t.exposeID('dealerGroupId'),
+    name: t.exposeString('name'),
+    category: t.expose('category', { type: SourceCategoryEnum }),
+    channel: t.exposeString('channel', { nullable: true }),
+    color: t.exposeString('color', { nullable: true }),
+    cost_per_month: t.expose('costPerMonth', { type: 'Money', nullable: true }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const SourceMapping = builder.prismaObject('SourceMapping', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    source_id: t.exposeID('sourceId'),
+    source_name: t.string({ select: { source: { select: { name: true } } }, resolve: (mapping) => mapping.source.name }),
+    match: t.expose('match', { type: MappingMatchEnum }),
+    raw_value: t.exposeString('rawValue', { description: 'The raw value (exact) or the regular expression (pattern).' }),
+    normalized: t.exposeString('normalized', { nullable: true, description: 'What exact matching compares: lower case, punctuation and spacing folded.' }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+interface PageRef<Where> { where: Where; limit: number; offset: number; total: number }
+
+const SourcePage = builder.objectRef<PageRef<Prisma.SourceWhereInput>>('SourcePage').implement({
+  fields: (t) => ({
+    sources: t.prismaField({
+      type: [Source],
+      resolve: (query, page, _args, context) => context.db.source.findMany({ ...query, where: page.where, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    }),
+    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
+  }),
+});
+
+const MappingPage = builder.objectRef<PageRef<Prisma.SourceMappingWhereInput>>('SourceMappingPage').implement({
+  fields: (t) => ({
+    mappings: t.prismaField({
+      type: [SourceMapping],
+      resolve: (query, page, _args, context) =>
+        context.db.sourceMapping.findMany({ ...query, where: page.where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    }),
+    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
+  }),
+});
+
+const CreatedMappings = builder.objectRef<{ ids: string[]; created: number }>('CreatedSourceMappings').implement({
+  fields: (t) => ({
+    created: t.exposeInt('created', { description: 'New mappings; values already mapped to this source are left as they were.' }),
+    mappings: t.prismaField({ type: [SourceMapping], resolve: (query, result, _args, context) => context.db.sourceMapping.findMany({ ...query, where: { id: { in: result.ids } }, orderBy: { rawValue: 'asc' } }) }),
+  }),
+});
+
+const Resolution = builder.objectRef<Awaited<ReturnType<typeof resolveRawValues>>[number]>('SourceResolution').implement({
+  fields: (t) => ({
+    raw_value: t.exposeString('raw_value'),
+    matched_by: t.exposeString('matched_by', { nullable: true, description: '"exact", "pattern", or null when nothing maps the value.' }),
+    mapping_id: t.exposeID('mappingId', { nullable: true }),
+    source: t.prismaField({
+      type: Source,
+      nullable: true,
+      resolve: (query, row, _args, context) => (row.sourceId ? context.db.source.findUnique({ ...query, where: { id: row.sourceId } }) : null),
+    }),
+  }),
+});
+
+const ResolutionResult = builder.objectRef<Awaited<ReturnType<typeof resolveRawValues>>>('SourceResolutions').implement({
+  fields: (t) => ({ results: t.field({ type: [Resolution], resolve: (rows) => rows }) }),
+});
+
+const Suggestion = builder.objectRef<{ sourceId: string; sourceName: string; score: number }>('SourceSuggestion').implement({
+  fields: (t) => ({
+    source_id: t.exposeID('sourceId'),
+    source_name: t.exposeString('sourceName'),
+    score: t.exposeFloat('score', { description: 'How alike the value and the source (or one of its mapped spellings) are, 0 to 1.' }),
+  }),
+});
+
+type Unmapped = Awaited<ReturnType<typeof unmappedValues>>;
+
+const UnmappedValue = builder.objectRef<Unmapped['values'][number]>('UnmappedSourceValue').implement({
+  fields: (t) => ({
+    raw_value: t.exposeString('raw_value', { description: 'The most common spelling seen.' }),
+    normalized: t.exposeString('normalized'),
+    calls: t.exposeInt('calls'),
+    leads: t.exposeInt('leads'),
+    total: t.exposeInt('total'),
+    last_seen_at: t.expose('last_seen_at', { type: 'DateTime' }),
+    suggestions: t.field({ type: [Suggestion], resolve: (row) => row.suggestions }),
+  }),
+});
+
+const UnmappedPage = builder.objectRef<Unmapped>('UnmappedSourcePage').implement({
+  fields: (t) => ({
+    values: t.field({ type: [UnmappedValue], resolve: (page) => page.values }),
+    pagination: t.field({ type: Pagination, resolve: (page) => page.pagination }),
+  }),
+});
+
+const sourceArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+  name: t.arg.string(),
+  category: t.arg.string({ description: SOURCE_CATEGORIES.join(', ') }),
+  channel: t.arg.string({ description: 'e.g. "Google Ads", "Cars.com".' }),
+  color: t.arg.string({ description: 'Hex colour for charts, e.g. #1f6feb.' }),
+  cost_per_month: t.arg({ type: 'Money' }),
+});
+
+builder.queryFields((t) => ({
+  sources: t.field({
+    type: SourcePage,
+    authScopes: { scope: 'sources:read' },
+    args: { category: t.arg.string(), q: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => sourcePage(context, args),
+  }),
+  source: t.prismaField({
+    type: Source,
+    authScopes: { scope: 'sources:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => context.db.source.findUniqueOrThrow({ ...query, where: { id: (await findSource(context, String(args.id))).id } }),
+  }),
+  sourceMappings: t.field({
+    type: MappingPage,
+    authScopes: { scope: 'sources:read' },
+    args: { source_id: t.arg.id(), match: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => mappingPage(context, { ...args, source_id: args.source_id?.toString() }),
+  }),
+  resolveSources: t.field({
+    type: ResolutionResult,
+    description: 'Resolve raw values to canonical sources.',
+    authScopes: { scope: 'sources:read' },
+    args: { raw_values: t.arg.stringList({ required: true }) },
+    resolve: (_root, args, context) => resolveRawValues(context, args.raw_values),
+  }),
+  unmappedSources: t.field({
+    type: UnmappedPage,
+    description: 'Raw source values seen in calls and leads that no mapping resolves, most frequent first, with suggestions.',
+    authScopes: { scope: 'sources:read' },
+    args: { limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => unmappedValues(context, args),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createSource: t.prismaField({
+    type: Source,
+    authScopes: { scope: 'sources:write' },
+    args: { ...sourceArgs(t), name: t.arg.string({ required: true }), category: t.arg.string({ required: true }), dealer_group_id: t.arg.id() },
+    resolve: async (query, _root, args, context) =>
+      context.db.source.findUniqueOrThrow({ ...query, where: { id: await createSource(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as SourceInput) } }),
+  }),
+  updateSource: t.prismaField({
+    type: Source,
+    authScopes: { scope: 'sources:write' },
+    args: { id: t.arg.id({ required: true }), ...sourceArgs(t) },
+    resolve: async (query, _root, { id, ...input }, context) => context.db.source.findUniqueOrThrow({ ...query, where: { id: await updateSource(context, String(id), input as SourceInput) } }),
+  }),
+  deleteSource: t.field({
+    type: Deletion,
+    description: 'Remove a source; refused (409) while mappings, calls or leads point at it.',
+    authScopes: { scope: 'sources:write' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => ({ id: await deleteSource(context, String(args.id)) }),
+  }),
+  createSourceMappings: t.field({
+    type: CreatedMappings,
+    description: 'Map one raw value (raw_value) or many (raw_values) to a source, exactly (after normalising) or by pattern.',
+    authScopes: { scope: 'sources:write' },
+    args: { source_id: t.arg.id({ required: true }), raw_value: t.arg.string(), raw_values: t.arg.stringList(), match: t.arg.string({ description: 'exact (default) or pattern (a case-insensitive regular expression).' }) },
+    resolve: (_root, args, context) => createMappings(context, { ...args, source_id: String(args.source_id) }),
+  }),
+  deleteSourceMapping: t.field({
+    type: Deletion,
+    authScopes: { scope: 'sources:write' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => ({ id: await deleteMapping(context, String(args.id)) }),
+  }),
+}));
