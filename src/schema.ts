@@ -5,6 +5,10 @@ import './modules/auth/auth.schema';
 import './modules/dealers/dealers.schema';
 import './modules/inventory/inventory.schema';
 import './modules/sources/sources.schema';
+import './modules/calls/calls.schema';
+import './modules/leads/leads.schema';
+import './modules/sales/sales.schema';
+import './modules/partners/partners.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
 

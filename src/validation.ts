@@ -4,7 +4,7 @@ import { badInput } from './errors';
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function isUuid(value: unknown): value is string {
+export function isUuid(value: unknown): boolean {
   return typeof value === 'string' && UUID_PATTERN.test(value);
 }
 

@@ -1,6 +1,8 @@
 import type { Prisma } from '../../generated/prisma/client';
 import { builder, Deletion, Pagination } from '../../builder';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
+import { pageArgs } from '../../pagination';
+import { dateRange } from '../../validation';
 import {
   addAlias, archiveDealer, createDealer, dealerPage, findDealer, matchDealers, removeAlias, updateDealer, type DealerInput,
 } from './dealers.service';
@@ -27,6 +29,11 @@ const DealerAlias = builder.prismaObject('DealerAlias', {
   }),
 });
 
+const nestedTake = (args: { limit?: number | null; offset?: number | null }) => {
+  const { limit, offset } = pageArgs(args);
+  return { take: limit, skip: offset };
+};
+
 export const Dealer = builder.prismaObject('Dealer', {
   description: 'A rooftop: one dealership location.',
   fields: (t) => ({
@@ -44,6 +51,35 @@ export const Dealer = builder.prismaObject('Dealer', {
     franchises: t.exposeStringList('franchises'),
     external_ids: t.expose('externalIds', { type: 'JSON', description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.' }),
     aliases: t.relation('aliases', { ...GRAPHQL_ONLY, query: { orderBy: { alias: 'asc' } } }),
+    // Dashboard views: a rooftop's records, filtered and paged, loaded for every dealer of a page at once.
+    vehicles: t.relation('vehicles', {
+      ...GRAPHQL_ONLY,
+      args: { status: t.arg.stringList(), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
+      query: (args) => ({
+        where: args.status?.length ? { status: { in: args.status as Array<'available' | 'pending' | 'in_transit' | 'sold' | 'presumed_sold'> } } : {},
+        orderBy: [{ dateInStock: 'asc' as const }, { id: 'asc' as const }],
+        ...nestedTake(args),
+      }),
+    }),
+    calls: t.relation('calls', {
+      ...GRAPHQL_ONLY,
+      args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
+      query: (args) => ({ where: { startedAt: dateRange(args.from, args.to) }, orderBy: [{ startedAt: 'desc' as const }, { id: 'asc' as const }], ...nestedTake(args) }),
+    }),
+    leads: t.relation('leads', {
+      ...GRAPHQL_ONLY,
+      args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
+      query: (args) => ({ where: { receivedAt: dateRange(args.from, args.to) }, orderBy: [{ receivedAt: 'desc' as const }, { id: 'asc' as const }], ...nestedTake(args) }),
+    }),
+    sales: t.relation('sales', {
+      ...GRAPHQL_ONLY,
+      args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
+      query: (args) => ({ where: { soldAt: dateRange(args.from, args.to) }, orderBy: [{ soldAt: 'desc' as const }, { id: 'asc' as const }], ...nestedTake(args) }),
+    }),
+    vehicle_count: t.relationCount('vehicles', GRAPHQL_ONLY),
+    call_count: t.relationCount('calls', GRAPHQL_ONLY),
+    lead_count: t.relationCount('leads', GRAPHQL_ONLY),
+    sale_count: t.relationCount('sales', GRAPHQL_ONLY),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
     archived_at: t.expose('archivedAt', { type: 'DateTime', nullable: true }),

@@ -1,0 +1,170 @@
+import type { Prisma } from '../../generated/prisma/client';
+import { builder, Pagination } from '../../builder';
+import { enrich } from '../sources/sources.service';
+import { CALL_DIRECTIONS, CALL_STATUSES, callPage, callStats, findCallId, mergedCalls, type CallFilters } from './calls.service';
+
+/** Catalog rows 30-34: calls, one call, the merged view, stats and enrichment. */
+
+const CallStatusEnum = builder.enumType('CallStatus', { values: CALL_STATUSES });
+const CallDirectionEnum = builder.enumType('CallDirection', { values: CALL_DIRECTIONS });
+
+export const Call = builder.prismaObject('Call', {
+  description: 'A phone call as a call-tracking provider reported it, with its canonical source once enriched.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    dealer_id: t.exposeID('dealerId'),
+    provider: t.exposeString('provider'),
+    external_id: t.exposeString('externalId'),
+    started_at: t.expose('startedAt', { type: 'DateTime' }),
+    duration_seconds: t.exposeInt('durationSeconds'),
+    direction: t.expose('direction', { type: CallDirectionEnum }),
+    status: t.expose('status', { type: CallStatusEnum }),
+    caller_number: t.exposeString('callerNumber', { nullable: true }),
+    tracking_number: t.exposeString('trackingNumber', { nullable: true }),
+    raw_source: t.exposeString('rawSource', { nullable: true }),
+    campaign: t.exposeString('campaign', { nullable: true }),
+    first_time_caller: t.exposeBoolean('firstTimeCaller'),
+    recording_url: t.exposeString('recordingUrl', { nullable: true }),
+    department: t.exposeString('department', { nullable: true }),
+    source_id: t.exposeID('sourceId', { nullable: true }),
+    source: t.relation('source', { nullable: true, description: 'The canonical source, with its category and channel.' }),
+    sale_id: t.exposeID('saleId', { nullable: true, description: 'The deal this call became, when one matches (customer phone).' }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const CallPage = builder.objectRef<{ where: Prisma.CallWhereInput; limit: number; offset: number; total: number }>('CallPage').implement({
+  fields: (t) => ({
+    calls: t.prismaField({
+      type: [Call],
+      resolve: (query, page, _args, context) =>
+        context.db.call.findMany({ ...query, where: page.where, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    }),
+    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
+  }),
+});
+
+type Merged = Awaited<ReturnType<typeof mergedCalls>>;
+
+const MergedCall = builder.objectRef<Merged['rows'][number]>('MergedCall').implement({
+  description: 'One real call, with the record of every provider that reported it.',
+  fields: (t) => ({
+    id: t.exposeID('primary_id', { description: "The id of the primary record (the provider's with the longest duration)." }),
+    started_at: t.expose('started_at', { type: 'DateTime' }),
+    duration_seconds: t.exposeInt('duration_seconds'),
+    status: t.field({ type: CallStatusEnum, resolve: (row) => row.status as (typeof CALL_STATUSES)[number] }),
+    providers: t.exposeStringList('providers'),
+    record_count: t.exposeInt('count'),
+    call: t.prismaField({ type: Call, resolve: (query, row, _args, context) => context.db.call.findUniqueOrThrow({ ...query, where: { id: row.primary_id } }) }),
+    sources: t.prismaField({
+      type: [Call],
+      description: 'Every provider record of this call.',
+      resolve: (query, row, _args, context) => context.db.call.findMany({ ...query, where: { id: { in: row.call_ids } }, orderBy: [{ provider: 'asc' }, { startedAt: 'asc' }] }),
+    }),
+  }),
+});
+const MergedCallPage = builder.objectRef<Merged>('MergedCallPage').implement({
+  fields: (t) => ({
+    calls: t.field({ type: [MergedCall], resolve: (page) => page.rows }),
+    pagination: t.field({ type: Pagination, resolve: (page) => page.pagination }),
+  }),
+});
+
+type Stats = Awaited<ReturnType<typeof callStats>>;
+interface Measures { calls: number; answered: number; missed: number; voicemail: number; answer_rate: number | null; first_time_callers: number; average_duration_seconds: number | null }
+
+const CallMeasures = builder.interfaceRef<Measures>('CallMeasures').implement({
+  fields: (t) => ({
+    calls: t.exposeInt('calls'),
+    answered: t.exposeInt('answered'),
+    missed: t.exposeInt('missed'),
+    voicemail: t.exposeInt('voicemail'),
+    answer_rate: t.exposeFloat('answer_rate', { nullable: true, description: 'Answered ÷ calls, 0 to 1.' }),
+    first_time_callers: t.exposeInt('first_time_callers'),
+    average_duration_seconds: t.exposeFloat('average_duration_seconds', { nullable: true, description: 'Of answered calls.' }),
+  }),
+});
+
+const CallSourceStats = builder.objectRef<Stats['by_source'][number]>('CallSourceStats').implement({
+  interfaces: [CallMeasures],
+  fields: (t) => ({ source_id: t.exposeID('source_id', { nullable: true }), source_name: t.exposeString('source_name', { nullable: true, description: 'Null for calls not yet mapped to a source.' }) }),
+});
+const CallDayStats = builder.objectRef<Measures & { day: string }>('CallDayStats').implement({
+  interfaces: [CallMeasures],
+  fields: (t) => ({ day: t.exposeString('day', { description: 'UTC date, YYYY-MM-DD.' }) }),
+});
+const CallStats = builder.objectRef<Stats>('CallStats').implement({
+  interfaces: [CallMeasures],
+  fields: (t) => ({
+    by_source: t.field({ type: [CallSourceStats], resolve: (stats) => stats.by_source }),
+    by_day: t.field({ type: [CallDayStats], resolve: (stats) => stats.by_day }),
+  }),
+});
+
+const EnrichResult = builder.objectRef<{ examined: number; enriched: number; unmapped: number }>('EnrichResult').implement({
+  fields: (t) => ({
+    examined: t.exposeInt('examined'),
+    enriched: t.exposeInt('enriched', { description: 'Records that got (or changed) their canonical source.' }),
+    unmapped: t.exposeInt('unmapped', { description: 'Records whose raw source nothing maps yet: see GET /sources/unmapped.' }),
+  }),
+});
+
+export function callFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+  return {
+    dealer_id: t.arg.idList(),
+    from: t.arg({ type: 'DateTime', description: 'Calls started at or after.' }),
+    to: t.arg({ type: 'DateTime', description: 'Calls started at or before.' }),
+    source: t.arg.string({ description: 'Canonical source id or name.' }),
+    status: t.arg.stringList({ description: CALL_STATUSES.join(', ') }),
+    direction: t.arg.string({ description: CALL_DIRECTIONS.join(', ') }),
+    first_time: t.arg.boolean({ description: 'Only first-time callers (true) or only repeat callers (false).' }),
+    min_duration: t.arg.int({ description: 'Seconds.' }),
+    department: t.arg.string(),
+    updated_since: t.arg({ type: 'DateTime' }),
+  };
+}
+
+const asFilters = (args: Record<string, unknown>) => ({ ...args, dealer_id: (args.dealer_id as Array<string | number> | null | undefined)?.map(String) }) as CallFilters & { limit?: number | null; offset?: number | null };
+
+builder.queryFields((t) => ({
+  calls: t.field({
+    type: CallPage,
+    description: 'Calls, newest first.',
+    authScopes: { scope: 'calls:read' },
+    args: { ...callFilterArgs(t), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => callPage(context, asFilters(args)),
+  }),
+  call: t.prismaField({
+    type: Call,
+    authScopes: { scope: 'calls:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => context.db.call.findUniqueOrThrow({ ...query, where: { id: await findCallId(context, String(args.id)) } }),
+  }),
+  mergedCalls: t.field({
+    type: MergedCallPage,
+    description: `Calls deduplicated across providers: same caller at the same rooftop within two minutes.`,
+    authScopes: { scope: 'calls:read' },
+    args: { ...callFilterArgs(t), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => mergedCalls(context, asFilters(args)),
+  }),
+  callStats: t.field({
+    type: CallStats,
+    authScopes: { scope: 'calls:read' },
+    args: callFilterArgs(t),
+    resolve: (_root, args, context) => callStats(context, asFilters(args)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  enrichCalls: t.field({
+    type: EnrichResult,
+    description: 'Attach canonical sources (from the mappings) to calls: all of them, or a time range or rooftops.',
+    authScopes: { scope: 'sources:write' },
+    args: {
+      from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), dealer_id: t.arg.idList(),
+      overwrite: t.arg.boolean({ description: 'Also re-resolve calls that already have a source.' }),
+    },
+    resolve: (_root, args, context) => enrich(context, 'calls', { ...args, dealer_id: args.dealer_id?.map(String) }),
+  }),
+}));

@@ -1,0 +1,126 @@
+import { Prisma } from '../../generated/prisma/client';
+import type { Context } from '../../context';
+import { notFound } from '../../errors';
+import { pageArgs } from '../../pagination';
+import { badInput } from '../../errors';
+import { dateRange, dealerIds, isUuid, oneOf } from '../../validation';
+
+/** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
+
+type Caller = Pick<Context, 'db' | 'session'>;
+
+export const CALL_STATUSES = ['answered', 'missed', 'voicemail'] as const;
+export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
+
+export interface CallFilters {
+  dealer_id?: string[] | null; from?: Date | null; to?: Date | null; source?: string | null; status?: string[] | null;
+  direction?: string | null; first_time?: boolean | null; min_duration?: number | null; department?: string | null; updated_since?: Date | null;
+}
+
+/** A canonical source given by id, or by name (case-insensitive). */
+export function sourceCondition(source: string | null | undefined): Prisma.SourceWhereInput | undefined {
+  if (!source?.trim()) return undefined;
+  return isUuid(source) ? { id: source } : { name: { equals: source.trim() } };
+}
+
+export function callWhere(session: Caller['session'], filters: CallFilters): Prisma.CallWhereInput {
+  if (filters.min_duration != null && (!Number.isInteger(filters.min_duration) || filters.min_duration < 0)) throw badInput('min_duration', 'must be a whole number of seconds, 0 or more');
+  const statuses = filters.status?.flatMap((value) => value.split(',')).map((value) => oneOf('status', value.trim(), CALL_STATUSES));
+  const source = sourceCondition(filters.source);
+  return {
+    dealerGroupId: { in: [...session.dealerGroupIds] },
+    dealerId: dealerIds(filters.dealer_id) ? { in: dealerIds(filters.dealer_id) } : undefined,
+    startedAt: dateRange(filters.from, filters.to),
+    status: statuses?.length ? { in: statuses } : undefined,
+    direction: filters.direction ? oneOf('direction', filters.direction, CALL_DIRECTIONS) : undefined,
+    firstTimeCaller: filters.first_time ?? undefined,
+    durationSeconds: filters.min_duration != null ? { gte: filters.min_duration } : undefined,
+    department: filters.department ? { equals: filters.department, mode: 'insensitive' } : undefined,
+    updatedAt: filters.updated_since ? { gte: filters.updated_since } : undefined,
+    ...(source ? { source } : {}),
+  };
+}
+
+export async function callPage(caller: Caller, filters: CallFilters & { limit?: number | null; offset?: number | null }) {
+  const { limit, offset } = pageArgs(filters);
+  const where = callWhere(caller.session, filters);
+  return { where, limit, offset, total: await caller.db.call.count({ where }) };
+}
+
+export async function findCallId(caller: Caller, id: string): Promise<string> {
+  const call = isUuid(id) ? await caller.db.call.findFirst({ where: { id, dealerGroupId: { in: [...caller.session.dealerGroupIds] } }, select: { id: true } }) : null;
+  if (!call) throw notFound(`call ${id}`);
+  return call.id;
+}
+
+/** The filters as SQL over `calls c` (for the merged view and stats, which aggregate in PostgreSQL). */
+function callSql(session: Caller['session'], filters: CallFilters): Prisma.Sql {
+  const where = callWhere(session, filters);
+  const parts = [Prisma.sql`c.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
+  const ids = (where.dealerId as { in?: string[] } | undefined)?.in;
+  if (ids) parts.push(Prisma.sql`c.dealer_id = ANY(${ids}::uuid[])`);
+  if (filters.from) parts.push(Prisma.sql`c.started_at >= ${filters.from}`);
+  if (filters.to) parts.push(Prisma.sql`c.started_at <= ${filters.to}`);
+  const statuses = (where.status as { in?: string[] } | undefined)?.in;
+  if (statuses) parts.push(Prisma.sql`c.status = ANY(${statuses}::call_status[])`);
+  if (filters.direction) parts.push(Prisma.sql`c.direction = ${filters.direction}::call_direction`);
+  if (filters.first_time != null) parts.push(Prisma.sql`c.first_time_caller = ${filters.first_time}`);
+  if (filters.min_duration != null) parts.push(Prisma.sql`c.duration_seconds >= ${filters.min_duration}`);
+  if (filters.department) parts.push(Prisma.sql`lower(c.department) = lower(${filters.department})`);
+  if (filters.updated_since) parts.push(Prisma.sql`c.updated_at >= ${filters.updated_since}`);
+  if (filters.source?.trim()) {
+    parts.push(isUuid(filters.source) ? Prisma.sql`c.source_id = ${filters.source}::uuid` : Prisma.sql`c.source_id IN (SELECT id FROM sources WHERE name = ${filters.source.trim()}::citext)`);
+  }
+  return Prisma.join(parts, ' AND ');
+}
+
+export const MERGE_WINDOW_SECONDS = 120;
+
+export interface MergedCallRow {
+  primary_id: string; call_ids: string[]; providers: string[]; started_at: Date; duration_seconds: number; status: string; count: number;
+}
+
+/**
+ * One row per real call: calls from different providers with the same caller at the same rooftop
+ * starting within two minutes of the previous one are the same call. The longest recording wins.
+ */
+export async function mergedCalls(caller: Caller, filters: CallFilters & { limit?: number | null; offset?: number | null }) {
+  const { limit, offset } = pageArgs(filters);
+  const where = callSql(caller.session, filters);
+  const rows = await caller.db.$queryRaw<Array<MergedCallRow & { total: bigint }>>(Prisma.sql`/* mergedCalls */
+    WITH filtered AS (
+      SELECT c.id, c.dealer_id, c.provider, c.started_at, c.duration_seconds, c.status, COALESCE(c.caller_number, c.id::text) AS caller,
+        CASE WHEN c.started_at - lag(c.started_at) OVER w <= make_interval(secs => ${MERGE_WINDOW_SECONDS}) THEN 0 ELSE 1 END AS starts_cluster
+      FROM calls c WHERE ${where}
+      WINDOW w AS (PARTITION BY c.dealer_id, COALESCE(c.caller_number, c.id::text) ORDER BY c.started_at, c.id)
+    ), clustered AS (
+      SELECT *, sum(starts_cluster) OVER (PARTITION BY dealer_id, caller ORDER BY started_at, id) AS cluster FROM filtered
+    )
+    SELECT (array_agg(id ORDER BY duration_seconds DESC, started_at, id))[1] AS primary_id, array_agg(id ORDER BY started_at, id) AS call_ids,
+      array_agg(DISTINCT provider ORDER BY provider) AS providers, min(started_at) AS started_at, max(duration_seconds) AS duration_seconds,
+      CASE WHEN bool_or(status = 'answered') THEN 'answered' WHEN bool_or(status = 'voicemail') THEN 'voicemail' ELSE 'missed' END AS status,
+      count(*)::int AS count, count(*) OVER () AS total
+    FROM clustered GROUP BY dealer_id, caller, cluster
+    ORDER BY min(started_at) DESC, 1 LIMIT ${limit} OFFSET ${offset}`);
+  return { rows, pagination: { total: Number(rows[0]?.total ?? 0), limit, offset } };
+}
+
+/** Totals, answer rate, average duration, first-time callers, by source and by day (UTC). */
+export async function callStats(caller: Caller, filters: CallFilters) {
+  const where = callSql(caller.session, filters);
+  const measures = Prisma.sql`count(*)::int AS calls, count(*) FILTER (WHERE c.status = 'answered')::int AS answered,
+    count(*) FILTER (WHERE c.status = 'missed')::int AS missed, count(*) FILTER (WHERE c.status = 'voicemail')::int AS voicemail,
+    count(*) FILTER (WHERE c.first_time_caller)::int AS first_time_callers,
+    round(avg(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 1)::float8 AS average_duration_seconds`;
+  type Row = { calls: number; answered: number; missed: number; voicemail: number; first_time_callers: number; average_duration_seconds: number | null };
+  const [totals, bySource, byDay] = await Promise.all([
+    caller.db.$queryRaw<Row[]>(Prisma.sql`/* callStatsTotals */ SELECT ${measures} FROM calls c WHERE ${where}`),
+    caller.db.$queryRaw<Array<Row & { source_id: string | null; source_name: string | null }>>(Prisma.sql`/* callStatsBySource */
+      SELECT c.source_id, s.name::text AS source_name, ${measures} FROM calls c LEFT JOIN sources s ON s.id = c.source_id WHERE ${where}
+      GROUP BY c.source_id, s.name ORDER BY calls DESC, source_name NULLS LAST`),
+    caller.db.$queryRaw<Array<Row & { day: string }>>(Prisma.sql`/* callStatsByDay */
+      SELECT to_char((c.started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, ${measures} FROM calls c WHERE ${where} GROUP BY 1 ORDER BY 1`),
+  ]);
+  const rate = <T extends Row>(row: T) => ({ ...row, answer_rate: row.calls ? Math.round((row.answered / row.calls) * 1000) / 1000 : null });
+  return { ...rate(totals[0] as Row), by_source: bySource.map(rate), by_day: byDay.map(rate) };
+}

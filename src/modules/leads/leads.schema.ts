@@ -1,0 +1,141 @@
+import type { Prisma } from '../../generated/prisma/client';
+import { builder, Pagination } from '../../builder';
+import { GRAPHQL_ONLY } from '../../rest-visibility';
+import { findLeadId, LEAD_STATUSES, LEAD_TYPES, leadPage, leadsBySource, leadsByStatus, leadsByType, updateLead, type LeadFilters } from './leads.service';
+
+/** Catalog rows 35-40: leads, one lead, updates and the three breakdowns. */
+
+const LeadTypeEnum = builder.enumType('LeadType', { values: LEAD_TYPES });
+const LeadStatusEnum = builder.enumType('LeadStatus', { values: LEAD_STATUSES });
+
+export const Lead = builder.prismaObject('Lead', {
+  description: 'A sales or service lead in the shape of ADF: customer, vehicle of interest, raw and canonical source.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    dealer_id: t.exposeID('dealerId'),
+    provider: t.exposeString('provider'),
+    external_id: t.exposeString('externalId'),
+    received_at: t.expose('receivedAt', { type: 'DateTime' }),
+    type: t.expose('type', { type: LeadTypeEnum }),
+    status: t.expose('status', { type: LeadStatusEnum }),
+    first_name: t.exposeString('firstName', { nullable: true }),
+    last_name: t.exposeString('lastName', { nullable: true }),
+    email: t.exposeString('email', { nullable: true }),
+    phone: t.exposeString('phone', { nullable: true }),
+    vehicle_year: t.exposeInt('vehicleYear', { nullable: true }),
+    vehicle_make: t.exposeString('vehicleMake', { nullable: true }),
+    vehicle_model: t.exposeString('vehicleModel', { nullable: true }),
+    vehicle_vin: t.exposeString('vehicleVin', { nullable: true }),
+    raw_source: t.exposeString('rawSource', { nullable: true }),
+    source_id: t.exposeID('sourceId', { nullable: true }),
+    source: t.relation('source', { nullable: true }),
+    comments: t.exposeString('comments', { nullable: true }),
+    assignee: t.exposeString('assignee', { nullable: true }),
+    sale_id: t.exposeID('saleId', { nullable: true, description: 'The deal this lead became, when one matches.' }),
+    sale: t.relation('sale', { nullable: true, ...GRAPHQL_ONLY }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const LeadPage = builder.objectRef<{ where: Prisma.LeadWhereInput; limit: number; offset: number; total: number }>('LeadPage').implement({
+  fields: (t) => ({
+    leads: t.prismaField({
+      type: [Lead],
+      resolve: (query, page, _args, context) =>
+        context.db.lead.findMany({ ...query, where: page.where, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    }),
+    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
+  }),
+});
+
+const TypeRow = builder.objectRef<Awaited<ReturnType<typeof leadsByType>>[number]>('LeadTypeStats').implement({
+  fields: (t) => ({
+    type: t.field({ type: LeadTypeEnum, resolve: (row) => row.type as (typeof LEAD_TYPES)[number] }),
+    leads: t.exposeInt('leads'),
+    sold: t.exposeInt('sold', { description: 'Leads marked sold or linked to a deal.' }),
+    conversion_rate: t.exposeFloat('conversion_rate', { nullable: true }),
+  }),
+});
+const TypeStats = builder.objectRef<Awaited<ReturnType<typeof leadsByType>>>('LeadsByType').implement({
+  fields: (t) => ({ types: t.field({ type: [TypeRow], resolve: (rows) => rows }) }),
+});
+
+type Funnel = Awaited<ReturnType<typeof leadsByStatus>>;
+const Stage = builder.objectRef<Funnel['stages'][number]>('LeadFunnelStage').implement({
+  fields: (t) => ({
+    status: t.field({ type: LeadStatusEnum, resolve: (row) => row.status }),
+    leads: t.exposeInt('leads', { description: 'Leads in this status now.' }),
+    reached: t.exposeInt('reached', { description: 'Leads at this stage or past it (for lost: the lost ones).' }),
+  }),
+});
+const FunnelStats = builder.objectRef<Funnel>('LeadsByStatus').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    sold: t.exposeInt('sold'),
+    lost: t.exposeInt('lost'),
+    conversion_rate: t.exposeFloat('conversion_rate', { nullable: true, description: 'Sold ÷ total.' }),
+    stages: t.field({ type: [Stage], resolve: (funnel) => funnel.stages }),
+  }),
+});
+
+const SourceRow = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>[number]>('LeadSourceStats').implement({
+  fields: (t) => ({
+    source_id: t.exposeID('source_id', { nullable: true }),
+    source_name: t.exposeString('source_name', { nullable: true, description: 'Null for leads not mapped to a source yet.' }),
+    category: t.exposeString('category', { nullable: true }),
+    leads: t.exposeInt('leads'),
+    sold: t.exposeInt('sold'),
+    conversion_rate: t.exposeFloat('conversion_rate', { nullable: true }),
+    sales: t.exposeInt('sales', { description: 'Deals the leads became.' }),
+    gross: t.field({ type: 'Money', description: 'Front plus back gross of those deals.', resolve: (row) => row.gross }),
+    cost_per_month: t.field({ type: 'Money', nullable: true, resolve: (row) => row.cost_per_month }),
+    cost_per_lead: t.field({ type: 'Money', nullable: true, description: 'Cost over the from-to period ÷ leads; needs from and to.', resolve: (row) => row.cost_per_lead }),
+  }),
+});
+const SourceStats = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>>('LeadsBySource').implement({
+  fields: (t) => ({ sources: t.field({ type: [SourceRow], resolve: (rows) => rows }) }),
+});
+
+export function leadFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+  return {
+    status: t.arg.stringList({ description: LEAD_STATUSES.join(', ') }),
+    type: t.arg.stringList({ description: LEAD_TYPES.join(', ') }),
+    source: t.arg.string({ description: 'Canonical source id or name.' }),
+    dealer_id: t.arg.idList(),
+    from: t.arg({ type: 'DateTime', description: 'Received at or after.' }),
+    to: t.arg({ type: 'DateTime', description: 'Received at or before.' }),
+    updated_since: t.arg({ type: 'DateTime' }),
+  };
+}
+
+const asFilters = (args: Record<string, unknown>) => ({ ...args, dealer_id: (args.dealer_id as Array<string | number> | null | undefined)?.map(String) }) as LeadFilters & { limit?: number | null; offset?: number | null };
+
+builder.queryFields((t) => ({
+  leads: t.field({
+    type: LeadPage,
+    description: 'Leads, newest first.',
+    authScopes: { scope: 'leads:read' },
+    args: { ...leadFilterArgs(t), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => leadPage(context, asFilters(args)),
+  }),
+  lead: t.prismaField({
+    type: Lead,
+    authScopes: { scope: 'leads:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => context.db.lead.findUniqueOrThrow({ ...query, where: { id: await findLeadId(context, String(args.id)) } }),
+  }),
+  leadsByType: t.field({ type: TypeStats, authScopes: { scope: 'leads:read' }, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsByType(context, asFilters(args)) }),
+  leadsByStatus: t.field({ type: FunnelStats, authScopes: { scope: 'leads:read' }, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsByStatus(context, asFilters(args)) }),
+  leadsBySource: t.field({ type: SourceStats, authScopes: { scope: 'leads:read' }, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsBySource(context, asFilters(args)) }),
+}));
+
+builder.mutationFields((t) => ({
+  updateLead: t.prismaField({
+    type: Lead,
+    description: "Change a lead's status or assignee.",
+    authScopes: { scope: 'leads:write' },
+    args: { id: t.arg.id({ required: true }), status: t.arg.string({ description: LEAD_STATUSES.join(', ') }), assignee: t.arg.string() },
+    resolve: async (query, _root, { id, ...input }, context) => context.db.lead.findUniqueOrThrow({ ...query, where: { id: await updateLead(context, String(id), input) } }),
+  }),
+}));

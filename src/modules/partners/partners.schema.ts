@@ -1,0 +1,108 @@
+import type { Prisma } from '../../generated/prisma/client';
+import { builder, Deletion, Pagination } from '../../builder';
+import {
+  createPartner, DATA_PERMISSIONS, deletePartner, findPartner, linkDealer, PARTNER_KINDS, partnerPage, RELATIONSHIP_TYPES, unlinkDealer, updatePartner, type PartnerInput,
+} from './partners.service';
+
+/** Catalog rows 72-78: data partners and their dealer relationships. */
+
+const PartnerDealer = builder.prismaObject('PartnerDealer', {
+  description: "A partner's relationship with one rooftop and the data it may receive.",
+  fields: (t) => ({
+    dealer_id: t.exposeID('dealerId'),
+    dealer_name: t.string({ select: { dealer: { select: { name: true } } }, resolve: (link) => link.dealer.name }),
+    relationship_type: t.exposeString('relationshipType'),
+    data_permissions: t.exposeStringList('dataPermissions'),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+export const Partner = builder.prismaObject('Partner', {
+  description: 'A data partner: a vendor, agency or OEM program.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    dealer_group_id: t.exposeID('dealerGroupId'),
+    name: t.exposeString('name'),
+    kind: t.exposeString('kind', { description: PARTNER_KINDS.join(', ') }),
+    contact_email: t.exposeString('contactEmail', { nullable: true }),
+    website: t.exposeString('website', { nullable: true }),
+    notes: t.exposeString('notes', { nullable: true }),
+    dealers: t.relation('dealers', { description: 'Its dealer relationships.', query: { orderBy: { createdAt: 'asc' } } }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const PartnerPage = builder.objectRef<{ where: Prisma.PartnerWhereInput; limit: number; offset: number; total: number }>('PartnerPage').implement({
+  fields: (t) => ({
+    partners: t.prismaField({
+      type: [Partner],
+      resolve: (query, page, _args, context) => context.db.partner.findMany({ ...query, where: page.where, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    }),
+    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
+  }),
+});
+
+const partnerArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+  name: t.arg.string(), kind: t.arg.string({ description: PARTNER_KINDS.join(', ') }), contact_email: t.arg.string(), website: t.arg.string(), notes: t.arg.string(),
+});
+
+const reload = (id: string) => ({ where: { id } });
+
+builder.queryFields((t) => ({
+  partners: t.field({
+    type: PartnerPage,
+    authScopes: { scope: 'partners:read' },
+    args: { kind: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => partnerPage(context, args),
+  }),
+  partner: t.prismaField({
+    type: Partner,
+    description: 'One partner with its dealer relationships.',
+    authScopes: { scope: 'partners:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => context.db.partner.findUniqueOrThrow({ ...query, ...reload((await findPartner(context, String(args.id))).id) }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createPartner: t.prismaField({
+    type: Partner,
+    authScopes: { scope: 'partners:write' },
+    args: { ...partnerArgs(t), name: t.arg.string({ required: true }), kind: t.arg.string({ required: true }), dealer_group_id: t.arg.id() },
+    resolve: async (query, _root, args, context) =>
+      context.db.partner.findUniqueOrThrow({ ...query, ...reload(await createPartner(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as PartnerInput)) }),
+  }),
+  updatePartner: t.prismaField({
+    type: Partner,
+    authScopes: { scope: 'partners:write' },
+    args: { id: t.arg.id({ required: true }), ...partnerArgs(t) },
+    resolve: async (query, _root, { id, ...input }, context) => context.db.partner.findUniqueOrThrow({ ...query, ...reload(await updatePartner(context, String(id), input as PartnerInput)) }),
+  }),
+  deletePartner: t.field({
+    type: Deletion,
+    description: 'Remove a partner; refused (409) while it has dealer relationships.',
+    authScopes: { scope: 'partners:write' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => ({ id: await deletePartner(context, String(args.id)) }),
+  }),
+  linkPartnerDealer: t.prismaField({
+    type: Partner,
+    description: 'Link a rooftop to the partner (or change the link): relationship type and the data it may receive.',
+    authScopes: { scope: 'partners:write' },
+    args: {
+      id: t.arg.id({ required: true }),
+      dealer_id: t.arg.id({ required: true }),
+      relationship_type: t.arg.string({ required: true, description: RELATIONSHIP_TYPES.join(', ') }),
+      data_permissions: t.arg.stringList({ required: true, description: DATA_PERMISSIONS.join(', ') }),
+    },
+    resolve: async (query, _root, args, context) =>
+      context.db.partner.findUniqueOrThrow({ ...query, ...reload(await linkDealer(context, String(args.id), { ...args, dealer_id: String(args.dealer_id) })) }),
+  }),
+  unlinkPartnerDealer: t.field({
+    type: Deletion,
+    authScopes: { scope: 'partners:write' },
+    args: { id: t.arg.id({ required: true }), dealerId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, context) => ({ id: await unlinkDealer(context, String(args.id), String(args.dealerId)) }),
+  }),
+}));

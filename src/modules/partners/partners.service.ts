@@ -1,0 +1,93 @@
+import type { Prisma } from '../../generated/prisma/client';
+import type { Context } from '../../context';
+import { badInput, conflict, notFound } from '../../errors';
+import { pageArgs } from '../../pagination';
+import { inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
+import { isUuid, oneOf, optionalText, requiredText, websiteUrl } from '../../validation';
+import { findDealer } from '../dealers/dealers.service';
+
+/** Data partners (vendors, agencies, OEM programs) and which rooftops' data each may receive. */
+
+type Caller = Pick<Context, 'db' | 'session'>;
+
+export const PARTNER_KINDS = ['vendor', 'agency', 'oem', 'lender', 'marketplace', 'other'] as const;
+export const RELATIONSHIP_TYPES = ['advertising', 'inventory_syndication', 'crm', 'dms', 'call_tracking', 'analytics', 'financing', 'other'] as const;
+export const DATA_PERMISSIONS = ['inventory', 'calls', 'leads', 'sales', 'dealers'] as const;
+
+export interface PartnerInput { name?: string | null; kind?: string | null; contact_email?: string | null; website?: string | null; notes?: string | null; dealer_group_id?: string | null }
+
+function partnerFields(input: PartnerInput) {
+  if (input.contact_email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.contact_email.trim())) throw badInput('contact_email', 'is not an email address');
+  return {
+    ...(input.name !== undefined ? { name: requiredText('name', input.name, 100) } : {}),
+    ...(input.kind != null ? { kind: oneOf('kind', input.kind, PARTNER_KINDS) } : {}),
+    ...(input.contact_email !== undefined ? { contactEmail: input.contact_email?.trim().toLowerCase() || null } : {}),
+    ...(input.website !== undefined ? { website: websiteUrl('website', input.website) ?? null } : {}),
+    ...(input.notes !== undefined ? { notes: optionalText('notes', input.notes, 2000) } : {}),
+  };
+}
+
+export async function partnerPage(caller: Caller, args: { kind?: string | null; limit?: number | null; offset?: number | null }) {
+  const { limit, offset } = pageArgs(args);
+  const where: Prisma.PartnerWhereInput = { dealerGroupId: inCallerGroups(caller.session), ...(args.kind ? { kind: oneOf('kind', args.kind, PARTNER_KINDS) } : {}) };
+  return { where, limit, offset, total: await caller.db.partner.count({ where }) };
+}
+
+export async function findPartner(caller: Caller, id: string) {
+  const partner = isUuid(id) ? await caller.db.partner.findFirst({ where: { id, dealerGroupId: inCallerGroups(caller.session) }, select: { id: true, dealerGroupId: true } }) : null;
+  if (!partner) throw notFound(`partner ${id}`);
+  return partner;
+}
+
+export async function createPartner(caller: Caller, input: PartnerInput): Promise<string> {
+  const dealerGroupId = targetGroup(caller.session, input.dealer_group_id);
+  if (!input.kind) throw badInput('kind', `is required: one of ${PARTNER_KINDS.join(', ')}`);
+  try {
+    const partner = await caller.db.partner.create({ data: { dealerGroupId, name: requiredText('name', input.name, 100), kind: input.kind, ...partnerFields(input) } });
+    return partner.id;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`a partner named "${input.name}" already exists`);
+    throw error;
+  }
+}
+
+export async function updatePartner(caller: Caller, id: string, input: PartnerInput): Promise<string> {
+  await findPartner(caller, id);
+  try {
+    await caller.db.partner.update({ where: { id }, data: partnerFields(input) });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`a partner named "${input.name}" already exists`);
+    throw error;
+  }
+  return id;
+}
+
+/** Refused while the partner still has dealer relationships: unlink them first, deliberately. */
+export async function deletePartner(caller: Caller, id: string): Promise<string> {
+  await findPartner(caller, id);
+  const links = await caller.db.partnerDealer.count({ where: { partnerId: id } });
+  if (links) throw conflict(`partner ${id} still receives data from ${links} dealer(s); unlink them first`);
+  await caller.db.partner.delete({ where: { id } });
+  return id;
+}
+
+export async function linkDealer(caller: Caller, partnerId: string, input: { dealer_id: string; relationship_type: string; data_permissions: string[] }) {
+  const partner = await findPartner(caller, partnerId);
+  const dealer = await findDealer(caller, input.dealer_id);
+  if (dealer.dealerGroupId !== partner.dealerGroupId) throw badInput('dealer_id', "belongs to another dealer group than the partner");
+  const relationshipType = oneOf('relationship_type', input.relationship_type, RELATIONSHIP_TYPES);
+  const permissions = [...new Set(input.data_permissions.map((permission) => oneOf('data_permissions', permission, DATA_PERMISSIONS)))];
+  await caller.db.partnerDealer.upsert({
+    where: { partnerId_dealerId: { partnerId, dealerId: dealer.id } },
+    create: { partnerId, dealerId: dealer.id, relationshipType, dataPermissions: permissions },
+    update: { relationshipType, dataPermissions: permissions },
+  });
+  return partnerId;
+}
+
+export async function unlinkDealer(caller: Caller, partnerId: string, dealerId: string): Promise<string> {
+  await findPartner(caller, partnerId);
+  const { count } = isUuid(dealerId) ? await caller.db.partnerDealer.deleteMany({ where: { partnerId, dealerId } }) : { count: 0 };
+  if (!count) throw notFound(`link between partner ${partnerId} and dealer ${dealerId}`);
+  return dealerId;
+}

@@ -1,0 +1,114 @@
+import type { Prisma } from '../../generated/prisma/client';
+import { builder, Pagination } from '../../builder';
+import { GRAPHQL_ONLY } from '../../rest-visibility';
+import { CONTRACT_TYPES, findSaleId, salePage, saleStats, salespeopleStats, type SaleFilters, type SaleMeasures } from './sales.service';
+
+/** Catalog rows 41-44: deals, one deal, stats by month and per salesperson. */
+
+const ContractTypeEnum = builder.enumType('ContractType', { values: CONTRACT_TYPES });
+
+export const Sale = builder.prismaObject('Sale', {
+  description: 'A deal as the DMS records it.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    dealer_id: t.exposeID('dealerId'),
+    deal_number: t.exposeString('dealNumber'),
+    sold_at: t.expose('soldAt', { type: 'DateTime' }),
+    delivered_at: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+    salesperson: t.exposeString('salesperson'),
+    contract_type: t.expose('contractType', { type: ContractTypeEnum }),
+    vehicle_condition: t.exposeString('vehicleCondition'),
+    vin: t.exposeString('vin', { nullable: true }),
+    vehicle_year: t.exposeInt('vehicleYear', { nullable: true }),
+    vehicle_make: t.exposeString('vehicleMake', { nullable: true }),
+    vehicle_model: t.exposeString('vehicleModel', { nullable: true }),
+    sale_price: t.expose('salePrice', { type: 'Money' }),
+    front_gross: t.expose('frontGross', { type: 'Money' }),
+    back_gross: t.expose('backGross', { type: 'Money' }),
+    amount_financed: t.expose('amountFinanced', { type: 'Money', nullable: true }),
+    trade_in_value: t.expose('tradeInValue', { type: 'Money', nullable: true }),
+    trade_in_vin: t.exposeString('tradeInVin', { nullable: true }),
+    customer_name: t.exposeString('customerName', { nullable: true }),
+    customer_email: t.exposeString('customerEmail', { nullable: true }),
+    customer_phone: t.exposeString('customerPhone', { nullable: true }),
+    leads: t.relation('leads', { ...GRAPHQL_ONLY, description: 'Leads that became this deal.' }),
+    calls: t.relation('calls', { ...GRAPHQL_ONLY, description: 'Calls that became this deal.' }),
+    created_at: t.expose('createdAt', { type: 'DateTime' }),
+    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const SalePage = builder.objectRef<{ where: Prisma.SaleWhereInput; limit: number; offset: number; total: number }>('SalePage').implement({
+  fields: (t) => ({
+    sales: t.prismaField({
+      type: [Sale],
+      resolve: (query, page, _args, context) => context.db.sale.findMany({ ...query, where: page.where, orderBy: [{ soldAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+    }),
+    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
+  }),
+});
+
+const SaleMeasuresRef = builder.interfaceRef<SaleMeasures>('SaleMeasures').implement({
+  fields: (t) => ({
+    units: t.exposeInt('units'),
+    revenue: t.field({ type: 'Money', resolve: (row) => row.revenue }),
+    front_gross: t.field({ type: 'Money', resolve: (row) => row.front_gross }),
+    back_gross: t.field({ type: 'Money', resolve: (row) => row.back_gross }),
+    total_gross: t.field({ type: 'Money', resolve: (row) => row.total_gross }),
+    average_sale_price: t.field({ type: 'Money', nullable: true, resolve: (row) => row.average_sale_price }),
+    average_front_gross: t.field({ type: 'Money', nullable: true, resolve: (row) => row.average_front_gross }),
+    average_back_gross: t.field({ type: 'Money', nullable: true, resolve: (row) => row.average_back_gross }),
+  }),
+});
+
+const MonthStats = builder.objectRef<SaleMeasures & { month: string }>('SaleMonthStats').implement({
+  interfaces: [SaleMeasuresRef],
+  fields: (t) => ({ month: t.exposeString('month', { description: 'YYYY-MM (UTC).' }) }),
+});
+const SaleStats = builder.objectRef<Awaited<ReturnType<typeof saleStats>>>('SaleStats').implement({
+  interfaces: [SaleMeasuresRef],
+  fields: (t) => ({ by_month: t.field({ type: [MonthStats], resolve: (stats) => stats.by_month }) }),
+});
+const SalespersonStats = builder.objectRef<Awaited<ReturnType<typeof salespeopleStats>>[number]>('SalespersonStats').implement({
+  interfaces: [SaleMeasuresRef],
+  fields: (t) => ({
+    salesperson: t.exposeString('salesperson'),
+    assigned_leads: t.exposeInt('assigned_leads'),
+    close_rate: t.exposeFloat('close_rate', { nullable: true, description: 'Deals ÷ leads assigned to them in the period; null without assigned leads.' }),
+  }),
+});
+const SalespeopleStats = builder.objectRef<Awaited<ReturnType<typeof salespeopleStats>>>('SalespeopleStats').implement({
+  fields: (t) => ({ salespeople: t.field({ type: [SalespersonStats], resolve: (rows) => rows }) }),
+});
+
+export function saleFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+  return {
+    salesperson: t.arg.string({ description: 'Exact name, case-insensitive.' }),
+    contract_type: t.arg.stringList({ description: CONTRACT_TYPES.join(', ') }),
+    condition: t.arg.string({ description: 'new, used or certified.' }),
+    dealer_id: t.arg.idList(),
+    from: t.arg({ type: 'DateTime', description: 'Sold at or after.' }),
+    to: t.arg({ type: 'DateTime', description: 'Sold at or before.' }),
+    updated_since: t.arg({ type: 'DateTime' }),
+  };
+}
+
+const asFilters = (args: Record<string, unknown>) => ({ ...args, dealer_id: (args.dealer_id as Array<string | number> | null | undefined)?.map(String) }) as SaleFilters & { limit?: number | null; offset?: number | null };
+
+builder.queryFields((t) => ({
+  sales: t.field({
+    type: SalePage,
+    description: 'Deals, newest first.',
+    authScopes: { scope: 'sales:read' },
+    args: { ...saleFilterArgs(t), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, context) => salePage(context, asFilters(args)),
+  }),
+  sale: t.prismaField({
+    type: Sale,
+    authScopes: { scope: 'sales:read' },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, context) => context.db.sale.findUniqueOrThrow({ ...query, where: { id: await findSaleId(context, String(args.id)) } }),
+  }),
+  saleStats: t.field({ type: SaleStats, authScopes: { scope: 'sales:read' }, args: saleFilterArgs(t), resolve: (_root, args, context) => saleStats(context, asFilters(args)) }),
+  salespeopleStats: t.field({ type: SalespeopleStats, authScopes: { scope: 'sales:read' }, args: saleFilterArgs(t), resolve: (_root, args, context) => salespeopleStats(context, asFilters(args)) }),
+}));

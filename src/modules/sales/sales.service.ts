@@ -1,0 +1,121 @@
+import { Prisma } from '../../generated/prisma/client';
+import type { Context } from '../../context';
+import type { Db } from '../../db/database';
+import { notFound } from '../../errors';
+import { pageArgs } from '../../pagination';
+import { dateRange, dealerIds, isUuid, oneOf } from '../../validation';
+
+/** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
+
+type Caller = Pick<Context, 'db' | 'session'>;
+
+export const CONTRACT_TYPES = ['cash', 'finance', 'lease'] as const;
+
+export interface SaleFilters {
+  salesperson?: string | null; contract_type?: string[] | null; condition?: string | null; dealer_id?: string[] | null;
+  from?: Date | null; to?: Date | null; updated_since?: Date | null;
+}
+
+export function saleWhere(session: Caller['session'], filters: SaleFilters): Prisma.SaleWhereInput {
+  const contracts = filters.contract_type?.flatMap((value) => value.split(',')).map((value) => oneOf('contract_type', value.trim(), CONTRACT_TYPES));
+  const dealers = dealerIds(filters.dealer_id);
+  return {
+    dealerGroupId: { in: [...session.dealerGroupIds] },
+    ...(dealers ? { dealerId: { in: dealers } } : {}),
+    ...(filters.salesperson?.trim() ? { salesperson: { equals: filters.salesperson.trim(), mode: 'insensitive' } } : {}),
+    ...(contracts?.length ? { contractType: { in: contracts } } : {}),
+    ...(filters.condition ? { vehicleCondition: oneOf('condition', filters.condition, ['new', 'used', 'certified'] as const) } : {}),
+    soldAt: dateRange(filters.from, filters.to),
+    updatedAt: filters.updated_since ? { gte: filters.updated_since } : undefined,
+  };
+}
+
+export async function salePage(caller: Caller, filters: SaleFilters & { limit?: number | null; offset?: number | null }) {
+  const { limit, offset } = pageArgs(filters);
+  const where = saleWhere(caller.session, filters);
+  return { where, limit, offset, total: await caller.db.sale.count({ where }) };
+}
+
+export async function findSaleId(caller: Caller, id: string): Promise<string> {
+  const sale = isUuid(id) ? await caller.db.sale.findFirst({ where: { id, dealerGroupId: { in: [...caller.session.dealerGroupIds] } }, select: { id: true } }) : null;
+  if (!sale) throw notFound(`sale ${id}`);
+  return sale.id;
+}
+
+function saleSql(session: Caller['session'], filters: SaleFilters): Prisma.Sql {
+  const where = saleWhere(session, filters);
+  const parts = [Prisma.sql`d.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
+  const dealers = (where.dealerId as { in?: string[] } | undefined)?.in;
+  if (dealers) parts.push(Prisma.sql`d.dealer_id = ANY(${dealers}::uuid[])`);
+  if (filters.salesperson?.trim()) parts.push(Prisma.sql`lower(d.salesperson) = lower(${filters.salesperson.trim()})`);
+  const contracts = (where.contractType as { in?: string[] } | undefined)?.in;
+  if (contracts) parts.push(Prisma.sql`d.contract_type = ANY(${contracts}::contract_type[])`);
+  if (filters.condition) parts.push(Prisma.sql`d.vehicle_condition = ${filters.condition}::vehicle_condition`);
+  if (filters.from) parts.push(Prisma.sql`d.sold_at >= ${filters.from}`);
+  if (filters.to) parts.push(Prisma.sql`d.sold_at <= ${filters.to}`);
+  if (filters.updated_since) parts.push(Prisma.sql`d.updated_at >= ${filters.updated_since}`);
+  return Prisma.join(parts, ' AND ');
+}
+
+const MEASURES = Prisma.sql`count(*)::int AS units, COALESCE(sum(d.sale_price), 0)::numeric(14,2)::text AS revenue,
+  COALESCE(sum(d.front_gross), 0)::numeric(14,2)::text AS front_gross, COALESCE(sum(d.back_gross), 0)::numeric(14,2)::text AS back_gross,
+  COALESCE(sum(d.front_gross + d.back_gross), 0)::numeric(14,2)::text AS total_gross, avg(d.sale_price)::numeric(14,2)::text AS average_sale_price,
+  avg(d.front_gross)::numeric(14,2)::text AS average_front_gross, avg(d.back_gross)::numeric(14,2)::text AS average_back_gross`;
+
+export interface SaleMeasures {
+  units: number; revenue: string; front_gross: string; back_gross: string; total_gross: string;
+  average_sale_price: string | null; average_front_gross: string | null; average_back_gross: string | null;
+}
+
+export async function saleStats(caller: Caller, filters: SaleFilters) {
+  const where = saleSql(caller.session, filters);
+  const [totals, byMonth] = await Promise.all([
+    caller.db.$queryRaw<SaleMeasures[]>(Prisma.sql`/* saleStats */ SELECT ${MEASURES} FROM sales d WHERE ${where}`),
+    caller.db.$queryRaw<Array<SaleMeasures & { month: string }>>(Prisma.sql`/* saleStatsByMonth */
+      SELECT to_char(date_trunc('month', d.sold_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, ${MEASURES} FROM sales d WHERE ${where} GROUP BY 1 ORDER BY 1`),
+  ]);
+  return { ...(totals[0] as SaleMeasures), by_month: byMonth };
+}
+
+/** Per salesperson: units, revenue and gross, and close rate (their deals ÷ leads assigned to them). */
+export async function salespeopleStats(caller: Caller, filters: SaleFilters) {
+  const where = saleSql(caller.session, filters);
+  const leadRange = [
+    Prisma.sql`l.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[])`,
+    ...(filters.from ? [Prisma.sql`l.received_at >= ${filters.from}`] : []),
+    ...(filters.to ? [Prisma.sql`l.received_at <= ${filters.to}`] : []),
+  ];
+  const rows = await caller.db.$queryRaw<Array<SaleMeasures & { salesperson: string; assigned_leads: number }>>(Prisma.sql`/* salespeopleStats */
+    WITH deals AS (SELECT d.salesperson, ${MEASURES} FROM sales d WHERE ${where} GROUP BY d.salesperson),
+    assigned AS (SELECT lower(l.assignee) AS person, count(*)::int AS assigned_leads FROM leads l WHERE ${Prisma.join(leadRange, ' AND ')} AND l.assignee IS NOT NULL GROUP BY 1)
+    SELECT deals.*, COALESCE(assigned.assigned_leads, 0) AS assigned_leads FROM deals LEFT JOIN assigned ON assigned.person = lower(deals.salesperson)
+    ORDER BY deals.units DESC, deals.salesperson`);
+  return rows.map((row) => ({ ...row, close_rate: row.assigned_leads ? Math.round((row.units / row.assigned_leads) * 1000) / 1000 : null }));
+}
+
+export const LINK_WINDOW_DAYS = 120;
+
+/**
+ * Links leads and calls to the deal they became: the first sale at the same dealer group within
+ * 120 days after them to the same customer (email or phone for leads, phone for calls) or of the
+ * vehicle the lead asked about (VIN). Returns how many records were linked.
+ */
+export async function linkLeadsAndCalls(db: Db, dealerGroupIds: readonly string[]): Promise<{ leads: number; calls: number }> {
+  const groups = [...dealerGroupIds];
+  const leads = await db.$executeRaw`/* linkLeads */ UPDATE leads l SET sale_id = (
+      SELECT d.id FROM sales d WHERE d.dealer_group_id = l.dealer_group_id AND d.sold_at >= l.received_at
+        AND d.sold_at <= l.received_at + make_interval(days => ${LINK_WINDOW_DAYS})
+        AND ((l.email IS NOT NULL AND lower(d.customer_email) = lower(l.email)) OR (l.phone IS NOT NULL AND d.customer_phone = l.phone) OR (l.vehicle_vin IS NOT NULL AND d.vin = l.vehicle_vin))
+      ORDER BY d.sold_at, d.id LIMIT 1), updated_at = now()
+    WHERE l.dealer_group_id = ANY(${groups}::uuid[]) AND l.sale_id IS NULL AND EXISTS (
+      SELECT 1 FROM sales d WHERE d.dealer_group_id = l.dealer_group_id AND d.sold_at >= l.received_at
+        AND d.sold_at <= l.received_at + make_interval(days => ${LINK_WINDOW_DAYS})
+        AND ((l.email IS NOT NULL AND lower(d.customer_email) = lower(l.email)) OR (l.phone IS NOT NULL AND d.customer_phone = l.phone) OR (l.vehicle_vin IS NOT NULL AND d.vin = l.vehicle_vin)))`;
+  const calls = await db.$executeRaw`/* linkCalls */ UPDATE calls c SET sale_id = (
+      SELECT d.id FROM sales d WHERE d.dealer_group_id = c.dealer_group_id AND d.customer_phone = c.caller_number
+        AND d.sold_at >= c.started_at AND d.sold_at <= c.started_at + make_interval(days => ${LINK_WINDOW_DAYS}) ORDER BY d.sold_at, d.id LIMIT 1), updated_at = now()
+    WHERE c.dealer_group_id = ANY(${groups}::uuid[]) AND c.sale_id IS NULL AND c.caller_number IS NOT NULL AND EXISTS (
+      SELECT 1 FROM sales d WHERE d.dealer_group_id = c.dealer_group_id AND d.customer_phone = c.caller_number
+        AND d.sold_at >= c.started_at AND d.sold_at <= c.started_at + make_interval(days => ${LINK_WINDOW_DAYS}))`;
+  return { leads, calls };
+}
