@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REST_ROUTES } from '../src/http/rest-routes';
 import { startTestApp, type ApiResponse, type TestApp } from './helpers/app';
 import { createKey } from './helpers/keys';
-import { seedGroup, type SeededGroup } from './helpers/seed';
+import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
 
 /**
  * Two dealer groups; every endpoint is called by the second group's user and API key with the
@@ -17,19 +17,30 @@ describe('tenant isolation across every endpoint', () => {
   let theirAdmin: string;
   let theirKey: string;
   let secrets: string[];
+  let activity: Awaited<ReturnType<typeof seedActivity>>;
+  let partnerId: string;
+  let mappingId: string;
 
   beforeAll(async () => {
     app = await startTestApp({ REQUEST_LOG_FLUSH_MS: '20' });
     mine = await seedGroup(app.database.prisma, { vehicles: [{ make: 'Lexus', model: 'RX', sources: [{ source: 'dms', data: {} }] }, { make: 'Lexus', model: 'ES' }] });
     theirs = await seedGroup(app.database.prisma, { vehicles: [{ make: 'Kia', model: 'Soul' }] });
+    activity = await seedActivity(app.database.prisma, mine, {
+      sources: [{ name: 'Lexus Secret Source' }],
+      calls: [{ rawSource: 'Lexus Secret Source' }, { rawSource: 'unmapped lexus raw' }],
+      leads: [{ rawSource: 'Lexus Secret Source', assignee: 'Lexus Closer' }],
+      sales: [{ salesperson: 'Lexus Closer', customerEmail: 'buyer0@example.com' }],
+    });
+    partnerId = (await app.database.prisma.partner.create({ data: { dealerGroupId: mine.groupId, name: 'Lexus Agency', kind: 'agency', dealers: { create: { dealerId: mine.dealerIds[0]!, relationshipType: 'advertising', dataPermissions: ['leads'] } } } })).id;
+    mappingId = (await app.database.prisma.sourceMapping.create({ data: { dealerGroupId: mine.groupId, sourceId: activity.sources[0]!, match: 'exact', rawValue: 'Lexus Secret Source', normalized: 'lexus secret source' } })).id;
     const myAdmin = await mine.login(app.client);
     myKey = await createKey(app.client, myAdmin, { name: 'mine', scopes: ['inventory:read', 'logs:read'] });
     await app.client.get('/inventory', myKey.key);
     await app.client.post('/auth/login', { email: mine.users.admin!.email, password: 'wrong' });
     theirAdmin = await theirs.login(app.client);
-    theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read'] })).key;
+    theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read', 'calls:read', 'leads:read', 'sales:read', 'sources:read', 'partners:read'] })).key;
     await new Promise((resolve) => setTimeout(resolve, 150));
-    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus'];
+    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId];
   });
   afterAll(() => app?.stop());
 
@@ -83,9 +94,57 @@ describe('tenant isolation across every endpoint', () => {
     'Mutation.archiveDealer': async () => notFound(mine.dealerIds[0]!)(await app.client.request('DELETE', `/api/v1/dealers/${mine.dealerIds[0]}`, { token: theirAdmin })),
     'Mutation.addDealerAlias': async () => notFound(mine.dealerIds[0]!)(await app.client.post(`/dealers/${mine.dealerIds[0]}/aliases`, { alias: 'x' }, theirAdmin)),
     'Mutation.removeDealerAlias': async () => notFound(mine.dealerIds[0]!)(await app.client.request('DELETE', `/api/v1/dealers/${mine.dealerIds[0]}/aliases/${mine.dealerIds[0]}`, { token: theirAdmin })),
+    'Query.sources': () => asBoth((token) => app.client.get('/sources?limit=500', token), leaksNothing),
+    'Query.source': () => asBoth((token) => app.client.get(`/sources/${activity.sources[0]}`, token), notFound(activity.sources[0]!)),
+    'Mutation.createSource': async () => expect((await app.client.post('/sources', { name: 'x', category: 'oem', dealer_group_id: mine.groupId }, theirAdmin)).status).toBe(400),
+    'Mutation.updateSource': async () => notFound(activity.sources[0]!)(await app.client.request('PATCH', `/api/v1/sources/${activity.sources[0]}`, { token: theirAdmin, body: { name: 'x' } })),
+    'Mutation.deleteSource': async () => notFound(activity.sources[0]!)(await app.client.request('DELETE', `/api/v1/sources/${activity.sources[0]}`, { token: theirAdmin })),
+    'Query.sourceMappings': () => asBoth((token) => app.client.get('/sources/mappings?limit=500', token), leaksNothing),
+    'Mutation.createSourceMappings': async () => notFound(activity.sources[0]!)(await app.client.post('/sources/mappings', { source_id: activity.sources[0], raw_value: 'x' }, theirAdmin)),
+    'Mutation.deleteSourceMapping': async () => notFound(mappingId)(await app.client.request('DELETE', `/api/v1/sources/mappings/${mappingId}`, { token: theirAdmin })),
+    'Query.resolveSources': () => asBoth((token) => app.client.post('/sources/resolve', { raw_values: ['Lexus Secret Source'] }, token), (response) => {
+      leaksNothing(response, ['Lexus Secret Source', 'Lexus']);
+      expect(response.body.results[0].source).toBeNull();
+    }),
+    'Query.unmappedSources': () => asBoth((token) => app.client.get('/sources/unmapped', token), leaksNothing),
+    'Query.calls': () => asBoth((token) => app.client.get('/calls?limit=500', token), leaksNothing),
+    'Query.call': () => asBoth((token) => app.client.get(`/calls/${activity.calls[0]}`, token), notFound(activity.calls[0]!)),
+    'Query.mergedCalls': () => asBoth((token) => app.client.get('/calls/merged?limit=500', token), leaksNothing),
+    'Query.callStats': () => asBoth((token) => app.client.get('/calls/stats', token), (response) => {
+      leaksNothing(response);
+      expect(response.body.calls).toBe(0);
+    }),
+    'Mutation.enrichCalls': async () => {
+      const response = await app.client.post('/calls/enrich', { overwrite: true }, theirAdmin);
+      leaksNothing(response);
+      expect(response.body.examined).toBe(0);
+    },
+    'Query.leads': () => asBoth((token) => app.client.get('/leads?limit=500', token), leaksNothing),
+    'Query.lead': () => asBoth((token) => app.client.get(`/leads/${activity.leads[0]}`, token), notFound(activity.leads[0]!)),
+    'Mutation.updateLead': async () => notFound(activity.leads[0]!)(await app.client.request('PATCH', `/api/v1/leads/${activity.leads[0]}`, { token: theirAdmin, body: { status: 'lost' } })),
+    'Query.leadsByType': () => asBoth((token) => app.client.get('/leads/stats/by-type', token), leaksNothing),
+    'Query.leadsByStatus': () => asBoth((token) => app.client.get('/leads/stats/by-status', token), (response) => {
+      leaksNothing(response);
+      expect(response.body.total).toBe(0);
+    }),
+    'Query.leadsBySource': () => asBoth((token) => app.client.get('/leads/stats/by-source', token), leaksNothing),
+    'Query.sales': () => asBoth((token) => app.client.get('/sales?limit=500', token), leaksNothing),
+    'Query.sale': () => asBoth((token) => app.client.get(`/sales/${activity.sales[0]}`, token), notFound(activity.sales[0]!)),
+    'Query.saleStats': () => asBoth((token) => app.client.get('/sales/stats', token), (response) => {
+      leaksNothing(response);
+      expect(response.body.units).toBe(0);
+    }),
+    'Query.salespeopleStats': () => asBoth((token) => app.client.get('/sales/stats/salespeople', token), leaksNothing),
+    'Query.partners': () => asBoth((token) => app.client.get('/partners?limit=500', token), leaksNothing),
+    'Query.partner': () => asBoth((token) => app.client.get(`/partners/${partnerId}`, token), notFound(partnerId)),
+    'Mutation.createPartner': async () => expect((await app.client.post('/partners', { name: 'x', kind: 'agency', dealer_group_id: mine.groupId }, theirAdmin)).status).toBe(400),
+    'Mutation.updatePartner': async () => notFound(partnerId)(await app.client.request('PATCH', `/api/v1/partners/${partnerId}`, { token: theirAdmin, body: { name: 'x' } })),
+    'Mutation.deletePartner': async () => notFound(partnerId)(await app.client.request('DELETE', `/api/v1/partners/${partnerId}`, { token: theirAdmin })),
+    'Mutation.linkPartnerDealer': async () => notFound(partnerId)(await app.client.post(`/partners/${partnerId}/dealers`, { dealer_id: mine.dealerIds[0], relationship_type: 'advertising', data_permissions: ['leads'] }, theirAdmin)),
+    'Mutation.unlinkPartnerDealer': async () => notFound(partnerId)(await app.client.request('DELETE', `/api/v1/partners/${partnerId}/dealers/${mine.dealerIds[0]}`, { token: theirAdmin })),
     'Query.requestLogs': () => asBoth((token) => app.client.get('/logs/requests?limit=500', token), (response) => {
       // The second group's own requests name the first group's VIN and key id in their paths; no request of the first group's appears.
-      leaksNothing(response, [vin(), myKey.id, mine.dealerIds[0]!]);
+      leaksNothing(response, [vin(), myKey.id, mine.dealerIds[0]!, activity.sources[0]!, activity.calls[0]!, activity.leads[0]!, activity.sales[0]!, partnerId, mappingId]);
       const actors = response.body.requests.flatMap((entry: { user_id: string | null; api_key_id: string | null }) => [entry.user_id, entry.api_key_id]);
       expect(actors).not.toContain(mine.users.admin!.id);
       expect(actors).not.toContain(myKey.id);

@@ -96,3 +96,37 @@ export async function seedGroup(db: Db, options: { dealers?: number; vehicles?: 
     },
   };
 }
+
+/** Calls, leads, sales and sources for a seeded group, written directly (setup, not the API under test). */
+export async function seedActivity(db: Db, group: SeededGroup, options: {
+  sources?: Array<{ name: string; category?: string; costPerMonth?: string }>;
+  calls?: Array<Partial<{ dealer: number; provider: string; startedAt: Date; durationSeconds: number; status: 'answered' | 'missed' | 'voicemail'; direction: 'inbound' | 'outbound'; callerNumber: string | null; rawSource: string | null; firstTimeCaller: boolean; department: string }>>;
+  leads?: Array<Partial<{ dealer: number; receivedAt: Date; type: 'new' | 'used' | 'service' | 'finance' | 'trade_in'; status: 'new' | 'contacted' | 'appointment' | 'showed' | 'sold' | 'lost'; email: string | null; phone: string | null; rawSource: string | null; assignee: string | null; vehicleVin: string | null }>>;
+  sales?: Array<Partial<{ dealer: number; dealNumber: string; soldAt: Date; salesperson: string; contractType: 'cash' | 'finance' | 'lease'; salePrice: string; frontGross: string; backGross: string; customerEmail: string | null; customerPhone: string | null; vin: string | null }>>;
+}) {
+  const sources: string[] = [];
+  for (const source of options.sources ?? []) {
+    const created = await db.source.create({ data: { dealerGroupId: group.groupId, name: source.name, category: (source.category ?? 'paid_search') as 'paid_search', costPerMonth: source.costPerMonth } });
+    sources.push(created.id);
+  }
+  const dealerOf = (index = 0) => group.dealerIds[index] as string;
+  const calls = await Promise.all((options.calls ?? []).map((call, index) => db.call.create({ data: {
+    dealerGroupId: group.groupId, dealerId: dealerOf(call.dealer), provider: call.provider ?? 'callrail', externalId: `call-${index}-${randomUUID()}`,
+    startedAt: call.startedAt ?? new Date(Date.now() - index * 3_600_000), durationSeconds: call.durationSeconds ?? 60, status: call.status ?? 'answered',
+    direction: call.direction ?? 'inbound', callerNumber: call.callerNumber === undefined ? `+1303555${String(1000 + index).slice(-4)}` : call.callerNumber,
+    rawSource: call.rawSource === undefined ? 'Google Ads' : call.rawSource, firstTimeCaller: call.firstTimeCaller ?? false, department: call.department ?? 'sales',
+  }, select: { id: true } })));
+  const leads = await Promise.all((options.leads ?? []).map((lead, index) => db.lead.create({ data: {
+    dealerGroupId: group.groupId, dealerId: dealerOf(lead.dealer), provider: 'adf', externalId: `lead-${index}-${randomUUID()}`,
+    receivedAt: lead.receivedAt ?? new Date(Date.now() - index * 3_600_000), type: lead.type ?? 'used', status: lead.status ?? 'new',
+    email: lead.email === undefined ? `buyer${index}@example.com` : lead.email, phone: lead.phone ?? null, rawSource: lead.rawSource === undefined ? 'Cars.com' : lead.rawSource,
+    assignee: lead.assignee ?? null, vehicleVin: lead.vehicleVin ?? null, firstName: 'Pat', lastName: `Buyer${index}`,
+  }, select: { id: true } })));
+  const sales = await Promise.all((options.sales ?? []).map((sale, index) => db.sale.create({ data: {
+    dealerGroupId: group.groupId, dealerId: dealerOf(sale.dealer), dealNumber: sale.dealNumber ?? `D${index}-${randomUUID().slice(0, 6)}`,
+    soldAt: sale.soldAt ?? new Date(), salesperson: sale.salesperson ?? 'Alex Rivera', contractType: sale.contractType ?? 'finance', vehicleCondition: 'used',
+    salePrice: sale.salePrice ?? '25000.00', frontGross: sale.frontGross ?? '1500.00', backGross: sale.backGross ?? '900.00',
+    customerEmail: sale.customerEmail ?? null, customerPhone: sale.customerPhone ?? null, vin: sale.vin ?? null,
+  }, select: { id: true } })));
+  return { sources, calls: calls.map((row) => row.id), leads: leads.map((row) => row.id), sales: sales.map((row) => row.id) };
+}
