@@ -77,7 +77,7 @@ export async function saleStats(caller: Caller, filters: SaleFilters) {
   return { ...(totals[0] as SaleMeasures), by_month: byMonth };
 }
 
-/** Per salesperson: units, revenue and gross, and close rate (their deals ÷ leads assigned to them). */
+/** Per salesperson (names compared case-insensitively): units, revenue, gross, and close rate (their deals ÷ leads assigned to them). */
 export async function salespeopleStats(caller: Caller, filters: SaleFilters) {
   const where = saleSql(caller.session, filters);
   const leadRange = [
@@ -86,7 +86,7 @@ export async function salespeopleStats(caller: Caller, filters: SaleFilters) {
     ...(filters.to ? [Prisma.sql`l.received_at <= ${filters.to}`] : []),
   ];
   const rows = await caller.db.$queryRaw<Array<SaleMeasures & { salesperson: string; assigned_leads: number }>>(Prisma.sql`/* salespeopleStats */
-    WITH deals AS (SELECT d.salesperson, ${MEASURES} FROM sales d WHERE ${where} GROUP BY d.salesperson),
+    WITH deals AS (SELECT mode() WITHIN GROUP (ORDER BY d.salesperson) AS salesperson, ${MEASURES} FROM sales d WHERE ${where} GROUP BY lower(d.salesperson)),
     assigned AS (SELECT lower(l.assignee) AS person, count(*)::int AS assigned_leads FROM leads l WHERE ${Prisma.join(leadRange, ' AND ')} AND l.assignee IS NOT NULL GROUP BY 1)
     SELECT deals.*, COALESCE(assigned.assigned_leads, 0) AS assigned_leads FROM deals LEFT JOIN assigned ON assigned.person = lower(deals.salesperson)
     ORDER BY deals.units DESC, deals.salesperson`);
