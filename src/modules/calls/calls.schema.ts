@@ -165,6 +165,6 @@ builder.mutationFields((t) => ({
       from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), dealer_id: t.arg.idList(),
       overwrite: t.arg.boolean({ description: 'Also re-resolve calls that already have a source.' }),
     },
-    resolve: (_root, args, context) => enrich(context, 'calls', { ...args, dealer_id: args.dealer_id?.map(String) }),
+    resolve: (_root, args, context) => enrich(context.db, context.session.dealerGroupIds, 'calls', { ...args, dealer_id: args.dealer_id?.map(String) }),
   }),
 }));

@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
-import { isUuid, oneOf, optionalText, requiredText, uuid } from '../../validation';
+import { dateRange, dealerIds, isUuid, oneOf, optionalText, requiredText, uuid } from '../../validation';
 import { jaroWinkler, nameSimilarity } from '../dealers/matching';
 import { NORMALIZE_SQL, normalizeRawSource, patternProblem } from './normalize';
 
@@ -205,16 +205,18 @@ export function suggestSources(normalized: string, sources: Array<{ id: string; 
  * Attaches canonical sources to calls (and leads) whose raw source a mapping resolves: exact
  * mappings by normalised value, then patterns for what is left. Returns the counts.
  */
-export async function enrich(caller: Caller, table: 'calls' | 'leads', args: { from?: Date | null; to?: Date | null; dealer_id?: string[] | null; overwrite?: boolean | null }) {
+export async function enrich(db: Caller['db'], dealerGroupIds: readonly string[], table: 'calls' | 'leads', args: { from?: Date | null; to?: Date | null; dealer_id?: string[] | null; overwrite?: boolean | null }) {
   const timeColumn = Prisma.raw(table === 'calls' ? 't.started_at' : 't.received_at');
   const tableSql = Prisma.raw(table);
-  const conditions = [Prisma.sql`t.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[])`, Prisma.sql`t.raw_source IS NOT NULL`];
+  const conditions = [Prisma.sql`t.dealer_group_id = ANY(${[...dealerGroupIds]}::uuid[])`, Prisma.sql`t.raw_source IS NOT NULL`];
+  dateRange(args.from, args.to);
   if (args.from) conditions.push(Prisma.sql`${timeColumn} >= ${args.from}`);
   if (args.to) conditions.push(Prisma.sql`${timeColumn} <= ${args.to}`);
-  if (args.dealer_id?.length) conditions.push(Prisma.sql`t.dealer_id = ANY(${args.dealer_id}::uuid[])`);
+  const dealers = dealerIds(args.dealer_id);
+  if (dealers) conditions.push(Prisma.sql`t.dealer_id = ANY(${dealers}::uuid[])`);
   if (!args.overwrite) conditions.push(Prisma.sql`t.source_id IS NULL`);
   const where = Prisma.join(conditions, ' AND ');
-  return caller.db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const [examined] = await tx.$queryRaw<Array<{ count: number }>>(Prisma.sql`SELECT count(*)::int AS count FROM ${tableSql} t WHERE ${where}`);
     const exact = await tx.$executeRaw(Prisma.sql`/* enrichExact */ UPDATE ${tableSql} t SET source_id = m.source_id, updated_at = now()
       FROM source_mappings m WHERE ${where} AND m.dealer_group_id = t.dealer_group_id AND m.match = 'exact'
