@@ -69,15 +69,19 @@ describe('sources, calls, leads, sales and partners (catalog rows 30-54, 72-78)'
     const unmapped = await app.client.get('/sources/unmapped', viewer);
     expect(unmapped.body.values.map((row: { normalized: string; total: number }) => [row.normalized, row.total])).toEqual([['facebook marketplace', 1], ['walk in', 1]]);
 
-    const enriched = await app.client.post('/calls/enrich', {}, admin);
-    expect(enriched.body).toEqual({ examined: 6, enriched: 5, unmapped: 1 });
+    // New mappings apply to waiting calls and leads at once; enrich re-resolves on demand.
+    expect((await app.client.get('/calls?source=Google Ads', viewer)).body.pagination.total).toBe(4);
     expect((await app.client.post('/calls/enrich', {}, admin)).body).toEqual({ examined: 1, enriched: 0, unmapped: 1 });
+    await app.database.prisma.call.updateMany({ where: { dealerGroupId: group.groupId }, data: { sourceId: null } });
+    expect((await app.client.post('/calls/enrich', { from: '2026-03-01T00:00:00Z' }, admin)).body).toEqual({ examined: 6, enriched: 5, unmapped: 1 });
     const inUse = await app.client.request('DELETE', `/api/v1/sources/${google.body.id}`, { token: admin });
     expect(inUse.status).toBe(409);
     const spare = await app.client.post('/sources', { name: 'Spare', category: 'other' }, admin);
     expect((await app.client.request('DELETE', `/api/v1/sources/${spare.body.id}`, { token: admin })).body).toEqual({ id: spare.body.id, deleted: true });
-    await app.database.prisma.lead.updateMany({ where: { dealerGroupId: group.groupId, rawSource: { in: ['Cars.com', 'CARS COM'] } }, data: { sourceId: cars.body.id } });
-    await app.database.prisma.lead.updateMany({ where: { dealerGroupId: group.groupId, rawSource: 'Google Ads' }, data: { sourceId: google.body.id } });
+    const leads = await app.client.get('/leads?limit=10', viewer);
+    expect(leads.body.leads.map((lead: { raw_source: string | null; source: { name: string } | null }) => [lead.raw_source, lead.source?.name ?? null]).sort()).toEqual([
+      ['CARS COM', 'Cars.com'], ['Cars.com', 'Cars.com'], ['Google Ads', 'Google Ads'], ['walk in', null], [null, null],
+    ].sort());
   });
 
   it('filters calls by every catalog filter', async () => {

@@ -127,6 +127,8 @@ export async function createMappings(caller: Caller, input: { source_id: string;
     skipDuplicates: true,
   });
   const ids = await caller.db.sourceMapping.findMany({ where: { dealerGroupId: source.dealerGroupId, sourceId: source.id, match, rawValue: { in: values } }, select: { id: true } });
+  // Calls and leads waiting in the unmapped queue take the new mapping at once.
+  if (fresh.length) await Promise.all([enrich(caller.db, [source.dealerGroupId], 'calls', {}), enrich(caller.db, [source.dealerGroupId], 'leads', {})]);
   return { ids: [...new Set([...ids.map((row) => row.id), ...existing.map((row) => row.id)])], created: fresh.length };
 }
 
