@@ -1,0 +1,100 @@
+// `npm run bench:calls [-- --calls N --duration S --connections C]`: seeds N calls (default 1,000,000),
+// with leads and deals, across 50 rooftops into a scratch database (DATABASE_URL's server if set, else
+// a throw-away embedded PostgreSQL), then drives GET /calls/stats (last 30 days, and all time), the
+// same 30-day stats as hand-written SQL (the floor), and a nested GraphQL dashboard over 50 dealers.
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig } from '../src/config';
+import { startApp } from '../src/app';
+import { seedDealerGroup } from '../src/seed/demo';
+import { seedActivity } from '../src/seed/activity';
+import { enrich } from '../src/modules/sources/sources.service';
+import { linkLeadsAndCalls } from '../src/modules/sales/sales.service';
+import { createScratchDatabase } from '../test/helpers/scratch-database';
+
+const { values } = parseArgs({ options: {
+  calls: { type: 'string', default: '1000000' },
+  duration: { type: 'string', default: '10' },
+  connections: { type: 'string', default: '10' },
+} });
+const calls = Number(values.calls);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL, 'ddp_bench') : null;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'ddp-bench-'));
+const password = 'bench-password-long-enough';
+const app = await startApp(loadConfig({
+  NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn',
+  ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: password, ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+}));
+
+console.log(`seeding ${calls.toLocaleString('en-US')} calls on ${scratch ? 'PostgreSQL' : 'the embedded PostgreSQL'}…`);
+let started = Date.now();
+const groupId = await seedDealerGroup(app.database.pool, { name: 'Benchmark', slug: `bench-${Date.now()}`, vehicles: 2000, seed: 42 });
+for (let index = 0; index < 46; index += 1) {
+  await app.database.pool.query(`INSERT INTO dealers (id, dealer_group_id, name, code, updated_at) VALUES ($1, $2, $3, $4, now())`, [randomUUID(), groupId, `Rooftop ${index + 5}`, `R${index + 5}`]);
+}
+await seedActivity(app.database.pool, { dealerGroupId: groupId, calls, leads: Math.round(calls / 4), sales: Math.round(calls / 20) });
+console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+started = Date.now();
+await enrich(app.database.prisma, [groupId], 'calls', {});
+await enrich(app.database.prisma, [groupId], 'leads', {});
+await linkLeadsAndCalls(app.database.prisma, [groupId]);
+await app.database.pool.query('VACUUM ANALYZE');
+console.log(`enriched, linked and analysed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+const admin = await app.database.prisma.user.findUniqueOrThrow({ where: { email: 'bench@example.com' } });
+await app.database.prisma.userDealerGroup.create({ data: { userId: admin.id, dealerGroupId: groupId } });
+const login = await fetch(`${app.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password }) });
+const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+const from = new Date(Date.now() - 30 * 86_400_000).toISOString();
+
+const floorPool = new pg.Pool({ connectionString: app.databaseUrl, max: 10 });
+const MEASURES = `count(*)::int AS calls, count(*) FILTER (WHERE c.status = 'answered')::int AS answered, count(*) FILTER (WHERE c.status = 'missed')::int AS missed,
+  count(*) FILTER (WHERE c.status = 'voicemail')::int AS voicemail, count(*) FILTER (WHERE c.first_time_caller)::int AS first_time_callers,
+  round(avg(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 1)::float8 AS average_duration_seconds`;
+const floor = http.createServer(async (_req, res) => {
+  const where = 'c.dealer_group_id = $1 AND c.started_at >= $2';
+  const [totals, bySource, byDay] = await Promise.all([
+    floorPool.query(`SELECT ${MEASURES} FROM calls c WHERE ${where}`, [groupId, from]),
+    floorPool.query(`SELECT c.source_id, s.name, ${MEASURES} FROM calls c LEFT JOIN sources s ON s.id = c.source_id WHERE ${where} GROUP BY 1, 2`, [groupId, from]),
+    floorPool.query(`SELECT (c.started_at AT TIME ZONE 'UTC')::date AS day, ${MEASURES} FROM calls c WHERE ${where} GROUP BY 1 ORDER BY 1`, [groupId, from]),
+  ]);
+  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...totals.rows[0], by_source: bySource.rows, by_day: byDay.rows }));
+});
+await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
+
+const dashboard = JSON.stringify({ query: `{ dealers(limit: 50) { dealers { name call_count lead_count sale_count
+  calls(limit: 5) { started_at status duration_seconds source { name } } leads(limit: 5) { status source { name } } sales(limit: 5) { front_gross back_gross } } } }` });
+
+const targets = [
+  { name: 'floor: calls stats, last 30 days, three hand-written statements', options: { url: `http://127.0.0.1:${(floor.address() as { port: number }).port}/` } },
+  { name: 'REST GET /api/v1/calls/stats, last 30 days', options: { url: `${app.url}/api/v1/calls/stats?from=${encodeURIComponent(from)}`, headers: auth } },
+  { name: 'REST GET /api/v1/calls/stats, all time', options: { url: `${app.url}/api/v1/calls/stats`, headers: auth } },
+  { name: 'GraphQL dashboard: 50 dealers with calls, leads, sales and counts', options: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'content-type': 'application/json' }, body: dashboard } },
+];
+const results: Array<{ name: string; rps: number; p50: number; p99: number; errors: number }> = [];
+for (const target of targets) {
+  const check = await fetch(target.options.url, { method: target.options.method ?? 'GET', headers: target.options.headers, body: target.options.body });
+  if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
+  const result = await autocannon({ ...target.options, connections, duration });
+  results.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
+}
+
+console.log(`\n${calls.toLocaleString('en-US')} calls, ${Math.round(calls / 4).toLocaleString('en-US')} leads, ${Math.round(calls / 20).toLocaleString('en-US')} deals, 50 rooftops; ${connections} connections, ${duration} s each; ${scratch ? 'PostgreSQL' : 'embedded PostgreSQL'}\n`);
+console.log('| path | requests/s | p50 ms | p99 ms | errors |');
+console.log('|---|---:|---:|---:|---:|');
+for (const row of results) console.log(`| ${row.name} | ${row.rps.toFixed(1)} | ${row.p50} | ${row.p99} | ${row.errors} |`);
+
+floor.close();
+await floorPool.end();
+await app.stop();
+rmSync(dataDir, { recursive: true, force: true });
+await scratch?.drop();
