@@ -167,6 +167,33 @@ describe('sources, calls, leads, sales and partners (catalog rows 30-54, 72-78)'
     expect(people[1]).toMatchObject({ salesperson: 'Sam Lee', assigned_leads: 2, close_rate: 0.5 });
   });
 
+  it.each([
+    '/leads?status=won', '/leads?type=boat', '/leads?from=2026-05-01T00:00:00Z&to=2026-04-01T00:00:00Z', '/leads?dealer_id=x', '/leads?limit=0',
+    '/leads/stats/by-type?status=nope', '/leads/stats/by-source?from=yesterday', '/sales?contract_type=barter', '/sales?condition=mint',
+    '/sales?from=not-a-date', '/sales/stats?dealer_id=1', '/sales/stats/salespeople?to=soon', '/calls/merged?limit=501', '/calls/stats?status=busy',
+    '/sources?category=radio', '/sources/mappings?match=fuzzy', '/sources/mappings?source_id=7', '/sources/unmapped?offset=-1',
+    '/partners?kind=spy', '/dealers?limit=9999', '/calls?unknown=1',
+  ])('answers %s with a 400 naming the parameter', async (path) => {
+    const response = await app.client.get(path, admin);
+    expect(response.status, JSON.stringify(response.body)).toBe(400);
+    expect(response.body.error.code).toBe('INVALID_ARGUMENT');
+    const parameter = new URL(path, 'http://x').searchParams.keys().next().value as string;
+    expect(response.body.error.message).toContain(parameter === 'to' || parameter === 'from' ? (path.includes('from=') && path.includes('to=') ? 'from' : parameter) : parameter);
+  });
+
+  it.each([
+    ['/sources', { name: 'x', category: 'oem', color: 'blue' }, 'color'],
+    ['/sources', { name: 'x', category: 'oem', cost_per_month: '-5' }, 'cost_per_month'],
+    ['/sources/mappings', { source_id: 'nope', raw_value: 'x' }, 'source'],
+    ['/sources/resolve', { raw_values: [] }, 'raw_values'],
+    ['/partners', { name: 'x', kind: 'agency', contact_email: 'nope' }, 'contact_email'],
+    ['/partners', { name: 'x' }, 'kind'],
+  ])('answers POST %s %j with a 4xx naming %s', async (path, body, field) => {
+    const response = await app.client.post(path, body, admin);
+    expect([400, 404]).toContain(response.status);
+    expect(response.body.error.message).toContain(field);
+  });
+
   it('keeps partners and their dealer relationships', async () => {
     const created = await app.client.post('/partners', { name: 'Acme Ads', kind: 'agency', contact_email: 'Ops@Acme.example', website: 'acme.example' }, admin);
     expect(created.status).toBe(201);
