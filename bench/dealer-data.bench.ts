@@ -4,19 +4,14 @@
 // same 30-day stats as hand-written SQL (the floor), and a nested GraphQL dashboard over 50 dealers.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { loadConfig } from '../src/config';
-import { startApp } from '../src/app';
 import { seedDealerGroup } from '../src/seed/demo';
+import { startBenchApp, type BenchRow } from './bench-app';
 import { seedActivity } from '../src/seed/activity';
 import { enrich } from '../src/modules/sources/sources.service';
 import { linkLeadsAndCalls } from '../src/modules/sales/sales.service';
-import { createScratchDatabase } from '../test/helpers/scratch-database';
 
 const { values } = parseArgs({ options: {
   calls: { type: 'string', default: '1000000' },
@@ -27,15 +22,10 @@ const calls = Number(values.calls);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
-const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL, 'ddp_bench') : null;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'ddp-bench-'));
-const password = 'bench-password-long-enough';
-const app = await startApp(loadConfig({
-  NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn',
-  ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: password, ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-}));
+const bench = await startBenchApp();
+const { app } = bench;
 
-console.log(`seeding ${calls.toLocaleString('en-US')} calls on ${scratch ? 'PostgreSQL' : 'the embedded PostgreSQL'}…`);
+console.log(`seeding ${calls.toLocaleString('en-US')} calls on ${bench.engine}…`);
 let started = Date.now();
 const groupId = await seedDealerGroup(app.database.pool, { name: 'Benchmark', slug: `bench-${Date.now()}`, vehicles: 2000, seed: 42 });
 for (let index = 0; index < 46; index += 1) {
@@ -50,10 +40,7 @@ await linkLeadsAndCalls(app.database.prisma, [groupId]);
 await app.database.pool.query('VACUUM ANALYZE');
 console.log(`enriched, linked and analysed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-const admin = await app.database.prisma.user.findUniqueOrThrow({ where: { email: 'bench@example.com' } });
-await app.database.prisma.userDealerGroup.create({ data: { userId: admin.id, dealerGroupId: groupId } });
-const login = await fetch(`${app.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password }) });
-const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+const auth = await bench.grantAndLogin(groupId);
 const from = new Date(Date.now() - 30 * 86_400_000).toISOString();
 
 const floorPool = new pg.Pool({ connectionString: app.databaseUrl, max: 10 });
@@ -80,7 +67,7 @@ const targets = [
   { name: 'REST GET /api/v1/calls/stats, all time', options: { url: `${app.url}/api/v1/calls/stats`, headers: auth } },
   { name: 'GraphQL dashboard: 50 dealers with calls, leads, sales and counts', options: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'content-type': 'application/json' }, body: dashboard } },
 ];
-const results: Array<{ name: string; rps: number; p50: number; p99: number; errors: number }> = [];
+const results: BenchRow[] = [];
 for (const target of targets) {
   const check = await fetch(target.options.url, { method: target.options.method ?? 'GET', headers: target.options.headers, body: target.options.body });
   if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
@@ -88,13 +75,11 @@ for (const target of targets) {
   results.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
 }
 
-console.log(`\n${calls.toLocaleString('en-US')} calls, ${Math.round(calls / 4).toLocaleString('en-US')} leads, ${Math.round(calls / 20).toLocaleString('en-US')} deals, 50 rooftops; ${connections} connections, ${duration} s each; ${scratch ? 'PostgreSQL' : 'embedded PostgreSQL'}\n`);
+console.log(`\n${calls.toLocaleString('en-US')} calls, ${Math.round(calls / 4).toLocaleString('en-US')} leads, ${Math.round(calls / 20).toLocaleString('en-US')} deals, 50 rooftops; ${connections} connections, ${duration} s each; ${bench.engine}\n`);
 console.log('| path | requests/s | p50 ms | p99 ms | errors |');
 console.log('|---|---:|---:|---:|---:|');
 for (const row of results) console.log(`| ${row.name} | ${row.rps.toFixed(1)} | ${row.p50} | ${row.p99} | ${row.errors} |`);
 
 floor.close();
 await floorPool.end();
-await app.stop();
-rmSync(dataDir, { recursive: true, force: true });
-await scratch?.drop();
+await bench.stop();

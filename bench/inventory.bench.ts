@@ -3,16 +3,11 @@
 // then drives the same filtered, sorted page of 25 through REST, GraphQL and, as the floor,
 // one hand-written SQL query over plain node:http + pg. Prints requests/s, p50, p99 and the ratio.
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { loadConfig } from '../src/config';
-import { startApp } from '../src/app';
 import { seedDealerGroup } from '../src/seed/demo';
-import { createScratchDatabase } from '../test/helpers/scratch-database';
+import { startBenchApp, type BenchRow } from './bench-app';
 
 const { values } = parseArgs({ options: {
   vehicles: { type: 'string', default: '100000' },
@@ -23,28 +18,15 @@ const vehicles = Number(values.vehicles);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
-const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL, 'ddp_bench') : null;
-const databaseUrl = scratch?.url ?? null;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'ddp-bench-'));
-const password = 'bench-password-long-enough';
-const config = loadConfig({
-  NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'warn',
-  ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: password, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-});
-
-console.log(`seeding ${vehicles.toLocaleString('en-US')} vehicles on ${databaseUrl ? 'PostgreSQL' : 'the embedded PostgreSQL'}…`);
-const app = await startApp(config);
+const bench = await startBenchApp();
+const { app } = bench;
+console.log(`seeding ${vehicles.toLocaleString('en-US')} vehicles on ${bench.engine}…`);
 const seedStarted = Date.now();
 const groupId = await seedDealerGroup(app.database.pool, { name: 'Benchmark', slug: `bench-${Date.now()}`, vehicles, seed: 42 });
 // A freshly bulk-loaded table: vacuum as autovacuum soon would, so index-only scans can apply.
 await app.database.pool.query('VACUUM ANALYZE');
-const admin = await app.database.prisma.user.findUniqueOrThrow({ where: { email: 'bench@example.com' } });
-await app.database.prisma.userDealerGroup.create({ data: { userId: admin.id, dealerGroupId: groupId } });
 console.log(`seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
-
-const login = await fetch(`${app.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password }) });
-const { token } = (await login.json()) as { token: string };
-const auth = { authorization: `Bearer ${token}` };
+const auth = await bench.grantAndLogin(groupId);
 
 // The floor: the same page as one hand-written statement, no GraphQL, no ORM.
 const floorPool = new pg.Pool({ connectionString: app.databaseUrl, max: 10 });
@@ -79,7 +61,7 @@ const targets = [
   { name: 'GraphQL inventory query', options: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody } },
 ];
 
-const results: Array<{ name: string; rps: number; p50: number; p99: number; errors: number }> = [];
+const results: BenchRow[] = [];
 for (const target of targets) {
   const check = await fetch(target.options.url, { method: target.options.method ?? 'GET', headers: target.options.headers, body: target.options.body });
   if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
@@ -88,7 +70,7 @@ for (const target of targets) {
 }
 
 const floorRps = results[0]!.rps;
-console.log(`\n${vehicles.toLocaleString('en-US')} vehicles; filtered (make, status), sorted (-days_on_lot) page of 25 with its dealer and total; ${connections} connections, ${duration} s each; ${databaseUrl ? 'PostgreSQL' : 'embedded PostgreSQL'}\n`);
+console.log(`\n${vehicles.toLocaleString('en-US')} vehicles; filtered (make, status), sorted (-days_on_lot) page of 25 with its dealer and total; ${connections} connections, ${duration} s each; ${bench.engine}\n`);
 console.log('| path | requests/s | p50 ms | p99 ms | vs floor | errors |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const row of results) {
@@ -97,6 +79,4 @@ for (const row of results) {
 
 floor.close();
 await floorPool.end();
-await app.stop();
-rmSync(dataDir, { recursive: true, force: true });
-await scratch?.drop();
+await bench.stop();

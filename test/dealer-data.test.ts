@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkLeadsAndCalls } from '../src/modules/sales/sales.service';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
+import { recordStatements } from './helpers/statements';
 
 const at = (iso: string) => new Date(iso);
 
@@ -226,16 +227,8 @@ describe('dashboards in one GraphQL request', () => {
   afterAll(() => app?.stop());
 
   it('loads 50 dealers with their vehicles, calls, leads and sales in a fixed number of statements', async () => {
-    const { pool } = app.database;
-    const statements: string[] = [];
-    const query = pool.query.bind(pool);
-    pool.query = ((config: string | { text: string }, ...rest: unknown[]) => {
-      const text = typeof config === 'string' ? config : config.text;
-      if (!text.includes('request_logs')) statements.push(text);
-      return (query as (...args: unknown[]) => unknown)(config, ...rest);
-    }) as typeof pool.query;
-    let body: { data: { dealers: { dealers: Array<{ vehicles: unknown[]; calls: Array<{ source: unknown }>; leads: unknown[]; sales: unknown[]; call_count: number }> } } };
-    try {
+    let body: { data: { dealers: { dealers: Array<{ vehicles: unknown[]; calls: Array<{ source: unknown }>; leads: unknown[]; sales: unknown[]; call_count: number }> } } } | undefined;
+    const statements = await recordStatements(app.database.pool, async () => {
       const response = await app.client.graphql(`{ dealers(limit: 50) { dealers {
         name call_count lead_count
         vehicles(limit: 5) { vin price }
@@ -244,9 +237,8 @@ describe('dashboards in one GraphQL request', () => {
         sales(limit: 5) { front_gross }
       } } }`, {}, token);
       body = response.body;
-    } finally {
-      pool.query = query;
-    }
+    });
+    if (!body) throw new Error('no response');
     expect(body.data.dealers.dealers).toHaveLength(50);
     expect(body.data.dealers.dealers.every((dealer) => dealer.vehicles.length === 2 && dealer.calls.length === 2 && dealer.sales.length === 1 && dealer.call_count === 2)).toBe(true);
     // Session, count, dealers (with the counts), then one statement per nested list and per source lookup.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, testVin, type SeededGroup, type VehicleSeed } from './helpers/seed';
+import { recordStatements } from './helpers/statements';
 
 const FLEET: VehicleSeed[] = [
   { make: 'Toyota', model: 'Camry', year: 2024, price: '28995.00', status: 'available', condition: 'new', bodyStyle: 'Sedan', daysOnLot: 5, mileage: 12, trim: 'XLE', sources: [{ source: 'dms', data: { price: '28995.00' } }, { source: 'website', data: { price: '28495.00' } }], fieldSources: { price: 'dms' } },
@@ -204,20 +205,10 @@ describe('inventory (catalog rows 5-10)', () => {
   });
 
   it('loads a page of vehicles with their dealers and sources in a fixed number of SQL statements', async () => {
-    const { pool } = app.database;
-    const statements: string[] = [];
-    const query = pool.query.bind(pool);
-    pool.query = ((config: string | { text: string }, ...rest: unknown[]) => {
-      const text = typeof config === 'string' ? config : config.text;
-      if (!text.includes('request_logs')) statements.push(text);
-      return (query as (...args: unknown[]) => unknown)(config, ...rest);
-    }) as typeof pool.query;
-    try {
+    const statements = await recordStatements(app.database.pool, async () => {
       const response = await app.client.graphql('{ inventory(limit: 25) { vehicles { vin dealer { name } sources { source } provenance { field } } } }', {}, token);
       expect(response.body.data.inventory.vehicles).toHaveLength(7);
-    } finally {
-      pool.query = query;
-    }
+    });
     // Session, page ids and total, vehicles, dealers, source records: one statement each, whatever
     // the page size.
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(5);

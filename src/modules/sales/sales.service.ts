@@ -102,20 +102,26 @@ export const LINK_WINDOW_DAYS = 120;
  */
 export async function linkLeadsAndCalls(db: Db, dealerGroupIds: readonly string[]): Promise<{ leads: number; calls: number }> {
   const groups = [...dealerGroupIds];
-  const leads = await db.$executeRaw`/* linkLeads */ UPDATE leads l SET sale_id = (
-      SELECT d.id FROM sales d WHERE d.dealer_group_id = l.dealer_group_id AND d.sold_at >= l.received_at
-        AND d.sold_at <= l.received_at + make_interval(days => ${LINK_WINDOW_DAYS})
-        AND ((l.email IS NOT NULL AND lower(d.customer_email) = lower(l.email)) OR (l.phone IS NOT NULL AND d.customer_phone = l.phone) OR (l.vehicle_vin IS NOT NULL AND d.vin = l.vehicle_vin))
-      ORDER BY d.sold_at, d.id LIMIT 1), updated_at = now()
-    WHERE l.dealer_group_id = ANY(${groups}::uuid[]) AND l.sale_id IS NULL AND EXISTS (
-      SELECT 1 FROM sales d WHERE d.dealer_group_id = l.dealer_group_id AND d.sold_at >= l.received_at
-        AND d.sold_at <= l.received_at + make_interval(days => ${LINK_WINDOW_DAYS})
-        AND ((l.email IS NOT NULL AND lower(d.customer_email) = lower(l.email)) OR (l.phone IS NOT NULL AND d.customer_phone = l.phone) OR (l.vehicle_vin IS NOT NULL AND d.vin = l.vehicle_vin)))`;
-  const calls = await db.$executeRaw`/* linkCalls */ UPDATE calls c SET sale_id = (
-      SELECT d.id FROM sales d WHERE d.dealer_group_id = c.dealer_group_id AND d.customer_phone = c.caller_number
-        AND d.sold_at >= c.started_at AND d.sold_at <= c.started_at + make_interval(days => ${LINK_WINDOW_DAYS}) ORDER BY d.sold_at, d.id LIMIT 1), updated_at = now()
-    WHERE c.dealer_group_id = ANY(${groups}::uuid[]) AND c.sale_id IS NULL AND c.caller_number IS NOT NULL AND EXISTS (
-      SELECT 1 FROM sales d WHERE d.dealer_group_id = c.dealer_group_id AND d.customer_phone = c.caller_number
-        AND d.sold_at >= c.started_at AND d.sold_at <= c.started_at + make_interval(days => ${LINK_WINDOW_DAYS}))`;
+  // Equality joins (one per kind of evidence) let PostgreSQL hash-join leads and deals instead of
+  // testing every pair; the earliest deal in the window wins.
+  const within = (column: Prisma.Sql) => Prisma.sql`d.sold_at >= ${column} AND d.sold_at <= ${column} + make_interval(days => ${LINK_WINDOW_DAYS})`;
+  const leads = await db.$executeRaw`/* linkLeads */
+    WITH open_leads AS (SELECT id, dealer_group_id, received_at, lower(email) AS email, phone, vehicle_vin FROM leads
+        WHERE dealer_group_id = ANY(${groups}::uuid[]) AND sale_id IS NULL),
+      candidates AS (
+        SELECT l.id AS lead_id, d.id AS sale_id, d.sold_at FROM open_leads l JOIN sales d ON d.dealer_group_id = l.dealer_group_id AND lower(d.customer_email) = l.email WHERE ${within(Prisma.sql`l.received_at`)}
+        UNION ALL
+        SELECT l.id, d.id, d.sold_at FROM open_leads l JOIN sales d ON d.dealer_group_id = l.dealer_group_id AND d.customer_phone = l.phone WHERE ${within(Prisma.sql`l.received_at`)}
+        UNION ALL
+        SELECT l.id, d.id, d.sold_at FROM open_leads l JOIN sales d ON d.dealer_group_id = l.dealer_group_id AND d.vin = l.vehicle_vin WHERE ${within(Prisma.sql`l.received_at`)}),
+      best AS (SELECT DISTINCT ON (lead_id) lead_id, sale_id FROM candidates ORDER BY lead_id, sold_at, sale_id)
+    UPDATE leads l SET sale_id = best.sale_id, updated_at = now() FROM best WHERE l.id = best.lead_id`;
+  const calls = await db.$executeRaw`/* linkCalls */
+    WITH best AS (
+      SELECT DISTINCT ON (c.id) c.id AS call_id, d.id AS sale_id FROM calls c
+      JOIN sales d ON d.dealer_group_id = c.dealer_group_id AND d.customer_phone = c.caller_number
+      WHERE c.dealer_group_id = ANY(${groups}::uuid[]) AND c.sale_id IS NULL AND ${within(Prisma.sql`c.started_at`)}
+      ORDER BY c.id, d.sold_at, d.id)
+    UPDATE calls c SET sale_id = best.sale_id, updated_at = now() FROM best WHERE c.id = best.call_id`;
   return { leads, calls };
 }
