@@ -34,6 +34,8 @@ for (let index = 0; index < 46; index += 1) {
 await seedActivity(app.database.pool, { dealerGroupId: groupId, calls, leads: Math.round(calls / 4), sales: Math.round(calls / 20) });
 console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 started = Date.now();
+// After a bulk load, statistics first: the planner then hash-joins leads and deals.
+await app.database.pool.query('ANALYZE');
 await enrich(app.database.prisma, [groupId], 'calls', {});
 await enrich(app.database.prisma, [groupId], 'leads', {});
 await linkLeadsAndCalls(app.database.prisma, [groupId]);

@@ -114,6 +114,8 @@ export async function seedActivity(pool: pg.Pool, options: { dealerGroupId: stri
     await insert(client, 'calls', ['id', 'dealer_group_id', 'dealer_id', 'provider', 'external_id', 'started_at', 'duration_seconds', 'direction', 'status', 'caller_number', 'tracking_number',
       'raw_source', 'campaign', 'first_time_caller', 'recording_url', 'department', 'updated_at'], calls, { direction: '::call_direction', status: '::call_status' });
     await client.query('COMMIT');
+    // Fresh statistics, so enrichment and linking right after a bulk load get hash joins.
+    await client.query('ANALYZE sources, source_mappings, sales, leads, calls');
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;
