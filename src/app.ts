@@ -19,6 +19,7 @@ import { createHttpServer } from './http/server';
 import { RequestLogWriter } from './http/request-log';
 import { errorResponse } from './http/errors';
 import { bootstrap } from './seed/bootstrap';
+import { createLoaders } from './loaders';
 
 /** A running server: its address, its database and how to stop it gracefully. */
 export interface App {
@@ -77,7 +78,7 @@ export async function startApp(config: Config): Promise<App> {
         meta.rateLimit = await keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour);
         if (meta.rateLimit.limited) throw rateLimited(meta.rateLimit);
       }
-      return { requestId: meta.requestId, db: database.prisma, session, meta, auth };
+      return { requestId: meta.requestId, db: database.prisma, session, meta, auth, loaders: createLoaders() };
     },
     plugins: [
       <Plugin<Context>>{

@@ -2,6 +2,7 @@ import type { Db } from './db/database';
 import type { Session } from './auth/session';
 import type { TokenService } from './auth/tokens';
 import type { LoginThrottle, RateLimitState } from './auth/rate-limit';
+import type { Loaders } from './loaders';
 
 /** What the HTTP layer hands to Yoga for one request, and learns back from it for the request log. */
 export interface RequestMeta {
@@ -22,6 +23,7 @@ export interface Context {
   session: Session;
   meta: RequestMeta;
   auth: AuthServices;
+  loaders: Loaders;
 }
 
 /** The app-wide pieces authentication needs. */

@@ -105,22 +105,32 @@ export async function mergedCalls(caller: Caller, filters: CallFilters & { limit
   return { rows, pagination: { total: Number(rows[0]?.total ?? 0), limit, offset } };
 }
 
-/** Totals, answer rate, average duration, first-time callers, by source and by day (UTC). */
+type MeasureRow = { calls: number; answered: number; missed: number; voicemail: number; first_time_callers: number; average_duration_seconds: number | null };
+
+/**
+ * Totals, answer rate, average duration, first-time callers, by source and by day (UTC), in one
+ * scan: GROUPING SETS computes the three groupings together.
+ */
 export async function callStats(caller: Caller, filters: CallFilters) {
   const where = callSql(caller.session, filters);
-  const measures = Prisma.sql`count(*)::int AS calls, count(*) FILTER (WHERE c.status = 'answered')::int AS answered,
-    count(*) FILTER (WHERE c.status = 'missed')::int AS missed, count(*) FILTER (WHERE c.status = 'voicemail')::int AS voicemail,
-    count(*) FILTER (WHERE c.first_time_caller)::int AS first_time_callers,
-    round(avg(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 1)::float8 AS average_duration_seconds`;
-  type Row = { calls: number; answered: number; missed: number; voicemail: number; first_time_callers: number; average_duration_seconds: number | null };
-  const [totals, bySource, byDay] = await Promise.all([
-    caller.db.$queryRaw<Row[]>(Prisma.sql`/* callStatsTotals */ SELECT ${measures} FROM calls c WHERE ${where}`),
-    caller.db.$queryRaw<Array<Row & { source_id: string | null; source_name: string | null }>>(Prisma.sql`/* callStatsBySource */
-      SELECT c.source_id, s.name::text AS source_name, ${measures} FROM calls c LEFT JOIN sources s ON s.id = c.source_id WHERE ${where}
-      GROUP BY c.source_id, s.name ORDER BY calls DESC, source_name NULLS LAST`),
-    caller.db.$queryRaw<Array<Row & { day: string }>>(Prisma.sql`/* callStatsByDay */
-      SELECT to_char((c.started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, ${measures} FROM calls c WHERE ${where} GROUP BY 1 ORDER BY 1`),
-  ]);
-  const rate = <T extends Row>(row: T) => ({ ...row, answer_rate: row.calls ? Math.round((row.answered / row.calls) * 1000) / 1000 : null });
-  return { ...rate(totals[0] as Row), by_source: bySource.map(rate), by_day: byDay.map(rate) };
+  const rows = await caller.db.$queryRaw<Array<MeasureRow & { grouping: 'total' | 'source' | 'day'; source_id: string | null; source_name: string | null; day: string | null }>>(Prisma.sql`/* callStats */
+    WITH grouped AS (
+      SELECT CASE WHEN GROUPING(c.source_id) = 0 THEN 'source' WHEN GROUPING((c.started_at AT TIME ZONE 'UTC')::date) = 0 THEN 'day' ELSE 'total' END AS grouping,
+        c.source_id, to_char((c.started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day,
+        count(*)::int AS calls, count(*) FILTER (WHERE c.status = 'answered')::int AS answered,
+        count(*) FILTER (WHERE c.status = 'missed')::int AS missed, count(*) FILTER (WHERE c.status = 'voicemail')::int AS voicemail,
+        count(*) FILTER (WHERE c.first_time_caller)::int AS first_time_callers,
+        round(avg(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 1)::float8 AS average_duration_seconds
+      FROM calls c WHERE ${where}
+      GROUP BY GROUPING SETS ((), (c.source_id), ((c.started_at AT TIME ZONE 'UTC')::date)))
+    SELECT g.*, s.name::text AS source_name FROM grouped g LEFT JOIN sources s ON g.grouping = 'source' AND s.id = g.source_id`);
+  const rate = <T extends MeasureRow>(row: T) => ({ ...row, answer_rate: row.calls ? Math.round((row.answered / row.calls) * 1000) / 1000 : null });
+  const measures = ({ grouping: _grouping, source_id: _source, source_name: _name, day: _day, ...row }: (typeof rows)[number]) => row;
+  const total = rows.find((row) => row.grouping === 'total');
+  return {
+    ...rate(total ? measures(total) : { calls: 0, answered: 0, missed: 0, voicemail: 0, first_time_callers: 0, average_duration_seconds: null }),
+    by_source: rows.filter((row) => row.grouping === 'source').map((row) => rate({ ...measures(row), source_id: row.source_id, source_name: row.source_name }))
+      .sort((a, b) => b.calls - a.calls || (a.source_name ?? '\uffff').localeCompare(b.source_name ?? '\uffff')),
+    by_day: rows.filter((row) => row.grouping === 'day').map((row) => rate({ ...measures(row), day: row.day as string })).sort((a, b) => a.day.localeCompare(b.day)),
+  };
 }

@@ -1,8 +1,10 @@
-import type { Prisma } from '../../generated/prisma/client';
+import { Prisma } from '../../generated/prisma/client';
+import { childPageLoader } from '../../loaders';
 import { builder, Deletion, Pagination } from '../../builder';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { pageArgs } from '../../pagination';
-import { dateRange } from '../../validation';
+import { dateRange, oneOf } from '../../validation';
+import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
 import {
   addAlias, archiveDealer, createDealer, dealerPage, findDealer, matchDealers, removeAlias, updateDealer, type DealerInput,
 } from './dealers.service';
@@ -29,6 +31,10 @@ const DealerAlias = builder.prismaObject('DealerAlias', {
   }),
 });
 
+/** `AND column >= from AND column <= to`, for whichever bounds are given. */
+const range = (column: Prisma.Sql, args: { from?: Date | null; to?: Date | null }) =>
+  Prisma.sql`${args.from ? Prisma.sql`AND ${column} >= ${args.from}` : Prisma.empty} ${args.to ? Prisma.sql`AND ${column} <= ${args.to}` : Prisma.empty}`;
+
 const nestedTake = (args: { limit?: number | null; offset?: number | null }) => {
   const { limit, offset } = pageArgs(args);
   return { take: limit, skip: offset };
@@ -51,30 +57,66 @@ export const Dealer = builder.prismaObject('Dealer', {
     franchises: t.exposeStringList('franchises'),
     external_ids: t.expose('externalIds', { type: 'JSON', description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.' }),
     aliases: t.relation('aliases', { ...GRAPHQL_ONLY, query: { orderBy: { alias: 'asc' } } }),
-    // Dashboard views: a rooftop's records, filtered and paged, loaded for every dealer of a page at once.
-    vehicles: t.relation('vehicles', {
+    // Dashboard views: a rooftop's latest records, filtered and paged, loaded for a whole page of dealers at once.
+    vehicles: t.prismaField({
+      type: ['Vehicle'],
       ...GRAPHQL_ONLY,
       args: { status: t.arg.stringList(), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
-      query: (args) => ({
-        where: args.status?.length ? { status: { in: args.status as Array<'available' | 'pending' | 'in_transit' | 'sold' | 'presumed_sold'> } } : {},
-        orderBy: [{ dateInStock: 'asc' as const }, { id: 'asc' as const }],
-        ...nestedTake(args),
-      }),
+      resolve: (query, dealer, args, context) => {
+        const { take, skip } = nestedTake(args);
+        const statuses = args.status?.length ? args.status.map((status) => oneOf('status', status, VEHICLE_STATUSES)) : null;
+        return childPageLoader(context, `Dealer.vehicles:${JSON.stringify([args, query])}`,
+          (ids) => context.db.$queryRaw(Prisma.sql`/* dealerVehicles */ SELECT p.parent_id, v.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
+            SELECT v.id FROM vehicles v WHERE v.dealer_id = p.parent_id ${statuses ? Prisma.sql`AND v.status = ANY(${statuses}::vehicle_status[])` : Prisma.empty}
+            ORDER BY v.date_in_stock, v.id LIMIT ${take} OFFSET ${skip}) v`),
+          (ids) => context.db.vehicle.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ dateInStock: 'asc' }, { id: 'asc' }] }),
+        ).load(dealer.id);
+      },
     }),
-    calls: t.relation('calls', {
+    calls: t.prismaField({
+      type: ['Call'],
       ...GRAPHQL_ONLY,
       args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
-      query: (args) => ({ where: { startedAt: dateRange(args.from, args.to) }, orderBy: [{ startedAt: 'desc' as const }, { id: 'asc' as const }], ...nestedTake(args) }),
+      resolve: (query, dealer, args, context) => {
+        const { take, skip } = nestedTake(args);
+        dateRange(args.from, args.to);
+        return childPageLoader(context, `Dealer.calls:${JSON.stringify([args, query])}`,
+          (ids) => context.db.$queryRaw(Prisma.sql`/* dealerCalls */ SELECT p.parent_id, c.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
+            SELECT c.id FROM calls c WHERE c.dealer_id = p.parent_id ${range(Prisma.sql`c.started_at`, args)}
+            ORDER BY c.started_at DESC, c.id LIMIT ${take} OFFSET ${skip}) c`),
+          (ids) => context.db.call.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }] }),
+        ).load(dealer.id);
+      },
     }),
-    leads: t.relation('leads', {
+    leads: t.prismaField({
+      type: ['Lead'],
       ...GRAPHQL_ONLY,
       args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
-      query: (args) => ({ where: { receivedAt: dateRange(args.from, args.to) }, orderBy: [{ receivedAt: 'desc' as const }, { id: 'asc' as const }], ...nestedTake(args) }),
+      resolve: (query, dealer, args, context) => {
+        const { take, skip } = nestedTake(args);
+        dateRange(args.from, args.to);
+        return childPageLoader(context, `Dealer.leads:${JSON.stringify([args, query])}`,
+          (ids) => context.db.$queryRaw(Prisma.sql`/* dealerLeads */ SELECT p.parent_id, l.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
+            SELECT l.id FROM leads l WHERE l.dealer_id = p.parent_id ${range(Prisma.sql`l.received_at`, args)}
+            ORDER BY l.received_at DESC, l.id LIMIT ${take} OFFSET ${skip}) l`),
+          (ids) => context.db.lead.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] }),
+        ).load(dealer.id);
+      },
     }),
-    sales: t.relation('sales', {
+    sales: t.prismaField({
+      type: ['Sale'],
       ...GRAPHQL_ONLY,
       args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
-      query: (args) => ({ where: { soldAt: dateRange(args.from, args.to) }, orderBy: [{ soldAt: 'desc' as const }, { id: 'asc' as const }], ...nestedTake(args) }),
+      resolve: (query, dealer, args, context) => {
+        const { take, skip } = nestedTake(args);
+        dateRange(args.from, args.to);
+        return childPageLoader(context, `Dealer.sales:${JSON.stringify([args, query])}`,
+          (ids) => context.db.$queryRaw(Prisma.sql`/* dealerSales */ SELECT p.parent_id, d.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
+            SELECT d.id FROM sales d WHERE d.dealer_id = p.parent_id ${range(Prisma.sql`d.sold_at`, args)}
+            ORDER BY d.sold_at DESC, d.id LIMIT ${take} OFFSET ${skip}) d`),
+          (ids) => context.db.sale.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ soldAt: 'desc' }, { id: 'asc' }] }),
+        ).load(dealer.id);
+      },
     }),
     vehicle_count: t.relationCount('vehicles', GRAPHQL_ONLY),
     call_count: t.relationCount('calls', GRAPHQL_ONLY),

@@ -1,0 +1,33 @@
+import DataLoader from 'dataloader';
+import type { Context } from './context';
+
+/** Per-request DataLoaders, keyed by what they load and with which arguments. */
+export type Loaders = Map<string, DataLoader<string, unknown>>;
+
+export function createLoaders(): Loaders {
+  return new Map();
+}
+
+/**
+ * The latest records of many parents at once (a page of dealers, each with its five latest calls):
+ * one SQL statement picks every parent's ids with a LATERAL … LIMIT, one more loads the rows with
+ * the GraphQL selection, however many parents the page holds.
+ */
+export function childPageLoader<Row extends { id: string }>(
+  context: Pick<Context, 'loaders'>,
+  key: string,
+  pickIds: (parentIds: string[]) => Promise<Array<{ parent_id: string; id: string }>>,
+  loadRows: (ids: string[]) => Promise<Row[]>,
+): DataLoader<string, Row[]> {
+  let loader = context.loaders.get(key) as DataLoader<string, Row[]> | undefined;
+  if (!loader) {
+    loader = new DataLoader<string, Row[]>(async (parentIds) => {
+      const picked = await pickIds([...parentIds]);
+      const rows = picked.length ? await loadRows(picked.map((entry) => entry.id)) : [];
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return parentIds.map((parentId) => picked.filter((entry) => entry.parent_id === parentId).flatMap((entry) => byId.get(entry.id) ?? []));
+    });
+    context.loaders.set(key, loader as DataLoader<string, unknown>);
+  }
+  return loader;
+}
