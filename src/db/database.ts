@@ -31,7 +31,9 @@ export function connectDatabase(url: string, options: { poolSize?: number } = {}
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // An idle connection dropped by the server must not crash the process.
   pool.on('error', () => {});
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Generous transaction limits: under load (and on the single-threaded embedded engine) a
+  // transaction may wait its turn for a connection longer than Prisma's 2 s default.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 15_000, timeout: 30_000 } });
   return {
     prisma,
     pool,

@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
+import { dealerIds } from '../../validation';
 import type { Session } from '../../auth/session';
 
 /** Validates the catalog's inventory filters and turns them into one SQL WHERE clause. */
@@ -35,8 +36,6 @@ export function daysOnLot(dateInStock: Date, soldAt: Date | null, now = new Date
   const endDay = Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), end.getUTCDate());
   return Math.round((endDay - dateInStock.getTime()) / 86_400_000);
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function range(name: string, value: number | null | undefined, min: number, max: number) {
   if (value === null || value === undefined) return;
@@ -82,9 +81,7 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   const sources = textList('source', args.source);
   const statuses = oneOf('status', textList('status', args.status), VEHICLE_STATUSES) ?? defaults.statuses ?? null;
   const conditions = oneOf('condition', textList('condition', args.condition), CONDITIONS);
-  const dealerIds = textList('dealer_id', args.dealer_id);
-  const badDealer = dealerIds?.find((id) => !UUID.test(id));
-  if (badDealer) throw badInput('dealer_id', `"${badDealer}" is not a dealer id (a UUID)`);
+  const dealers = dealerIds(args.dealer_id);
   const q = args.q?.trim();
   if (q && q.length > 100) throw badInput('q', 'must be at most 100 characters');
 
@@ -96,7 +93,7 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   if (bodyStyles) conditionsSql.push(Prisma.sql`v.body_style = ANY(${bodyStyles}::citext[])`);
   if (statuses) conditionsSql.push(Prisma.sql`v.status = ANY(${[...statuses]}::vehicle_status[])`);
   if (conditions) conditionsSql.push(Prisma.sql`v.condition = ANY(${conditions}::vehicle_condition[])`);
-  if (dealerIds) conditionsSql.push(Prisma.sql`v.dealer_id = ANY(${dealerIds}::uuid[])`);
+  if (dealers) conditionsSql.push(Prisma.sql`v.dealer_id = ANY(${dealers}::uuid[])`);
   if (args.year_min != null) conditionsSql.push(Prisma.sql`v.year >= ${args.year_min}`);
   if (args.year_max != null) conditionsSql.push(Prisma.sql`v.year <= ${args.year_max}`);
   if (args.price_min != null) conditionsSql.push(Prisma.sql`v.price >= ${args.price_min}::numeric`);
