@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
 import { loadConfig } from '../src/config';
 import { startApp, type App } from '../src/app';
 import { createScratchDatabase } from '../test/helpers/scratch-database';
@@ -35,3 +37,27 @@ export async function startBenchApp(): Promise<{ app: App; engine: string; grant
 }
 
 export interface BenchRow { name: string; rps: number; p50: number; p99: number; errors: number }
+
+export interface BenchTarget { name: string; options: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } }
+
+/** The load options every benchmark takes: `--duration S --connections C`, plus its own size option. */
+export function loadOptions(size: { name: string; default: string }) {
+  const { values } = parseArgs({ options: {
+    [size.name]: { type: 'string', default: size.default },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+  } });
+  return { size: Number(values[size.name]), duration: Number(values.duration), connections: Number(values.connections) };
+}
+
+/** Checks each target answers 2xx, then drives it with autocannon; one row each. */
+export async function drive(targets: BenchTarget[], connections: number, duration: number): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const target of targets) {
+    const check = await fetch(target.options.url, { method: target.options.method ?? 'GET', headers: target.options.headers, body: target.options.body });
+    if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
+    const result = await autocannon({ ...target.options, connections, duration });
+    rows.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
+  }
+  return rows;
+}

@@ -4,23 +4,14 @@
 // same 30-day stats as hand-written SQL (the floor), and a nested GraphQL dashboard over 50 dealers.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { seedDealerGroup } from '../src/seed/demo';
-import { startBenchApp, type BenchRow } from './bench-app';
+import { drive, loadOptions, startBenchApp } from './bench-app';
 import { seedActivity } from '../src/seed/activity';
 import { enrich } from '../src/modules/sources/sources.service';
 import { linkLeadsAndCalls } from '../src/modules/sales/sales.service';
 
-const { values } = parseArgs({ options: {
-  calls: { type: 'string', default: '1000000' },
-  duration: { type: 'string', default: '10' },
-  connections: { type: 'string', default: '10' },
-} });
-const calls = Number(values.calls);
-const duration = Number(values.duration);
-const connections = Number(values.connections);
+const { size: calls, duration, connections } = loadOptions({ name: 'calls', default: '1000000' });
 
 const bench = await startBenchApp();
 const { app } = bench;
@@ -69,13 +60,7 @@ const targets = [
   { name: 'REST GET /api/v1/calls/stats, all time', options: { url: `${app.url}/api/v1/calls/stats`, headers: auth } },
   { name: 'GraphQL dashboard: 50 dealers with calls, leads, sales and counts', options: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'content-type': 'application/json' }, body: dashboard } },
 ];
-const results: BenchRow[] = [];
-for (const target of targets) {
-  const check = await fetch(target.options.url, { method: target.options.method ?? 'GET', headers: target.options.headers, body: target.options.body });
-  if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
-  const result = await autocannon({ ...target.options, connections, duration });
-  results.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
-}
+const results = await drive(targets, connections, duration);
 
 console.log(`\n${calls.toLocaleString('en-US')} calls, ${Math.round(calls / 4).toLocaleString('en-US')} leads, ${Math.round(calls / 20).toLocaleString('en-US')} deals, 50 rooftops; ${connections} connections, ${duration} s each; ${bench.engine}\n`);
 console.log('| path | requests/s | p50 ms | p99 ms | errors |');

@@ -3,20 +3,11 @@
 // then drives the same filtered, sorted page of 25 through REST, GraphQL and, as the floor,
 // one hand-written SQL query over plain node:http + pg. Prints requests/s, p50, p99 and the ratio.
 import http from 'node:http';
-import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { seedDealerGroup } from '../src/seed/demo';
-import { startBenchApp, type BenchRow } from './bench-app';
+import { drive, loadOptions, startBenchApp } from './bench-app';
 
-const { values } = parseArgs({ options: {
-  vehicles: { type: 'string', default: '100000' },
-  duration: { type: 'string', default: '10' },
-  connections: { type: 'string', default: '10' },
-} });
-const vehicles = Number(values.vehicles);
-const duration = Number(values.duration);
-const connections = Number(values.connections);
+const { size: vehicles, duration, connections } = loadOptions({ name: 'vehicles', default: '100000' });
 
 const bench = await startBenchApp();
 const { app } = bench;
@@ -61,13 +52,7 @@ const targets = [
   { name: 'GraphQL inventory query', options: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody } },
 ];
 
-const results: BenchRow[] = [];
-for (const target of targets) {
-  const check = await fetch(target.options.url, { method: target.options.method ?? 'GET', headers: target.options.headers, body: target.options.body });
-  if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
-  const result = await autocannon({ ...target.options, connections, duration });
-  results.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
-}
+const results = await drive(targets, connections, duration);
 
 const floorRps = results[0]!.rps;
 console.log(`\n${vehicles.toLocaleString('en-US')} vehicles; filtered (make, status), sorted (-days_on_lot) page of 25 with its dealer and total; ${connections} connections, ${duration} s each; ${bench.engine}\n`);
