@@ -56,7 +56,8 @@ export async function drive(targets: BenchTarget[], connections: number, duratio
   for (const target of targets) {
     const check = await fetch(target.options.url, { method: target.options.method ?? 'GET', headers: target.options.headers, body: target.options.body });
     if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
-    const result = await autocannon({ ...target.options, connections, duration });
+    // Load from a worker thread, so the generator does not share the server's event loop.
+    const result = await autocannon({ ...target.options, connections, duration, workers: 1 });
     rows.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors });
   }
   return rows;

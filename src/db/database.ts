@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -27,13 +28,20 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function connectDatabase(url: string, options: { poolSize?: number } = {}): Database {
+/**
+ * Names prepared statements by their SQL, so each connection parses and plans a statement once.
+ * Only for a real PostgreSQL server: the embedded one serves every client from one session, where
+ * two clients preparing the same name would collide.
+ */
+const statementName = (query: { sql: string }) => `ddp_${createHash('sha1').update(query.sql).digest('base64url').slice(0, 24)}`;
+
+export function connectDatabase(url: string, options: { poolSize?: number; preparedStatements?: boolean } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // An idle connection dropped by the server must not crash the process.
   pool.on('error', () => {});
   // Generous transaction limits: under load (and on the single-threaded embedded engine) a
   // transaction may wait its turn for a connection longer than Prisma's 2 s default.
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: 15_000, timeout: 30_000 } });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, options.preparedStatements ? { statementNameGenerator: statementName } : undefined), transactionOptions: { maxWait: 15_000, timeout: 30_000 } });
   return {
     prisma,
     pool,
