@@ -38,7 +38,7 @@ export async function startApp(config: Config): Promise<App> {
   const databaseServer = await openDatabaseServer(config);
   const applied = await applyMigrations(databaseServer.url);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
-  const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10, preparedStatements: !databaseServer.embedded });
+  const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10, preparedStatements: config.preparedStatements && !databaseServer.embedded });
   await bootstrap(database, config, logger);
 
   const keys = await loadSigningKeys(config.jwt.privateKey, config.dataDir);

@@ -7,6 +7,8 @@ export interface Config {
   host: string;
   /** External PostgreSQL; null runs the embedded PostgreSQL under `dataDir`. */
   databaseUrl: string | null;
+  /** Named prepared statements on DATABASE_URL's server; off for servers that share one session among clients. */
+  preparedStatements: boolean;
   /** Where the embedded database, signing keys and other local state live; null keeps them in memory. */
   dataDir: string | null;
   adminEmail: string | null;
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: text(env, 'HOST') ?? '0.0.0.0',
     databaseUrl,
+    preparedStatements: boolean(env, 'DATABASE_PREPARED_STATEMENTS', true),
     dataDir,
     adminEmail,
     adminPassword,

@@ -9,6 +9,7 @@ import './modules/calls/calls.schema';
 import './modules/leads/leads.schema';
 import './modules/sales/sales.schema';
 import './modules/partners/partners.schema';
+import './modules/plugins/plugins.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
 

@@ -142,6 +142,10 @@ describe('tenant isolation across every endpoint', () => {
     'Mutation.deletePartner': async () => notFound(partnerId)(await app.client.request('DELETE', `/api/v1/partners/${partnerId}`, { token: theirAdmin })),
     'Mutation.linkPartnerDealer': async () => notFound(partnerId)(await app.client.post(`/partners/${partnerId}/dealers`, { dealer_id: mine.dealerIds[0], relationship_type: 'advertising', data_permissions: ['leads'] }, theirAdmin)),
     'Mutation.unlinkPartnerDealer': async () => notFound(partnerId)(await app.client.request('DELETE', `/api/v1/partners/${partnerId}/dealers/${mine.dealerIds[0]}`, { token: theirAdmin })),
+    // Plugins are the platform's catalogue, the same for every tenant.
+    'Query.plugins': async () => leaksNothing(await app.client.get('/plugins', theirAdmin)),
+    'Query.plugin': async () => leaksNothing(await app.client.get('/plugins/homenet_inventory_csv', theirAdmin)),
+    'Query.validatePluginConfig': async () => leaksNothing(await app.client.post('/plugins/homenet_inventory_csv/validate', { config: {} }, theirAdmin)),
     'Query.requestLogs': () => asBoth((token) => app.client.get('/logs/requests?limit=500', token), (response) => {
       // The second group's own requests name the first group's VIN and key id in their paths; no request of the first group's appears.
       leaksNothing(response, [vin(), myKey.id, mine.dealerIds[0]!, activity.sources[0]!, activity.calls[0]!, activity.leads[0]!, activity.sales[0]!, partnerId, mappingId]);

@@ -66,5 +66,8 @@ export const REST_ROUTES: Record<string, RestRoute> = {
   'Mutation.deletePartner': { method: 'DELETE', path: '/partners/:id', tags: ['Partners'] },
   'Mutation.linkPartnerDealer': { method: 'POST', path: '/partners/:id/dealers', tags: ['Partners'], responseStatus: 201 },
   'Mutation.unlinkPartnerDealer': { method: 'DELETE', path: '/partners/:id/dealers/:dealerId', tags: ['Partners'] },
+  'Query.plugins': { method: 'GET', path: '/plugins', tags: ['Plugins'] },
+  'Query.plugin': { method: 'GET', path: '/plugins/:key', tags: ['Plugins'] },
+  'Query.validatePluginConfig': { method: 'POST', path: '/plugins/:key/validate', tags: ['Plugins'] },
   'Query.health': { method: 'GET', path: '/health', tags: ['Administration'], authenticated: false },
 };

@@ -18,6 +18,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     REQUEST_LOG_FLUSH_MS: '50',
     ...(options.ownDatabase ? {} : { DATABASE_URL: inject('databaseUrl') }),
+    // The run's embedded database serves every instance from one session: no named statements there.
+    ...(options.ownDatabase || inject('externalDatabase') ? {} : { DATABASE_PREPARED_STATEMENTS: 'false' }),
     ...env,
   });
   config.adminEmail = env.ADMIN_EMAIL ?? null;
