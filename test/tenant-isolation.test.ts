@@ -19,6 +19,7 @@ describe('tenant isolation across every endpoint', () => {
   let secrets: string[];
   let activity: Awaited<ReturnType<typeof seedActivity>>;
   let partnerId: string;
+  let ruleId: string;
   let mappingId: string;
 
   beforeAll(async () => {
@@ -31,6 +32,7 @@ describe('tenant isolation across every endpoint', () => {
       leads: [{ rawSource: 'Lexus Secret Source', assignee: 'Lexus Closer' }],
       sales: [{ salesperson: 'Lexus Closer', customerEmail: 'buyer0@example.com' }],
     });
+    ruleId = (await app.database.prisma.transformationRule.create({ data: { dealerGroupId: mine.groupId, name: 'Lexus rule', position: 1, conditions: [], action: { type: 'set_field', field: 'make', value: 'Lexus' } } })).id;
     partnerId = (await app.database.prisma.partner.create({ data: { dealerGroupId: mine.groupId, name: 'Lexus Agency', kind: 'agency', dealers: { create: { dealerId: mine.dealerIds[0]!, relationshipType: 'advertising', dataPermissions: ['leads'] } } } })).id;
     mappingId = (await app.database.prisma.sourceMapping.create({ data: { dealerGroupId: mine.groupId, sourceId: activity.sources[0]!, match: 'exact', rawValue: 'Lexus Secret Source', normalized: 'lexus secret source' } })).id;
     const myAdmin = await mine.login(app.client);
@@ -38,9 +40,9 @@ describe('tenant isolation across every endpoint', () => {
     await app.client.get('/inventory', myKey.key);
     await app.client.post('/auth/login', { email: mine.users.admin!.email, password: 'wrong' });
     theirAdmin = await theirs.login(app.client);
-    theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read', 'calls:read', 'leads:read', 'sales:read', 'sources:read', 'partners:read'] })).key;
+    theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read', 'calls:read', 'leads:read', 'sales:read', 'sources:read', 'partners:read', 'mappings:read'] })).key;
     await new Promise((resolve) => setTimeout(resolve, 150));
-    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId];
+    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId, ruleId];
   });
   afterAll(() => app?.stop());
 
@@ -146,9 +148,18 @@ describe('tenant isolation across every endpoint', () => {
     'Query.plugins': async () => leaksNothing(await app.client.get('/plugins', theirAdmin)),
     'Query.plugin': async () => leaksNothing(await app.client.get('/plugins/homenet_inventory_csv', theirAdmin)),
     'Query.validatePluginConfig': async () => leaksNothing(await app.client.post('/plugins/homenet_inventory_csv/validate', { config: {} }, theirAdmin)),
+    'Query.transformationRules': () => asBoth(async (token) => app.client.get('/transformation-rules?limit=500', token), leaksNothing),
+    'Mutation.createTransformationRule': async () => expect((await app.client.post('/transformation-rules', { name: 'x', action: { type: 'trim', field: 'make' }, dealer_group_id: mine.groupId }, theirAdmin)).status).toBe(400),
+    'Query.testTransformationRules': async () => {
+      const response = await app.client.post('/transformation-rules/test', { records: [{ make: 'Kia' }] }, theirAdmin);
+      leaksNothing(response);
+      expect(response.body.records[0].fired).toEqual([]);
+    },
+    'Mutation.updateTransformationRule': async () => notFound(ruleId)(await app.client.request('PATCH', `/api/v1/transformation-rules/${ruleId}`, { token: theirAdmin, body: { enabled: false } })),
+    'Mutation.deleteTransformationRule': async () => notFound(ruleId)(await app.client.request('DELETE', `/api/v1/transformation-rules/${ruleId}`, { token: theirAdmin })),
     'Query.requestLogs': () => asBoth((token) => app.client.get('/logs/requests?limit=500', token), (response) => {
       // The second group's own requests name the first group's VIN and key id in their paths; no request of the first group's appears.
-      leaksNothing(response, [vin(), myKey.id, mine.dealerIds[0]!, activity.sources[0]!, activity.calls[0]!, activity.leads[0]!, activity.sales[0]!, partnerId, mappingId]);
+      leaksNothing(response, [vin(), myKey.id, mine.dealerIds[0]!, activity.sources[0]!, activity.calls[0]!, activity.leads[0]!, activity.sales[0]!, partnerId, mappingId, ruleId]);
       const actors = response.body.requests.flatMap((entry: { user_id: string | null; api_key_id: string | null }) => [entry.user_id, entry.api_key_id]);
       expect(actors).not.toContain(mine.users.admin!.id);
       expect(actors).not.toContain(myKey.id);

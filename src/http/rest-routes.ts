@@ -69,5 +69,10 @@ export const REST_ROUTES: Record<string, RestRoute> = {
   'Query.plugins': { method: 'GET', path: '/plugins', tags: ['Plugins'] },
   'Query.plugin': { method: 'GET', path: '/plugins/:key', tags: ['Plugins'] },
   'Query.validatePluginConfig': { method: 'POST', path: '/plugins/:key/validate', tags: ['Plugins'] },
+  'Query.transformationRules': { method: 'GET', path: '/transformation-rules', tags: ['Transformation rules'] },
+  'Mutation.createTransformationRule': { method: 'POST', path: '/transformation-rules', tags: ['Transformation rules'], responseStatus: 201 },
+  'Query.testTransformationRules': { method: 'POST', path: '/transformation-rules/test', tags: ['Transformation rules'] },
+  'Mutation.updateTransformationRule': { method: 'PATCH', path: '/transformation-rules/:id', tags: ['Transformation rules'] },
+  'Mutation.deleteTransformationRule': { method: 'DELETE', path: '/transformation-rules/:id', tags: ['Transformation rules'] },
   'Query.health': { method: 'GET', path: '/health', tags: ['Administration'], authenticated: false },
 };
