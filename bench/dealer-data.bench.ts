@@ -7,9 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { seedDealerGroup } from '../src/seed/demo';
 import { drive, loadOptions, startBenchApp } from './bench-app';
-import { seedActivity } from '../src/seed/activity';
-import { enrich } from '../src/modules/sources/sources.service';
-import { linkLeadsAndCalls } from '../src/modules/sales/sales.service';
+import { resolveAndLink, seedActivity } from '../src/seed/activity';
 
 const { size: calls, duration, connections } = loadOptions({ name: 'calls', default: '1000000' });
 
@@ -25,11 +23,7 @@ for (let index = 0; index < 46; index += 1) {
 await seedActivity(app.database.pool, { dealerGroupId: groupId, calls, leads: Math.round(calls / 4), sales: Math.round(calls / 20) });
 console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 started = Date.now();
-// After a bulk load, statistics first: the planner then hash-joins leads and deals.
-await app.database.pool.query('ANALYZE');
-await enrich(app.database.prisma, [groupId], 'calls', {});
-await enrich(app.database.prisma, [groupId], 'leads', {});
-await linkLeadsAndCalls(app.database.prisma, [groupId]);
+await resolveAndLink(app.database.prisma, groupId);
 await app.database.pool.query('VACUUM ANALYZE');
 console.log(`enriched, linked and analysed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { random } from './demo';
+import { insertRows, random } from './demo';
+import type { Db } from '../db/database';
+import { linkLeadsAndCalls } from '../modules/sales/sales.service';
+import { enrich } from '../modules/sources/sources.service';
 
 /** Calls, leads, sales and a source directory for a seeded dealer group, with raw sources spelled as real feeds spell them. */
 
@@ -21,18 +24,6 @@ const PROVIDERS = ['callrail', 'ctm'];
 const SALESPEOPLE = ['Alex Rivera', 'Sam Lee', 'Jordan Patel', 'Morgan Diaz', 'Casey Nguyen', 'Taylor Brooks'];
 const FIRST = ['Ana', 'Ben', 'Carla', 'Dev', 'Elena', 'Frank', 'Grace', 'Hugo', 'Iris', 'Jamal', 'Kim', 'Luis', 'Maya', 'Noah', 'Olga', 'Priya'];
 const LAST = ['Garcia', 'Smith', 'Nguyen', 'Johnson', 'Patel', 'Brown', 'Martinez', 'Lee', 'Walker', 'Hernandez'];
-
-async function insert(client: pg.PoolClient, table: string, columns: string[], rows: unknown[][], casts: Record<string, string> = {}) {
-  const chunk = Math.floor(30_000 / columns.length);
-  for (let start = 0; start < rows.length; start += chunk) {
-    const values: unknown[] = [];
-    const tuples = rows.slice(start, start + chunk).map((row) => `(${row.map((value, index) => {
-      values.push(value);
-      return `$${values.length}${casts[columns[index] as string] ?? ''}`;
-    }).join(',')})`);
-    await client.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ${tuples.join(',')}`, values);
-  }
-}
 
 export async function seedActivity(pool: pg.Pool, options: { dealerGroupId: string; calls: number; leads: number; sales: number; seed?: number }): Promise<void> {
   const rng = random(options.seed ?? 7);
@@ -74,7 +65,7 @@ export async function seedActivity(pool: pg.Pool, options: { dealerGroupId: stri
         price.toFixed(2), (price * (0.02 + rng.next() * 0.06)).toFixed(2), (rng.int(0, 2500)).toFixed(2), contract === 'cash' ? null : (price * 0.85).toFixed(2),
         customer.name, customer.email, customer.phone];
     });
-    await insert(client, 'sales', ['id', 'dealer_group_id', 'dealer_id', 'deal_number', 'sold_at', 'salesperson', 'contract_type', 'vehicle_condition', 'vin', 'vehicle_year', 'vehicle_make', 'vehicle_model',
+    await insertRows(client, 'sales', ['id', 'dealer_group_id', 'dealer_id', 'deal_number', 'sold_at', 'salesperson', 'contract_type', 'vehicle_condition', 'vin', 'vehicle_year', 'vehicle_make', 'vehicle_model',
       'sale_price', 'front_gross', 'back_gross', 'amount_financed', 'customer_name', 'customer_email', 'customer_phone', 'updated_at'],
       sales.map((row) => [...row, new Date()]), { contract_type: '::contract_type', vehicle_condition: '::vehicle_condition' });
 
@@ -87,7 +78,7 @@ export async function seedActivity(pool: pg.Pool, options: { dealerGroupId: stri
         rng.pick(['new', 'used', 'used', 'service', 'finance', 'trade_in']), status, first, last, rng.chance(0.9) ? customer.email : null, rng.chance(0.7) ? customer.phone : null,
         rng.pick(spellings), status === 'new' ? null : rng.pick(SALESPEOPLE), new Date()];
     });
-    await insert(client, 'leads', ['id', 'dealer_group_id', 'dealer_id', 'provider', 'external_id', 'received_at', 'type', 'status', 'first_name', 'last_name', 'email', 'phone', 'raw_source', 'assignee', 'updated_at'],
+    await insertRows(client, 'leads', ['id', 'dealer_group_id', 'dealer_id', 'provider', 'external_id', 'received_at', 'type', 'status', 'first_name', 'last_name', 'email', 'phone', 'raw_source', 'assignee', 'updated_at'],
       leads, { type: '::lead_type', status: '::lead_status' });
 
     const calls: unknown[][] = [];
@@ -111,7 +102,7 @@ export async function seedActivity(pool: pg.Pool, options: { dealerGroupId: stri
           row[7], status, customer.phone, row[10], rng.pick(spellings), row[12], row[13], row[14], row[15], new Date()]);
       }
     }
-    await insert(client, 'calls', ['id', 'dealer_group_id', 'dealer_id', 'provider', 'external_id', 'started_at', 'duration_seconds', 'direction', 'status', 'caller_number', 'tracking_number',
+    await insertRows(client, 'calls', ['id', 'dealer_group_id', 'dealer_id', 'provider', 'external_id', 'started_at', 'duration_seconds', 'direction', 'status', 'caller_number', 'tracking_number',
       'raw_source', 'campaign', 'first_time_caller', 'recording_url', 'department', 'updated_at'], calls, { direction: '::call_direction', status: '::call_status' });
     await client.query('COMMIT');
     // Fresh statistics, so enrichment and linking right after a bulk load get hash joins.
@@ -122,4 +113,11 @@ export async function seedActivity(pool: pg.Pool, options: { dealerGroupId: stri
   } finally {
     client.release();
   }
+}
+
+/** What syncs do after loading activity: resolve raw sources through the mappings, link leads and calls to deals. */
+export async function resolveAndLink(db: Db, dealerGroupId: string): Promise<void> {
+  await enrich(db, [dealerGroupId], 'calls', {});
+  await enrich(db, [dealerGroupId], 'leads', {});
+  await linkLeadsAndCalls(db, [dealerGroupId]);
 }

@@ -3,10 +3,7 @@ import type { Database } from '../db/database';
 import type { Logger } from '../logger';
 import { hashPassword } from '../auth/passwords';
 import { seedDealerGroup } from './demo';
-import { seedActivity } from './activity';
-import { linkLeadsAndCalls } from '../modules/sales/sales.service';
-import { enrich } from '../modules/sources/sources.service';
-import type { Db } from '../db/database';
+import { resolveAndLink, seedActivity } from './activity';
 
 export const DEMO_GROUP = { name: 'Summit Auto Group', slug: 'summit-auto-group' };
 
@@ -21,7 +18,7 @@ export async function bootstrap(database: Database, config: Config, logger: Logg
     const dealerGroupId = await seedDealerGroup(database.pool, { ...DEMO_GROUP, vehicles: config.demoVehicles });
     const scale = config.demoVehicles / 3000;
     await seedActivity(database.pool, { dealerGroupId, calls: Math.round(4000 * scale), leads: Math.round(2500 * scale), sales: Math.round(600 * scale) });
-    await prepareActivity(database.prisma, dealerGroupId);
+    await resolveAndLink(database.prisma, dealerGroupId);
     logger.info('demo data created', { dealerGroup: DEMO_GROUP.name, vehicles: config.demoVehicles, ms: Date.now() - started });
   }
   if (!config.adminEmail || !config.adminPassword) return;
@@ -38,11 +35,4 @@ export async function bootstrap(database: Database, config: Config, logger: Logg
     },
   });
   logger.info('first admin created', { email });
-}
-
-/** What syncs do after loading activity: resolve raw sources through the mappings, link leads and calls to deals. */
-async function prepareActivity(db: Db, dealerGroupId: string): Promise<void> {
-  await enrich(db, [dealerGroupId], 'calls', {});
-  await enrich(db, [dealerGroupId], 'leads', {});
-  await linkLeadsAndCalls(db, [dealerGroupId]);
 }

@@ -148,7 +148,7 @@ const VEHICLE_COLUMNS = ['id', 'dealer_group_id', 'dealer_id', 'vin', 'stock_num
 const VEHICLE_CASTS: Record<string, string> = { condition: '::vehicle_condition', status: '::vehicle_status', field_sources: '::jsonb', date_in_stock: '::date' };
 
 /** Multi-row INSERT in chunks: far faster than row-by-row writes for thousands of rows. */
-async function insertRows(client: pg.PoolClient, table: string, columns: string[], rows: unknown[][], casts: Record<string, string> = {}) {
+export async function insertRows(client: pg.PoolClient, table: string, columns: string[], rows: unknown[][], casts: Record<string, string> = {}) {
   const chunk = Math.floor(30_000 / columns.length);
   for (let start = 0; start < rows.length; start += chunk) {
     const slice = rows.slice(start, start + chunk);
