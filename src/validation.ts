@@ -66,6 +66,16 @@ export function oneOf<T extends string>(field: string, value: string, allowed: r
   return value as T;
 }
 
+/** A list filter of enum values: repeated or comma-separated, each checked against the allowed ones. */
+export function enumList<T extends string>(field: string, values: readonly string[] | null | undefined, allowed: readonly T[]): T[] | undefined {
+  return values?.flatMap((value) => value.split(',')).map((value) => oneOf(field, value.trim(), allowed));
+}
+
+/** GraphQL ID list arguments arrive as strings or numbers; services take strings. */
+export function withDealerIds<T>(args: { dealer_id?: ReadonlyArray<string | number> | null } & object): T {
+  return { ...args, dealer_id: args.dealer_id?.map(String) } as T;
+}
+
 export function dateRange(from: Date | null | undefined, to: Date | null | undefined): { gte?: Date; lte?: Date } | undefined {
   if (from && to && from > to) throw badInput('from', 'must not be after to');
   return from || to ? { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } : undefined;

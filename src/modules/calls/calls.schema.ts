@@ -1,4 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client';
+import type { PageRef } from '../../pagination';
+import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
 import { enrich } from '../sources/sources.service';
 import { CALL_DIRECTIONS, CALL_STATUSES, callPage, callStats, findCallId, mergedCalls, type CallFilters } from './calls.service';
@@ -34,7 +36,7 @@ export const Call = builder.prismaObject('Call', {
   }),
 });
 
-const CallPage = builder.objectRef<{ where: Prisma.CallWhereInput; limit: number; offset: number; total: number }>('CallPage').implement({
+const CallPage = builder.objectRef<PageRef<Prisma.CallWhereInput>>('CallPage').implement({
   fields: (t) => ({
     calls: t.prismaField({
       type: [Call],
@@ -125,7 +127,7 @@ export function callFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
   };
 }
 
-const asFilters = (args: Record<string, unknown>) => ({ ...args, dealer_id: (args.dealer_id as Array<string | number> | null | undefined)?.map(String) }) as CallFilters & { limit?: number | null; offset?: number | null };
+const asFilters = (args: object) => withDealerIds<CallFilters & { limit?: number | null; offset?: number | null }>(args);
 
 builder.queryFields((t) => ({
   calls: t.field({

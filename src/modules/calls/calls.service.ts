@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import { notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { badInput } from '../../errors';
-import { dateRange, dealerIds, isUuid, oneOf } from '../../validation';
+import { dateRange, dealerIds, enumList, isUuid, oneOf } from '../../validation';
 
 /** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
 
@@ -25,11 +25,12 @@ export function sourceCondition(source: string | null | undefined): Prisma.Sourc
 
 export function callWhere(session: Caller['session'], filters: CallFilters): Prisma.CallWhereInput {
   if (filters.min_duration != null && (!Number.isInteger(filters.min_duration) || filters.min_duration < 0)) throw badInput('min_duration', 'must be a whole number of seconds, 0 or more');
-  const statuses = filters.status?.flatMap((value) => value.split(',')).map((value) => oneOf('status', value.trim(), CALL_STATUSES));
+  const statuses = enumList('status', filters.status, CALL_STATUSES);
+  const dealers = dealerIds(filters.dealer_id);
   const source = sourceCondition(filters.source);
   return {
     dealerGroupId: { in: [...session.dealerGroupIds] },
-    dealerId: dealerIds(filters.dealer_id) ? { in: dealerIds(filters.dealer_id) } : undefined,
+    dealerId: dealers ? { in: dealers } : undefined,
     startedAt: dateRange(filters.from, filters.to),
     status: statuses?.length ? { in: statuses } : undefined,
     direction: filters.direction ? oneOf('direction', filters.direction, CALL_DIRECTIONS) : undefined,

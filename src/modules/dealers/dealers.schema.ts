@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { childPageLoader } from '../../loaders';
 import { builder, Deletion, Pagination } from '../../builder';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type PageRef } from '../../pagination';
 import { dateRange, oneOf } from '../../validation';
 import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
 import {
@@ -127,8 +127,6 @@ export const Dealer = builder.prismaObject('Dealer', {
     archived_at: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
   }),
 });
-
-interface PageRef<Where> { where: Where; limit: number; offset: number; total: number }
 
 const DealerPage = builder.objectRef<PageRef<Prisma.DealerWhereInput>>('DealerPage').implement({
   fields: (t) => ({

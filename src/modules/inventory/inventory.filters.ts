@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
-import { dealerIds } from '../../validation';
+import { dealerIds, oneOf } from '../../validation';
 import type { Session } from '../../auth/session';
 
 /** Validates the catalog's inventory filters and turns them into one SQL WHERE clause. */
@@ -56,11 +56,7 @@ function textList(name: string, values: string[] | null | undefined): string[] |
   return cleaned.length ? cleaned : null;
 }
 
-function oneOf(name: string, values: string[] | null, allowed: readonly string[]): string[] | null {
-  const bad = values?.find((value) => !allowed.includes(value));
-  if (bad) throw badInput(name, `unknown value "${bad}"; expected one of ${allowed.join(', ')}`);
-  return values;
-}
+const oneOfEach = (name: string, values: string[] | null, allowed: readonly string[]) => values?.map((value) => oneOf(name, value, allowed)) ?? null;
 
 /**
  * The WHERE clause for the caller's vehicles matching the filters. The tenant condition comes
@@ -79,8 +75,8 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   const models = textList('model', args.model);
   const bodyStyles = textList('body_style', args.body_style);
   const sources = textList('source', args.source);
-  const statuses = oneOf('status', textList('status', args.status), VEHICLE_STATUSES) ?? defaults.statuses ?? null;
-  const conditions = oneOf('condition', textList('condition', args.condition), CONDITIONS);
+  const statuses = oneOfEach('status', textList('status', args.status), VEHICLE_STATUSES) ?? defaults.statuses ?? null;
+  const conditions = oneOfEach('condition', textList('condition', args.condition), CONDITIONS);
   const dealers = dealerIds(args.dealer_id);
   const q = args.q?.trim();
   if (q && q.length > 100) throw badInput('q', 'must be at most 100 characters');

@@ -1,4 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client';
+import type { PageRef } from '../../pagination';
+import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { findLeadId, LEAD_STATUSES, LEAD_TYPES, leadPage, leadsBySource, leadsByStatus, leadsByType, updateLead, type LeadFilters } from './leads.service';
@@ -38,7 +40,7 @@ export const Lead = builder.prismaObject('Lead', {
   }),
 });
 
-const LeadPage = builder.objectRef<{ where: Prisma.LeadWhereInput; limit: number; offset: number; total: number }>('LeadPage').implement({
+const LeadPage = builder.objectRef<PageRef<Prisma.LeadWhereInput>>('LeadPage').implement({
   fields: (t) => ({
     leads: t.prismaField({
       type: [Lead],
@@ -109,7 +111,7 @@ export function leadFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
   };
 }
 
-const asFilters = (args: Record<string, unknown>) => ({ ...args, dealer_id: (args.dealer_id as Array<string | number> | null | undefined)?.map(String) }) as LeadFilters & { limit?: number | null; offset?: number | null };
+const asFilters = (args: object) => withDealerIds<LeadFilters & { limit?: number | null; offset?: number | null }>(args);
 
 builder.queryFields((t) => ({
   leads: t.field({

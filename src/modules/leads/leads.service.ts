@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { dateRange, dealerIds, isUuid, oneOf, optionalText } from '../../validation';
+import { dateRange, dealerIds, enumList, isUuid, oneOf, optionalText } from '../../validation';
 import { sourceCondition } from '../calls/calls.service';
 
 /** Leads (ADF): filters, updates, and the three breakdowns with conversion rates, in SQL. */
@@ -17,12 +17,9 @@ export interface LeadFilters {
   status?: string[] | null; type?: string[] | null; source?: string | null; dealer_id?: string[] | null; from?: Date | null; to?: Date | null; updated_since?: Date | null;
 }
 
-const list = <T extends string>(field: string, values: string[] | null | undefined, allowed: readonly T[]) =>
-  values?.flatMap((value) => value.split(',')).map((value) => oneOf(field, value.trim(), allowed));
-
 export function leadWhere(session: Caller['session'], filters: LeadFilters): Prisma.LeadWhereInput {
-  const statuses = list('status', filters.status, LEAD_STATUSES);
-  const types = list('type', filters.type, LEAD_TYPES);
+  const statuses = enumList('status', filters.status, LEAD_STATUSES);
+  const types = enumList('type', filters.type, LEAD_TYPES);
   const dealers = dealerIds(filters.dealer_id);
   const source = sourceCondition(filters.source);
   return {

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
+import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
 import {
   createPartner, DATA_PERMISSIONS, deletePartner, findPartner, linkDealer, PARTNER_KINDS, partnerPage, RELATIONSHIP_TYPES, unlinkDealer, updatePartner, type PartnerInput,
@@ -33,7 +34,7 @@ export const Partner = builder.prismaObject('Partner', {
   }),
 });
 
-const PartnerPage = builder.objectRef<{ where: Prisma.PartnerWhereInput; limit: number; offset: number; total: number }>('PartnerPage').implement({
+const PartnerPage = builder.objectRef<PageRef<Prisma.PartnerWhereInput>>('PartnerPage').implement({
   fields: (t) => ({
     partners: t.prismaField({
       type: [Partner],

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
+import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
 import { createRule, deleteRule, rulePage, testRules, updateRule, type RuleInput } from './rules.service';
 import { ACTIONS, OPERATORS } from './engine';
@@ -20,7 +21,7 @@ const TransformationRule = builder.prismaObject('TransformationRule', {
   }),
 });
 
-const RulePage = builder.objectRef<{ where: Prisma.TransformationRuleWhereInput; limit: number; offset: number; total: number }>('TransformationRulePage').implement({
+const RulePage = builder.objectRef<PageRef<Prisma.TransformationRuleWhereInput>>('TransformationRulePage').implement({
   fields: (t) => ({
     rules: t.prismaField({
       type: [TransformationRule],

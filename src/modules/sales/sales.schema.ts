@@ -1,4 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client';
+import type { PageRef } from '../../pagination';
+import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { CONTRACT_TYPES, findSaleId, salePage, saleStats, salespeopleStats, type SaleFilters, type SaleMeasures } from './sales.service';
@@ -38,7 +40,7 @@ export const Sale = builder.prismaObject('Sale', {
   }),
 });
 
-const SalePage = builder.objectRef<{ where: Prisma.SaleWhereInput; limit: number; offset: number; total: number }>('SalePage').implement({
+const SalePage = builder.objectRef<PageRef<Prisma.SaleWhereInput>>('SalePage').implement({
   fields: (t) => ({
     sales: t.prismaField({
       type: [Sale],
@@ -93,7 +95,7 @@ export function saleFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
   };
 }
 
-const asFilters = (args: Record<string, unknown>) => ({ ...args, dealer_id: (args.dealer_id as Array<string | number> | null | undefined)?.map(String) }) as SaleFilters & { limit?: number | null; offset?: number | null };
+const asFilters = (args: object) => withDealerIds<SaleFilters & { limit?: number | null; offset?: number | null }>(args);
 
 builder.queryFields((t) => ({
   sales: t.field({

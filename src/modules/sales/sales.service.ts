@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import type { Db } from '../../db/database';
 import { notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { dateRange, dealerIds, isUuid, oneOf } from '../../validation';
+import { dateRange, dealerIds, enumList, isUuid, oneOf } from '../../validation';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
 
@@ -17,7 +17,7 @@ export interface SaleFilters {
 }
 
 export function saleWhere(session: Caller['session'], filters: SaleFilters): Prisma.SaleWhereInput {
-  const contracts = filters.contract_type?.flatMap((value) => value.split(',')).map((value) => oneOf('contract_type', value.trim(), CONTRACT_TYPES));
+  const contracts = enumList('contract_type', filters.contract_type, CONTRACT_TYPES);
   const dealers = dealerIds(filters.dealer_id);
   return {
     dealerGroupId: { in: [...session.dealerGroupIds] },

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
+import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
 import {
   createMappings, createSource, deleteMapping, deleteSource, findSource, mappingPage, resolveRawValues, SOURCE_CATEGORIES, sourcePage, unmappedValues, updateSource,
@@ -36,8 +37,6 @@ const SourceMapping = builder.prismaObject('SourceMapping', {
     created_at: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
-
-interface PageRef<Where> { where: Where; limit: number; offset: number; total: number }
 
 const SourcePage = builder.objectRef<PageRef<Prisma.SourceWhereInput>>('SourcePage').implement({
   fields: (t) => ({
