@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
-import { notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
+import { findInTenant } from '../../tenancy';
 import { badInput } from '../../errors';
 import { dateRange, dealerIds, enumList, isUuid, oneOf } from '../../validation';
 
@@ -49,8 +49,7 @@ export async function callPage(caller: Caller, filters: CallFilters & { limit?: 
 }
 
 export async function findCallId(caller: Caller, id: string): Promise<string> {
-  const call = isUuid(id) ? await caller.db.call.findFirst({ where: { id, dealerGroupId: { in: [...caller.session.dealerGroupIds] } }, select: { id: true } }) : null;
-  if (!call) throw notFound(`call ${id}`);
+  const call = await findInTenant(caller.session, 'call', id, (where) => caller.db.call.findFirst({ where, select: { id: true } }));
   return call.id;
 }
 

@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl } from '../../validation';
-import { isUniqueViolation, targetGroup } from '../../tenancy';
+import { findInTenant, isUniqueViolation, targetGroup } from '../../tenancy';
 import { keepOrder, rankDealers, type CandidateReranker, type MatchInput } from './matching';
 
 /** Dealers (rooftops) of the caller's groups: profiles, aliases, archiving and matching. */
@@ -29,11 +29,7 @@ export async function dealerPage(caller: Caller, args: { limit?: number | null; 
 
 /** The caller's dealer with this id, else 404 (another group's dealer is indistinguishable from none). */
 export async function findDealer(caller: Caller, id: string): Promise<{ id: string; dealerGroupId: string; archivedAt: Date | null }> {
-  const dealer = isUuid(id)
-    ? await caller.db.dealer.findFirst({ where: { id, dealerGroupId: { in: [...caller.session.dealerGroupIds] } }, select: { id: true, dealerGroupId: true, archivedAt: true } })
-    : null;
-  if (!dealer) throw notFound(`dealer ${id}`);
-  return dealer;
+  return findInTenant(caller.session, 'dealer', id, (where) => caller.db.dealer.findFirst({ where, select: { id: true, dealerGroupId: true, archivedAt: true } }));
 }
 
 function externalIds(value: unknown): Record<string, string> | undefined {

@@ -1,7 +1,8 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
-import { badInput, notFound } from '../../errors';
+import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
+import { findInTenant } from '../../tenancy';
 import { dateRange, dealerIds, enumList, isUuid, oneOf, optionalText } from '../../validation';
 import { sourceCondition } from '../calls/calls.service';
 
@@ -40,8 +41,7 @@ export async function leadPage(caller: Caller, filters: LeadFilters & { limit?: 
 }
 
 export async function findLeadId(caller: Caller, id: string): Promise<string> {
-  const lead = isUuid(id) ? await caller.db.lead.findFirst({ where: { id, dealerGroupId: { in: [...caller.session.dealerGroupIds] } }, select: { id: true } }) : null;
-  if (!lead) throw notFound(`lead ${id}`);
+  const lead = await findInTenant(caller.session, 'lead', id, (where) => caller.db.lead.findFirst({ where, select: { id: true } }));
   return lead.id;
 }
 

@@ -2,7 +2,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
+import { findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
 import { isUuid, oneOf, optionalText, requiredText, websiteUrl } from '../../validation';
 import { findDealer } from '../dealers/dealers.service';
 
@@ -33,10 +33,8 @@ export async function partnerPage(caller: Caller, args: { kind?: string | null; 
   return { where, limit, offset, total: await caller.db.partner.count({ where }) };
 }
 
-export async function findPartner(caller: Caller, id: string) {
-  const partner = isUuid(id) ? await caller.db.partner.findFirst({ where: { id, dealerGroupId: inCallerGroups(caller.session) }, select: { id: true, dealerGroupId: true } }) : null;
-  if (!partner) throw notFound(`partner ${id}`);
-  return partner;
+export function findPartner(caller: Caller, id: string) {
+  return findInTenant(caller.session, 'partner', id, (where) => caller.db.partner.findFirst({ where, select: { id: true, dealerGroupId: true } }));
 }
 
 export async function createPartner(caller: Caller, input: PartnerInput): Promise<string> {

@@ -1,9 +1,9 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
-import { badInput, notFound } from '../../errors';
+import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { inCallerGroups, targetGroup } from '../../tenancy';
-import { isUuid, requiredText } from '../../validation';
+import { findInTenant, inCallerGroups, targetGroup } from '../../tenancy';
+import { requiredText } from '../../validation';
 import { applyRules, ruleProblem, type Rule, type Row } from './engine';
 
 /** Transformation rules of the caller's dealer groups: ordered, validated, and dry-run on samples. */
@@ -30,10 +30,8 @@ export async function rulePage(caller: Caller, args: { enabled?: boolean | null;
   return { where, limit, offset, total: await caller.db.transformationRule.count({ where }) };
 }
 
-async function findRule(caller: Caller, id: string) {
-  const rule = isUuid(id) ? await caller.db.transformationRule.findFirst({ where: { id, dealerGroupId: inCallerGroups(caller.session) } }) : null;
-  if (!rule) throw notFound(`transformation rule ${id}`);
-  return rule;
+function findRule(caller: Caller, id: string) {
+  return findInTenant(caller.session, 'transformation rule', id, (where) => caller.db.transformationRule.findFirst({ where }));
 }
 
 export async function createRule(caller: Caller, input: RuleInput): Promise<string> {

@@ -1,9 +1,9 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import type { Db } from '../../db/database';
-import { notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { dateRange, dealerIds, enumList, isUuid, oneOf } from '../../validation';
+import { findInTenant } from '../../tenancy';
+import { dateRange, dealerIds, enumList, oneOf } from '../../validation';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
 
@@ -37,8 +37,7 @@ export async function salePage(caller: Caller, filters: SaleFilters & { limit?: 
 }
 
 export async function findSaleId(caller: Caller, id: string): Promise<string> {
-  const sale = isUuid(id) ? await caller.db.sale.findFirst({ where: { id, dealerGroupId: { in: [...caller.session.dealerGroupIds] } }, select: { id: true } }) : null;
-  if (!sale) throw notFound(`sale ${id}`);
+  const sale = await findInTenant(caller.session, 'sale', id, (where) => caller.db.sale.findFirst({ where, select: { id: true } }));
   return sale.id;
 }
 

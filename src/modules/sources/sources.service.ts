@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
+import { findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
 import { dateRange, dealerIds, isUuid, oneOf, optionalText, requiredText, uuid } from '../../validation';
 import { jaroWinkler, nameSimilarity } from '../dealers/matching';
 import { NORMALIZE_SQL, normalizeRawSource, patternProblem } from './normalize';
@@ -40,10 +40,8 @@ export async function sourcePage(caller: Caller, args: { category?: string | nul
   return { where, limit, offset, total: await caller.db.source.count({ where }) };
 }
 
-export async function findSource(caller: Caller, id: string) {
-  const source = isUuid(id) ? await caller.db.source.findFirst({ where: { id, dealerGroupId: inCallerGroups(caller.session) }, select: { id: true, dealerGroupId: true } }) : null;
-  if (!source) throw notFound(`source ${id}`);
-  return source;
+export function findSource(caller: Caller, id: string) {
+  return findInTenant(caller.session, 'source', id, (where) => caller.db.source.findFirst({ where, select: { id: true, dealerGroupId: true } }));
 }
 
 export async function createSource(caller: Caller, input: SourceInput): Promise<string> {
