@@ -20,6 +20,12 @@ import { RequestLogWriter } from './http/request-log';
 import { errorResponse } from './http/errors';
 import { bootstrap } from './seed/bootstrap';
 import { createLoaders } from './loaders';
+import { SecretBox } from './secrets';
+import { Mailer } from './mail';
+import { SyncRunner } from './modules/syncs/sync-runner';
+import { SyncScheduler } from './modules/syncs/scheduler';
+import { startSftpServer } from './sftp/sftp-server';
+import type { AppServices } from './context';
 
 /** A running server: its address, its database and how to stop it gracefully. */
 export interface App {
@@ -27,6 +33,7 @@ export interface App {
   port: number;
   database: Database;
   databaseUrl: string;
+  services: AppServices;
   logger: Logger;
   stop(): Promise<void>;
 }
@@ -49,6 +56,19 @@ export async function startApp(config: Config): Promise<App> {
     refreshTokenTtlSeconds: config.jwt.refreshTokenTtlSeconds,
     loginThrottle: new LoginThrottle(redis),
   };
+  const secrets = SecretBox.load(config.ingestion.credentialKeys, config.dataDir);
+  const syncs = new SyncRunner(database, secrets, logger, { dataDir: config.dataDir, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull });
+  const sftp = config.ingestion.sftpPort !== null ? await startSftpServer({ port: config.ingestion.sftpPort, host: config.host, dataDir: config.dataDir, database, syncs, logger }) : null;
+  const services: AppServices = {
+    secrets,
+    syncs,
+    mailer: new Mailer({ smtpUrl: config.ingestion.smtpUrl, from: config.ingestion.mailFrom, dataDir: config.dataDir }),
+    sftp: sftp ? { host: config.ingestion.sftpPublicHost, port: sftp.port } : null,
+    allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull,
+    dataDir: config.dataDir,
+  };
+  const scheduler = config.ingestion.scheduler ? new SyncScheduler(database, syncs, logger, config.ingestion.schedulerIntervalMs) : null;
+  scheduler?.start();
   const keyLimiter = new KeyRateLimiter(redis);
   const lastUsed = new LastUsedRecorder(database.prisma, logger, config.lastUsedFlushMs);
   const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
@@ -78,7 +98,7 @@ export async function startApp(config: Config): Promise<App> {
         meta.rateLimit = await keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour);
         if (meta.rateLimit.limited) throw rateLimited(meta.rateLimit);
       }
-      return { requestId: meta.requestId, db: database.prisma, session, meta, auth, loaders: createLoaders() };
+      return { requestId: meta.requestId, db: database.prisma, session, meta, auth, loaders: createLoaders(), services };
     },
     plugins: [
       <Plugin<Context>>{
@@ -112,7 +132,7 @@ export async function startApp(config: Config): Promise<App> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  logger.info('listening', { url, database: databaseServer.embedded ? 'embedded' : 'external' });
+  logger.info('listening', { url, database: databaseServer.embedded ? 'embedded' : 'external', sftp: sftp ? sftp.port : 'off' });
 
   let stopping: Promise<void> | null = null;
   return {
@@ -120,10 +140,15 @@ export async function startApp(config: Config): Promise<App> {
     port,
     database,
     databaseUrl: databaseServer.url,
+    services,
     logger,
     stop() {
       stopping ??= (async () => {
+        await scheduler?.stop();
+        await sftp?.close();
         await http.close();
+        await syncs.drain();
+        services.mailer.close();
         await Promise.all([requestLog.close(), lastUsed.close()]);
         await redis?.quit().catch(() => redis.disconnect());
         await database.close();

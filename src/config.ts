@@ -33,6 +33,25 @@ export interface Config {
   requestLogFlushMs: number;
   lastUsedFlushMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  ingestion: {
+    /**
+     * Keys that encrypt integration credentials (AES-256-GCM), newest first: `id:base64key,…`.
+     * Empty: one key is made and kept in `dataDir` (not in production).
+     */
+    credentialKeys: Array<{ id: string; key: Buffer }>;
+    /** SFTP server port; null leaves it off. */
+    sftpPort: number | null;
+    /** The host name data providers connect to, as shown in SFTP accounts. */
+    sftpPublicHost: string;
+    /** SMTP server for credential emails (smtp://user:pass@host:port); null writes them to the outbox. */
+    smtpUrl: string | null;
+    mailFrom: string;
+    /** Runs scheduled syncs and SFTP pickups in this process. */
+    scheduler: boolean;
+    schedulerIntervalMs: number;
+    /** Lets HTTP pull integrations use plain http:// (local testing only). */
+    allowInsecureHttpPull: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -73,6 +92,18 @@ export function passwordWeakness(password: string): string | null {
     if (lowered.includes(weak)) return `must not contain "${weak}"`;
   }
   return null;
+}
+
+function credentialKeys(env: Env): Array<{ id: string; key: Buffer }> {
+  const raw = text(env, 'CREDENTIALS_KEYS');
+  if (!raw) return [];
+  return raw.split(',').map((entry, index) => {
+    const [id, encoded] = entry.trim().split(':');
+    if (!id || !encoded || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) throw new ConfigError(`CREDENTIALS_KEYS entry ${index + 1} must be <id>:<base64 key>`);
+    const key = Buffer.from(encoded, 'base64');
+    if (key.length !== 32) throw new ConfigError(`CREDENTIALS_KEYS key "${id}" must be 32 bytes (base64), got ${key.length}`);
+    return { id, key };
+  });
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -124,5 +155,19 @@ export function loadConfig(env: Env = process.env): Config {
     requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10, 60_000),
     lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 30_000, 10, 60_000),
     logLevel,
+    ingestion: {
+      credentialKeys: (() => {
+        const keys = credentialKeys(env);
+        if (mode === 'production' && !keys.length) throw new ConfigError('CREDENTIALS_KEYS is required in production: integration credentials are encrypted with it');
+        return keys;
+      })(),
+      sftpPort: env.SFTP_PORT === undefined || env.SFTP_PORT === '' ? (mode === 'test' ? null : 2222) : env.SFTP_PORT === 'off' ? null : integer(env, 'SFTP_PORT', 2222, 0, 65535),
+      sftpPublicHost: text(env, 'SFTP_PUBLIC_HOST') ?? 'localhost',
+      smtpUrl: text(env, 'SMTP_URL'),
+      mailFrom: text(env, 'MAIL_FROM') ?? 'Dealership Data Platform <no-reply@dealership-data.example>',
+      scheduler: boolean(env, 'SYNC_SCHEDULER', true),
+      schedulerIntervalMs: integer(env, 'SYNC_SCHEDULER_INTERVAL_MS', 15_000, 100, 3_600_000),
+      allowInsecureHttpPull: boolean(env, 'ALLOW_INSECURE_HTTP_PULL', false),
+    },
   };
 }

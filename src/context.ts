@@ -3,6 +3,9 @@ import type { Session } from './auth/session';
 import type { TokenService } from './auth/tokens';
 import type { LoginThrottle, RateLimitState } from './auth/rate-limit';
 import type { Loaders } from './loaders';
+import type { SecretBox } from './secrets';
+import type { SyncRunner } from './modules/syncs/sync-runner';
+import type { Mailer } from './mail';
 
 /** What the HTTP layer hands to Yoga for one request, and learns back from it for the request log. */
 export interface RequestMeta {
@@ -24,6 +27,18 @@ export interface Context {
   meta: RequestMeta;
   auth: AuthServices;
   loaders: Loaders;
+  services: AppServices;
+}
+
+/** App-wide services the ingestion operations use. */
+export interface AppServices {
+  secrets: SecretBox;
+  syncs: SyncRunner;
+  mailer: Mailer;
+  /** Where data providers reach the SFTP server; null when it is off. */
+  sftp: { host: string; port: number } | null;
+  allowInsecureHttpPull: boolean;
+  dataDir: string | null;
 }
 
 /** The app-wide pieces authentication needs. */

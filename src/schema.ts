@@ -11,6 +11,7 @@ import './modules/sales/sales.schema';
 import './modules/partners/partners.schema';
 import './modules/plugins/plugins.schema';
 import './modules/rules/rules.schema';
+import './modules/integrations/integrations.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
 

@@ -21,6 +21,8 @@ describe('tenant isolation across every endpoint', () => {
   let partnerId: string;
   let ruleId: string;
   let mappingId: string;
+  let integrationId: string;
+  let runId: string;
 
   beforeAll(async () => {
     app = await startTestApp({ REQUEST_LOG_FLUSH_MS: '20' });
@@ -35,14 +37,16 @@ describe('tenant isolation across every endpoint', () => {
     ruleId = (await app.database.prisma.transformationRule.create({ data: { dealerGroupId: mine.groupId, name: 'Lexus rule', position: 1, conditions: [], action: { type: 'set_field', field: 'make', value: 'Lexus' } } })).id;
     partnerId = (await app.database.prisma.partner.create({ data: { dealerGroupId: mine.groupId, name: 'Lexus Agency', kind: 'agency', dealers: { create: { dealerId: mine.dealerIds[0]!, relationshipType: 'advertising', dataPermissions: ['leads'] } } } })).id;
     mappingId = (await app.database.prisma.sourceMapping.create({ data: { dealerGroupId: mine.groupId, sourceId: activity.sources[0]!, match: 'exact', rawValue: 'Lexus Secret Source', normalized: 'lexus secret source' } })).id;
+    integrationId = (await app.database.prisma.integration.create({ data: { dealerGroupId: mine.groupId, dealerId: mine.dealerIds[0]!, pluginKey: 'homenet_inventory_csv', name: 'Lexus feed', source: 'homenet' } })).id;
+    runId = (await app.database.prisma.syncRun.create({ data: { integrationId, dealerGroupId: mine.groupId, trigger: 'manual', status: 'succeeded', fileName: 'lexus.csv' } })).id;
     const myAdmin = await mine.login(app.client);
     myKey = await createKey(app.client, myAdmin, { name: 'mine', scopes: ['inventory:read', 'logs:read'] });
     await app.client.get('/inventory', myKey.key);
     await app.client.post('/auth/login', { email: mine.users.admin!.email, password: 'wrong' });
     theirAdmin = await theirs.login(app.client);
-    theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read', 'calls:read', 'leads:read', 'sales:read', 'sources:read', 'partners:read', 'mappings:read'] })).key;
+    theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read', 'calls:read', 'leads:read', 'sales:read', 'sources:read', 'partners:read', 'mappings:read', 'integrations:read'] })).key;
     await new Promise((resolve) => setTimeout(resolve, 150));
-    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId, ruleId];
+    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId, ruleId, integrationId, runId, 'Lexus feed', 'lexus.csv'];
   });
   afterAll(() => app?.stop());
 
@@ -165,6 +169,21 @@ describe('tenant isolation across every endpoint', () => {
       expect(actors).not.toContain(myKey.id);
     }),
     'Query.auditEvents': () => asBoth((token) => app.client.get('/logs/audit?limit=500', token), leaksNothing),
+    'Query.integrations': () => asBoth((token) => app.client.get('/integrations?limit=500', token), leaksNothing),
+    'Mutation.createIntegration': async () => {
+      const response = await app.client.post('/integrations', { plugin_key: 'homenet_inventory_csv', dealer_id: mine.dealerIds[0] }, theirAdmin);
+      expect(response.status).toBe(400);
+      leaksNothing(response, [mine.dealerIds[0]!]);
+    },
+    'Query.integrationFreshness': () => asBoth((token) => app.client.get('/integrations/freshness', token), leaksNothing),
+    'Query.integration': () => asBoth((token) => app.client.get(`/integrations/${integrationId}`, token), notFound(integrationId)),
+    'Mutation.updateIntegration': async () => notFound(integrationId)(await app.client.request('PATCH', `/api/v1/integrations/${integrationId}`, { token: theirAdmin, body: { enabled: false } })),
+    'Mutation.disconnectIntegration': async () => notFound(integrationId)(await app.client.request('DELETE', `/api/v1/integrations/${integrationId}`, { token: theirAdmin })),
+    'Mutation.setIntegrationCredentials': async () => notFound(integrationId)(await app.client.request('PUT', `/api/v1/integrations/${integrationId}/credentials`, { token: theirAdmin, body: { credentials: {} } })),
+    'Mutation.testIntegration': async () => notFound(integrationId)(await app.client.post(`/integrations/${integrationId}/test`, {}, theirAdmin)),
+    'Mutation.syncIntegration': async () => notFound(integrationId)(await app.client.post(`/integrations/${integrationId}/sync`, {}, theirAdmin)),
+    'Query.integrationSyncs': () => asBoth((token) => app.client.get(`/integrations/${integrationId}/syncs`, token), notFound(integrationId)),
+    'Query.syncRun': () => asBoth((token) => app.client.get(`/syncs/${runId}`, token), notFound(runId)),
   };
 
   it('has a case for every endpoint', () => {

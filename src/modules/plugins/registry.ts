@@ -25,33 +25,37 @@ export interface PluginDefinition {
   formats: readonly string[];
   capabilities: readonly string[];
   configSchema: readonly ConfigField[];
+  /** What its rows become. */
+  target: 'vehicles' | 'calls' | 'leads' | 'sales';
+  /** The source name its records carry in multi-source merges, unless the integration names another. */
+  defaultSource: string;
 }
 
 const csvFields: ConfigField[] = [
   { name: 'delimiter', type: 'enum', required: false, options: ['auto', 'comma', 'tab', 'pipe'], default: 'auto', description: 'Column separator; auto detects comma, tab or pipe from the header row.' },
   { name: 'encoding', type: 'enum', required: false, options: ['utf-8', 'latin1'], default: 'utf-8', description: 'Text encoding of the files.' },
-  { name: 'file_pattern', type: 'string', required: false, default: '*.csv', description: 'Which uploaded files to read (glob), e.g. "inventory_*.csv".' },
+  { name: 'file_pattern', type: 'string', required: false, default: '*.csv,*.txt,*.tsv,*.psv', description: 'Which uploaded files to read: globs, comma-separated, e.g. "inventory_*.csv".' },
   { name: 'expected_cadence_hours', type: 'integer', required: false, default: 24, min: 1, max: 720, description: 'How often a file should arrive; later than that, the feed is lagging.' },
 ];
 
 export const PLUGINS: readonly PluginDefinition[] = [
   {
-    key: 'homenet_inventory_csv', name: 'HomeNet inventory export', category: 'inventory', delivery: 'sftp', formats: ['csv'],
+    key: 'homenet_inventory_csv', target: 'vehicles', defaultSource: 'homenet', name: 'HomeNet inventory export', category: 'inventory', delivery: 'sftp', formats: ['csv'],
     description: 'Daily inventory files in the HomeNet column dialect (VIN, Stock, Type, Year, Make, Model, Trim, Miles, SellingPrice, MSRP, ImageList…).',
     capabilities: ['inventory', 'photos', 'pricing'], configSchema: csvFields,
   },
   {
-    key: 'vauto_inventory_csv', name: 'vAuto inventory export', category: 'inventory', delivery: 'sftp', formats: ['csv'],
+    key: 'vauto_inventory_csv', target: 'vehicles', defaultSource: 'vauto', name: 'vAuto inventory export', category: 'inventory', delivery: 'sftp', formats: ['csv'],
     description: 'Inventory files in the vAuto dialect (Vin, Stock #, New/Used, Odometer, Price, Internet Price, Days In Inventory…).',
     capabilities: ['inventory', 'pricing', 'days_on_lot'], configSchema: csvFields,
   },
   {
-    key: 'custom_inventory_csv', name: 'Custom inventory CSV', category: 'inventory', delivery: 'sftp', formats: ['csv', 'tsv', 'psv'],
+    key: 'custom_inventory_csv', target: 'vehicles', defaultSource: 'inventory_feed', name: 'Custom inventory CSV', category: 'inventory', delivery: 'sftp', formats: ['csv', 'tsv', 'psv'],
     description: 'Any inventory CSV with a header row; columns are mapped per integration (see /file-column-mappings).',
     capabilities: ['inventory', 'column_mapping'], configSchema: [...csvFields, { name: 'header_row', type: 'integer', required: false, default: 1, min: 1, max: 20, description: 'Line number of the header row.' }],
   },
   {
-    key: 'inventory_json_api', name: 'Inventory JSON API', category: 'inventory', delivery: 'http_pull', formats: ['json'],
+    key: 'inventory_json_api', target: 'vehicles', defaultSource: 'website', name: 'Inventory JSON API', category: 'inventory', delivery: 'http_pull', formats: ['json'],
     description: 'Pulls inventory from an HTTP endpoint answering JSON, on a schedule.',
     capabilities: ['inventory', 'pricing', 'photos', 'scheduled_pull'],
     configSchema: [
@@ -63,7 +67,7 @@ export const PLUGINS: readonly PluginDefinition[] = [
     ],
   },
   {
-    key: 'adf_xml_leads', name: 'ADF/XML lead files', category: 'crm', delivery: 'sftp', formats: ['xml'],
+    key: 'adf_xml_leads', target: 'leads', defaultSource: 'adf', name: 'ADF/XML lead files', category: 'crm', delivery: 'sftp', formats: ['xml'],
     description: 'Leads in the industry\'s ADF/XML format (one <adf> document per file, one or more <prospect>s).',
     capabilities: ['leads', 'customers', 'vehicle_of_interest'],
     configSchema: [
@@ -72,13 +76,13 @@ export const PLUGINS: readonly PluginDefinition[] = [
     ],
   },
   {
-    key: 'call_tracking_csv', name: 'Call-tracking CSV export', category: 'call_tracking', delivery: 'sftp', formats: ['csv'],
+    key: 'call_tracking_csv', target: 'calls', defaultSource: 'call_tracking', name: 'Call-tracking CSV export', category: 'call_tracking', delivery: 'sftp', formats: ['csv'],
     description: 'Call exports from call-tracking providers (CallRail and CallTrackingMetrics column dialects).',
     capabilities: ['calls', 'raw_sources', 'recordings'],
     configSchema: [...csvFields, { name: 'provider', type: 'enum', required: true, options: ['callrail', 'ctm'], description: 'Which provider\'s columns the files use.' }],
   },
   {
-    key: 'dms_sales_csv', name: 'DMS deal export', category: 'dms', delivery: 'sftp', formats: ['csv'],
+    key: 'dms_sales_csv', target: 'sales', defaultSource: 'dms', name: 'DMS deal export', category: 'dms', delivery: 'sftp', formats: ['csv'],
     description: 'Deals exported from a DMS (CDK-style columns: Deal #, Sale Date, Salesperson, Deal Type, VIN, Sale Price, Front Gross, Back Gross…).',
     capabilities: ['sales', 'gross', 'trade_ins'], configSchema: csvFields,
   },
@@ -89,7 +93,7 @@ export const pluginByKey = (key: string) => PLUGINS.find((plugin) => plugin.key 
 export interface FieldError { field: string; message: string }
 
 /** Checks a configuration against a plugin's schema, field by field; unknown fields are errors too. */
-export function validateConfig(plugin: PluginDefinition, config: unknown): FieldError[] {
+export function validateConfig(plugin: PluginDefinition, config: unknown, options: { allowInsecureHttp?: boolean } = {}): FieldError[] {
   if (config === null || typeof config !== 'object' || Array.isArray(config)) return [{ field: 'config', message: 'must be an object' }];
   const values = config as Record<string, unknown>;
   const errors: FieldError[] = [];
@@ -126,7 +130,7 @@ export function validateConfig(plugin: PluginDefinition, config: unknown): Field
           url = typeof value === 'string' ? new URL(value) : null;
         } catch { /* reported below */ }
         if (!url) errors.push({ field: field.name, message: 'must be an absolute URL' });
-        else if (url.protocol !== 'https:') errors.push({ field: field.name, message: 'must use https' });
+        else if (url.protocol !== 'https:' && !(options.allowInsecureHttp && url.protocol === 'http:')) errors.push({ field: field.name, message: 'must use https' });
         else if (url.username || url.password) errors.push({ field: field.name, message: 'must not carry credentials; store them with PUT /integrations/:id/credentials' });
         break;
       }

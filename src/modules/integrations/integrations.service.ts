@@ -1,0 +1,291 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import type { Prisma } from '../../generated/prisma/client';
+import type { Context } from '../../context';
+import { badInput, conflict, notFound } from '../../errors';
+import { pageArgs } from '../../pagination';
+import { findInTenant, inCallerGroups } from '../../tenancy';
+import { isUuid, oneOf, optionalText } from '../../validation';
+import { recordAudit } from '../../audit';
+import { hashPassword } from '../../auth/passwords';
+import { pluginByKey, validateConfig, type PluginDefinition } from '../plugins/registry';
+import { FeedError } from '../syncs/parsers';
+import { rowMapper, type ColumnMapping, type ValueMappings } from '../syncs/mapping';
+import { RowProblem, toRecord } from '../syncs/records';
+
+/** Integrations: a plugin connected to one rooftop, with its settings, credentials, SFTP inbox and runs. */
+
+type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
+
+export const STRATEGIES = ['overwrite', 'merge', 'update_only'] as const;
+
+export interface IntegrationInput {
+  plugin_key?: string | null; dealer_id?: string | null; name?: string | null; source?: string | null; config?: unknown; enabled?: boolean | null;
+  strategy?: string | null; sold_grace_syncs?: number | null; sold_grace_hours?: number | null; track_history?: boolean | null;
+  schedule_minutes?: number | null; expected_cadence_hours?: number | null; template_id?: string | null;
+}
+
+export interface SftpAccount { host: string; port: number | null; username: string; password: string; path: string; enabled: boolean }
+
+export function findIntegration(caller: Pick<Context, 'db' | 'session'>, id: string) {
+  return findInTenant(caller.session, 'integration', id, (where) => caller.db.integration.findFirst({ where: { ...where, disconnectedAt: null } }));
+}
+
+function bounded(field: string, value: number | null | undefined, min: number, max: number): number | null | undefined {
+  if (value === null || value === undefined) return value;
+  if (!Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function sourceName(value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const name = value.trim().toLowerCase();
+  if (!/^[a-z][a-z0-9_]{1,39}$/.test(name)) throw badInput('source', 'must be 2-40 lower-case letters, digits or underscores, starting with a letter (e.g. "dms", "homenet")');
+  return name;
+}
+
+function checkedConfig(caller: Caller, plugin: PluginDefinition, config: unknown): Prisma.InputJsonValue {
+  const errors = validateConfig(plugin, config ?? {}, { allowInsecureHttp: caller.services.allowInsecureHttpPull });
+  if (errors.length) {
+    const [first] = errors;
+    throw Object.assign(badInput(`config.${first!.field}`, first!.message), {});
+  }
+  return (config ?? {}) as Prisma.InputJsonValue;
+}
+
+async function checkedTemplate(caller: Caller, templateId: string | null | undefined): Promise<string | null | undefined> {
+  if (templateId === undefined || templateId === null) return templateId;
+  const template = isUuid(templateId)
+    ? await caller.db.mappingTemplate.findFirst({ where: { id: templateId, OR: [{ dealerGroupId: inCallerGroups(caller.session) }, { published: true }] } })
+    : null;
+  if (!template) throw badInput('template_id', `no mapping template ${templateId} among yours or the community's`);
+  return template.id;
+}
+
+/** Settings shared by create and update, validated; undefined leaves a setting as it is. */
+function settings(input: IntegrationInput) {
+  return {
+    ...(input.name !== undefined && input.name !== null ? { name: optionalText('name', input.name, 100)! } : {}),
+    ...(input.strategy ? { strategy: oneOf('strategy', input.strategy, STRATEGIES) } : {}),
+    ...(input.sold_grace_syncs !== undefined ? { soldGraceSyncs: bounded('sold_grace_syncs', input.sold_grace_syncs, 1, 365) } : {}),
+    ...(input.sold_grace_hours !== undefined ? { soldGraceHours: bounded('sold_grace_hours', input.sold_grace_hours, 1, 24 * 90) } : {}),
+    ...(input.track_history != null ? { trackHistory: input.track_history } : {}),
+    ...(input.schedule_minutes !== undefined ? { scheduleMinutes: bounded('schedule_minutes', input.schedule_minutes, 5, 7 * 1440) } : {}),
+    ...(input.expected_cadence_hours != null ? { expectedCadenceHours: bounded('expected_cadence_hours', input.expected_cadence_hours, 1, 24 * 31)! } : {}),
+    ...(input.enabled != null ? { enabled: input.enabled } : {}),
+  };
+}
+
+const newSftpPassword = () => randomBytes(18).toString('base64url');
+
+/** A fresh SFTP account for an integration; the password is returned once and stored hashed. */
+export async function issueSftpAccount(caller: Pick<Caller, 'db' | 'services'>, integrationId: string): Promise<SftpAccount> {
+  const password = newSftpPassword();
+  const current = await caller.db.integration.findUniqueOrThrow({ where: { id: integrationId }, select: { sftpUsername: true } });
+  const username = current.sftpUsername ?? `feed_${randomBytes(5).toString('hex')}`;
+  await caller.db.integration.update({ where: { id: integrationId }, data: { sftpUsername: username, sftpPasswordHash: await hashPassword(password) } });
+  await mkdir(caller.services.syncs.inbox(integrationId).incoming, { recursive: true });
+  return {
+    host: caller.services.sftp?.host ?? 'localhost', port: caller.services.sftp?.port ?? null, username, password, path: '/',
+    enabled: caller.services.sftp !== null,
+  };
+}
+
+export async function createIntegration(caller: Caller, input: IntegrationInput): Promise<{ id: string; sftpAccount: SftpAccount | null }> {
+  const plugin = pluginByKey(input.plugin_key ?? '');
+  if (!plugin) throw badInput('plugin_key', `unknown plugin "${input.plugin_key}"; see GET /plugins`);
+  if (!input.dealer_id || !isUuid(input.dealer_id)) throw badInput('dealer_id', 'is required: the rooftop the feed belongs to');
+  const dealer = await caller.db.dealer.findFirst({ where: { id: input.dealer_id, dealerGroupId: inCallerGroups(caller.session), archivedAt: null } });
+  if (!dealer) throw badInput('dealer_id', `no dealer ${input.dealer_id} in your dealer groups`);
+  const config = checkedConfig(caller, plugin, input.config);
+  const values = config as Record<string, unknown>;
+  const integration = await caller.db.integration.create({
+    data: {
+      dealerGroupId: dealer.dealerGroupId,
+      dealerId: dealer.id,
+      pluginKey: plugin.key,
+      name: `${plugin.name} – ${dealer.name}`,
+      source: sourceName(input.source) ?? plugin.defaultSource,
+      config,
+      soldGraceSyncs: plugin.target === 'vehicles' ? 3 : null,
+      expectedCadenceHours: Number(values.expected_cadence_hours ?? 24),
+      scheduleMinutes: plugin.delivery === 'http_pull' ? Number(values.schedule_minutes ?? 60) : null,
+      templateId: await checkedTemplate(caller, input.template_id),
+      ...settings(input),
+      nextSyncAt: plugin.delivery === 'http_pull' ? new Date() : null,
+    },
+  });
+  const sftpAccount = plugin.delivery === 'sftp' ? await issueSftpAccount(caller, integration.id) : null;
+  await recordAudit(caller.db, caller, { action: 'integration.connected', targetType: 'integration', targetId: integration.id, dealerGroupIds: [dealer.dealerGroupId], details: { plugin: plugin.key, dealer_id: dealer.id } });
+  return { id: integration.id, sftpAccount };
+}
+
+export async function updateIntegration(caller: Caller, id: string, input: IntegrationInput): Promise<string> {
+  const integration = await findIntegration(caller, id);
+  const plugin = pluginByKey(integration.pluginKey)!;
+  const changes = settings(input);
+  await caller.db.integration.update({
+    where: { id },
+    data: {
+      ...changes,
+      ...(input.config !== undefined && input.config !== null ? { config: checkedConfig(caller, plugin, input.config) } : {}),
+      ...(input.source !== undefined && input.source !== null ? { source: sourceName(input.source) } : {}),
+      ...(input.template_id !== undefined ? { templateId: await checkedTemplate(caller, input.template_id) } : {}),
+      ...(changes.scheduleMinutes !== undefined ? { nextSyncAt: changes.scheduleMinutes ? new Date(Date.now() + changes.scheduleMinutes * 60_000) : null } : {}),
+    },
+  });
+  return id;
+}
+
+/** Disconnects: no more syncs, credentials and SFTP access dropped; its runs and data stay. */
+export async function disconnectIntegration(caller: Caller, id: string): Promise<string> {
+  const integration = await findIntegration(caller, id);
+  if (caller.services.syncs.isRunning(id)) throw conflict(`integration ${id} is syncing; disconnect it when the run ends`);
+  await caller.db.integration.update({
+    where: { id },
+    data: { disconnectedAt: new Date(), enabled: false, credentials: null, sftpUsername: null, sftpPasswordHash: null, nextSyncAt: null },
+  });
+  await recordAudit(caller.db, caller, { action: 'integration.disconnected', targetType: 'integration', targetId: id, dealerGroupIds: [integration.dealerGroupId] });
+  return id;
+}
+
+/** Stores the plugin's secret settings sealed with AES-256-GCM; an empty object clears them. */
+export async function setCredentials(caller: Caller, id: string, credentials: unknown): Promise<string> {
+  const integration = await findIntegration(caller, id);
+  const plugin = pluginByKey(integration.pluginKey)!;
+  if (!credentials || typeof credentials !== 'object' || Array.isArray(credentials)) throw badInput('credentials', 'must be an object of the plugin\'s secret settings');
+  const secretFields = plugin.configSchema.filter((field) => field.secret).map((field) => field.name);
+  const entries = Object.entries(credentials as Record<string, unknown>);
+  for (const [name, value] of entries) {
+    if (!secretFields.includes(name)) {
+      throw badInput(`credentials.${name}`, secretFields.length ? `is not a secret setting of ${plugin.key} (${secretFields.join(', ')})` : `${plugin.key} takes no credentials: files arrive by SFTP`);
+    }
+    if (typeof value !== 'string' || !value || value.length > 4096) throw badInput(`credentials.${name}`, 'must be a non-empty string of at most 4096 characters');
+  }
+  const sealed = entries.length ? caller.services.secrets.seal(JSON.stringify(credentials), id) : null;
+  await caller.db.$transaction(async (tx) => {
+    await tx.integration.update({ where: { id }, data: { credentials: sealed } });
+    await recordAudit(tx, caller, { action: 'credentials.changed', targetType: 'integration', targetId: id, dealerGroupIds: [integration.dealerGroupId], details: { fields: entries.map(([name]) => name) } });
+  });
+  return id;
+}
+
+export async function integrationPage(caller: Caller, args: { dealer_id?: string[] | null; plugin_key?: string | null; enabled?: boolean | null; limit?: number | null; offset?: number | null }) {
+  const { limit, offset } = pageArgs(args);
+  const dealers = args.dealer_id?.map(String);
+  if (dealers?.some((id) => !isUuid(id))) throw badInput('dealer_id', 'must be dealer ids');
+  const where: Prisma.IntegrationWhereInput = {
+    dealerGroupId: inCallerGroups(caller.session),
+    disconnectedAt: null,
+    ...(dealers?.length ? { dealerId: { in: dealers } } : {}),
+    ...(args.plugin_key ? { pluginKey: args.plugin_key } : {}),
+    ...(args.enabled != null ? { enabled: args.enabled } : {}),
+  };
+  return { where, limit, offset, total: await caller.db.integration.count({ where }) };
+}
+
+export interface ConnectionTest { ok: boolean; message: string; file_name: string | null; headers: string[]; sample: Array<{ row: number; record: unknown; error: string | null }> }
+
+/** Reaches the feed and parses its first rows through the mapping and validation a sync would use; changes nothing. */
+export async function testIntegration(caller: Caller, id: string): Promise<ConnectionTest> {
+  const integration = await findIntegration(caller, id);
+  const plugin = pluginByKey(integration.pluginKey)!;
+  const config = integration.config as Record<string, unknown>;
+  const syncs = caller.services.syncs;
+  let file: string | null = null;
+  if (plugin.delivery === 'sftp') {
+    file = (await syncs.pendingFiles(integration))[0] ?? (await syncs.latestProcessed(id));
+    if (!file) return { ok: false, message: 'no file has arrived yet: upload one to the integration\'s SFTP inbox', file_name: null, headers: [], sample: [] };
+  }
+  const fileName = file ? file.split('/').at(-1)!.replace(/^\d{8}T\d{6}-/, '') : null;
+  const rows = syncs.rowsOf(integration, plugin, file, undefined, true);
+  const template = integration.templateId ? await caller.db.mappingTemplate.findUnique({ where: { id: integration.templateId } }) : null;
+  const mapRow = rowMapper(plugin.target, { columns: integration.columnMapping as ColumnMapping, template: (template?.fieldMappings ?? {}) as ColumnMapping, values: (template?.valueMappings ?? {}) as ValueMappings });
+  const sample: ConnectionTest['sample'] = [];
+  let headers: string[] = [];
+  try {
+    for await (const row of rows) {
+      if (!headers.length) headers = Object.keys(row.values);
+      try {
+        sample.push({ row: row.line, record: toRecord(plugin.target, mapRow(row.values), { defaultLeadType: String(config.default_lead_type ?? 'used') }), error: null });
+      } catch (error) {
+        if (!(error instanceof RowProblem)) throw error;
+        sample.push({ row: row.line, record: null, error: error.field ? `${error.field}: ${error.message}` : error.message });
+      }
+      if (sample.length >= 5) break;
+    }
+  } catch (error) {
+    if (error instanceof FeedError) return { ok: false, message: error.message, file_name: fileName, headers, sample };
+    throw error;
+  }
+  const good = sample.filter((entry) => !entry.error).length;
+  return {
+    ok: good > 0,
+    message: sample.length ? `read ${sample.length} sample rows, ${good} valid` : 'reached the feed, but it holds no rows',
+    file_name: fileName, headers, sample,
+  };
+}
+
+/** Triggers a run now; with `wait`, answers when it ends (up to two minutes), else at once with the run under way. */
+export async function triggerSync(caller: Caller, id: string, wait: boolean): Promise<string> {
+  const integration = await findIntegration(caller, id);
+  if (!integration.enabled) throw conflict(`integration ${id} is disabled; enable it with PATCH /integrations/${id}`);
+  try {
+    const { runId, done } = await caller.services.syncs.start(id, 'manual');
+    if (wait) await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 120_000))]);
+    return runId;
+  } catch (error) {
+    if (error instanceof FeedError) throw badInput('integration', error.message);
+    throw error;
+  }
+}
+
+export async function syncRunPage(caller: Caller, integrationId: string, args: { status?: string | null; limit?: number | null; offset?: number | null }) {
+  await findInTenant(caller.session, 'integration', integrationId, (where) => caller.db.integration.findFirst({ where }));
+  const { limit, offset } = pageArgs(args);
+  const where: Prisma.SyncRunWhereInput = {
+    integrationId, dealerGroupId: inCallerGroups(caller.session),
+    ...(args.status ? { status: oneOf('status', args.status, ['running', 'succeeded', 'failed'] as const) } : {}),
+  };
+  return { where, limit, offset, total: await caller.db.syncRun.count({ where }) };
+}
+
+export async function findSyncRun(caller: Pick<Context, 'db' | 'session'>, id: string) {
+  const run = isUuid(id) ? await caller.db.syncRun.findFirst({ where: { id, dealerGroupId: inCallerGroups(caller.session) } }) : null;
+  if (!run) throw notFound(`sync run ${id}`);
+  return run;
+}
+
+export interface Freshness {
+  integration_id: string; name: string; plugin_key: string; dealer_id: string; expected_cadence_hours: number;
+  last_file_at: Date | null; last_sync_at: Date | null; last_run_status: string | null; hours_since_data: number | null; state: 'fresh' | 'lagging' | 'silent';
+}
+
+/**
+ * Per active feed: its cadence and when data last came (the last file, or the last successful run
+ * for pulls). Lagging: later than its cadence; silent: nothing for three cadences, or never.
+ * Worst first.
+ */
+export async function freshness(caller: Caller, args: { state?: string[] | null; dealer_id?: string[] | null }): Promise<Freshness[]> {
+  const states = args.state?.map((state) => oneOf('state', state, ['fresh', 'lagging', 'silent'] as const));
+  const dealers = args.dealer_id?.map(String);
+  if (dealers?.some((id) => !isUuid(id))) throw badInput('dealer_id', 'must be dealer ids');
+  const rows = await caller.db.$queryRaw<Freshness[]>`/* integrationFreshness */
+    WITH feeds AS (
+      SELECT i.id AS integration_id, i.name, i.plugin_key, i.dealer_id, i.expected_cadence_hours, i.last_file_at, i.created_at,
+        last_ok.finished_at AS last_sync_at, last_run.status::text AS last_run_status
+      FROM integrations i
+      LEFT JOIN LATERAL (SELECT r.finished_at FROM sync_runs r WHERE r.integration_id = i.id AND r.status = 'succeeded' ORDER BY r.started_at DESC LIMIT 1) last_ok ON true
+      LEFT JOIN LATERAL (SELECT r.status FROM sync_runs r WHERE r.integration_id = i.id ORDER BY r.started_at DESC LIMIT 1) last_run ON true
+      WHERE i.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[]) AND i.disconnected_at IS NULL AND i.enabled
+        AND (${dealers ?? null}::uuid[] IS NULL OR i.dealer_id = ANY(${dealers ?? null}::uuid[]))),
+    aged AS (
+      SELECT feeds.*, EXTRACT(EPOCH FROM (now() - COALESCE(GREATEST(last_file_at, last_sync_at), created_at))) / 3600 AS hours,
+        GREATEST(last_file_at, last_sync_at) IS NULL AS never FROM feeds)
+    SELECT integration_id, name, plugin_key, dealer_id, expected_cadence_hours, last_file_at, last_sync_at, last_run_status,
+      CASE WHEN never THEN NULL ELSE round(hours::numeric, 1)::float8 END AS hours_since_data,
+      CASE WHEN hours > 3 * expected_cadence_hours OR (never AND hours > expected_cadence_hours) THEN 'silent'
+           WHEN hours > expected_cadence_hours THEN 'lagging' ELSE 'fresh' END AS state
+    FROM aged ORDER BY (hours / expected_cadence_hours) DESC, name`;
+  return states?.length ? rows.filter((row) => states.includes(row.state)) : rows;
+}

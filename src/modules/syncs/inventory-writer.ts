@@ -1,0 +1,237 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { MERGED_FIELDS, mergeRecords, sameValue, type MergedField, type SourcePriority, type SourceRecord } from '../multi-source/merge';
+import type { VehicleData, VehicleRecord } from './records';
+
+/**
+ * Writes a batch of one feed's vehicles the fast way: one statement per step for the whole batch
+ * (read, insert new vehicles, upsert the source's records, re-merge, write changes), never a
+ * statement per row. Each batch is one transaction, so a crash leaves whole batches or none.
+ */
+
+export type Strategy = 'overwrite' | 'merge' | 'update_only';
+
+export interface FeedContext {
+  dealerGroupId: string;
+  dealerId: string;
+  source: string;
+  integrationId: string | null;
+  syncRunId: string | null;
+  strategy: Strategy;
+  trackHistory: boolean;
+  priority: SourcePriority;
+}
+
+export interface BatchOutcome { created: number; updated: number; unchanged: number; skipped: Array<{ vin: string; reason: string }>; returned: number }
+
+const COLUMN_SQL = `v.stock_number, v.year, v.make::text AS make, v.model::text AS model, v.trim, v.body_style::text AS body_style, v.condition::text AS condition,
+  v.mileage, v.exterior_color, v.interior_color, v.msrp::text AS msrp, v.price::text AS price, v.internet_price::text AS internet_price,
+  v.status::text AS status, to_char(v.date_in_stock, 'YYYY-MM-DD') AS date_in_stock, v.photos`;
+
+type VehicleRow = Record<MergedField, unknown> & { id: string; vin: string; sold_at: Date | null; field_sources: Record<string, string> };
+
+const blank = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+const normalized = (data: VehicleData) => Object.fromEntries(MERGED_FIELDS.filter((field) => !blank(data[field])).map((field) => [field, data[field]]));
+const isOff = (status: unknown) => status === 'sold' || status === 'presumed_sold';
+
+/** What a source record becomes: the row alone (overwrite), or the row over what the source said before (merge). */
+export function nextSourceData(previous: VehicleData | null, incoming: VehicleData, strategy: Strategy): VehicleData {
+  return strategy === 'overwrite' || !previous ? normalized(incoming) : normalized({ ...previous, ...normalized(incoming) });
+}
+
+/** A record missing from its feed past the grace period stands for "presumed sold" when the vehicle is re-merged. */
+export function effectiveRecords(records: Array<SourceRecord & { presumed: boolean }>): SourceRecord[] {
+  return records.map(({ presumed, ...record }) => (presumed ? { ...record, data: { ...record.data, status: 'presumed_sold' } } : record));
+}
+
+/** The vehicle row values a merge gives, with defaults for the columns that may not be empty. */
+function vehicleValues(values: VehicleData, current: Partial<VehicleRow> | null, today: string) {
+  const row: Record<string, unknown> = {};
+  for (const field of MERGED_FIELDS) row[field] = blank(values[field]) ? null : values[field];
+  row.date_in_stock ??= current?.date_in_stock ?? today;
+  row.status ??= 'available';
+  row.condition ??= current?.condition ?? null;
+  row.photos ??= [];
+  return row;
+}
+
+export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext, records: VehicleRecord[], now = new Date()): Promise<BatchOutcome> {
+  const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, skipped: [], returned: 0 };
+  if (!records.length) return outcome;
+  const today = now.toISOString().slice(0, 10);
+  // Two feeds of one rooftop merge into the same vehicles: take turns per dealer.
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${feed.dealerId}`]);
+  const vins = records.map((record) => record.vin);
+  const existing = await client.query<{ id: string; vin: string; status: string; data: VehicleData | null; missed_syncs: number | null }>(
+    `/* feedExisting */ SELECT v.id, v.vin, v.status::text AS status, r.data, r.missed_syncs FROM vehicles v
+     LEFT JOIN vehicle_source_records r ON r.vehicle_id = v.id AND r.source = $3
+     WHERE v.dealer_id = $1 AND v.vin = ANY($2::text[])`, [feed.dealerId, vins, feed.source]);
+  const byVin = new Map(existing.rows.map((row) => [row.vin, row]));
+
+  const fresh: Array<Record<string, unknown>> = [];
+  const upserts: Array<{ vehicle_id: string; data: VehicleData }> = [];
+  const toMerge: string[] = [];
+  for (const record of records) {
+    const known = byVin.get(record.vin);
+    if (!known) {
+      if (feed.strategy === 'update_only') {
+        outcome.skipped.push({ vin: record.vin, reason: 'not in inventory yet; the update_only strategy adds no vehicles' });
+        continue;
+      }
+      const data = nextSourceData(null, record.data, feed.strategy);
+      const merged = mergeRecords([{ source: feed.source, data, seenAt: now }], feed.priority);
+      const values = vehicleValues(merged.values, null, today);
+      if (!values.condition) {
+        outcome.skipped.push({ vin: record.vin, reason: 'condition: is required for a vehicle not yet in inventory (new, used or certified)' });
+        continue;
+      }
+      const id = randomUUID();
+      fresh.push({ id, vin: record.vin, ...values, field_sources: merged.fieldSources, sold_at: isOff(values.status) ? now.toISOString() : null });
+      upserts.push({ vehicle_id: id, data });
+      continue;
+    }
+    const data = nextSourceData(known.data, record.data, feed.strategy);
+    const presumed = known.status === 'presumed_sold';
+    if (known.data && sameValue(normalized(known.data), data) && !known.missed_syncs && !presumed) {
+      outcome.unchanged += 1;
+      continue;
+    }
+    upserts.push({ vehicle_id: known.id, data });
+    toMerge.push(known.id);
+  }
+
+  if (fresh.length) {
+    const inserted = await client.query(
+      `/* feedInsertVehicles */ INSERT INTO vehicles (id, dealer_group_id, dealer_id, vin, stock_number, year, make, model, trim, body_style, condition, mileage,
+         exterior_color, interior_color, msrp, price, internet_price, status, date_in_stock, sold_at, photos, field_sources, created_at, updated_at)
+       SELECT u.id, $2, $3, u.vin, u.stock_number, u.year, u.make, u.model, u.trim, u.body_style, u.condition::vehicle_condition, u.mileage,
+         u.exterior_color, u.interior_color, u.msrp, u.price, u.internet_price, u.status::vehicle_status, u.date_in_stock, u.sold_at,
+         ARRAY(SELECT jsonb_array_elements_text(u.photos)), u.field_sources, $4, $4
+       FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, vin text, stock_number text, year int, make text, model text, trim text, body_style text, condition text,
+         mileage int, exterior_color text, interior_color text, msrp numeric, price numeric, internet_price numeric, status text, date_in_stock date,
+         sold_at timestamptz, photos jsonb, field_sources jsonb)
+       ON CONFLICT (dealer_id, vin) DO NOTHING RETURNING id`,
+      [JSON.stringify(fresh), feed.dealerGroupId, feed.dealerId, now]);
+    const created = new Set(inserted.rows.map((row: { id: string }) => row.id));
+    outcome.created = created.size;
+    // A vehicle another feed created a moment ago: its record is attached on the feed's next run.
+    for (let index = upserts.length - 1; index >= 0; index -= 1) {
+      const upsert = upserts[index]!;
+      if (fresh.some((vehicle) => vehicle.id === upsert.vehicle_id) && !created.has(upsert.vehicle_id)) upserts.splice(index, 1);
+    }
+  }
+
+  if (upserts.length) {
+    await client.query(
+      `/* feedUpsertRecords */ INSERT INTO vehicle_source_records (id, vehicle_id, source, data, seen_at, missed_syncs, missing_since, integration_id, sync_run_id, created_at, updated_at)
+       SELECT gen_random_uuid(), u.vehicle_id, $2, u.data, $3, 0, NULL, $4, $5, $3, $3 FROM jsonb_to_recordset($1::jsonb) AS u(vehicle_id uuid, data jsonb)
+       ON CONFLICT (vehicle_id, source) DO UPDATE SET data = excluded.data, seen_at = excluded.seen_at, missed_syncs = 0, missing_since = NULL,
+         integration_id = excluded.integration_id, sync_run_id = excluded.sync_run_id, updated_at = excluded.updated_at`,
+      [JSON.stringify(upserts), feed.source, now, feed.integrationId, feed.syncRunId]);
+  }
+
+  if (toMerge.length) {
+    const merged = await remergeVehicles(client, feed, toMerge, now);
+    outcome.updated = merged.updated;
+    outcome.unchanged += toMerge.length - merged.updated;
+    outcome.returned = merged.returned;
+  }
+  return outcome;
+}
+
+/**
+ * Re-merges vehicles from all their source records under the dealer's priority and writes the
+ * vehicles (and their change history) whose merged values moved. Returns how many changed.
+ */
+export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedContext, 'priority' | 'source' | 'syncRunId' | 'trackHistory'>, vehicleIds: string[], now = new Date()) {
+  const today = now.toISOString().slice(0, 10);
+  const [vehicles, sources] = await Promise.all([
+    client.query<VehicleRow>(`/* mergeVehicles */ SELECT v.id, v.vin, v.sold_at, v.field_sources, ${COLUMN_SQL} FROM vehicles v WHERE v.id = ANY($1::uuid[])`, [vehicleIds]),
+    client.query<{ vehicle_id: string; source: string; data: VehicleData; seen_at: Date; presumed: boolean }>(
+      `/* mergeSources */ SELECT r.vehicle_id, r.source, r.data, r.seen_at, (r.missing_since IS NOT NULL AND v.status = 'presumed_sold') AS presumed
+       FROM vehicle_source_records r JOIN vehicles v ON v.id = r.vehicle_id WHERE r.vehicle_id = ANY($1::uuid[])`, [vehicleIds]),
+  ]);
+  const recordsOf = new Map<string, Array<SourceRecord & { presumed: boolean }>>();
+  for (const row of sources.rows) {
+    const list = recordsOf.get(row.vehicle_id) ?? [];
+    list.push({ source: row.source, data: row.data, seenAt: row.seen_at, presumed: row.presumed });
+    recordsOf.set(row.vehicle_id, list);
+  }
+  const updates: Array<Record<string, unknown>> = [];
+  const changes: unknown[][] = [];
+  let returned = 0;
+  for (const vehicle of vehicles.rows) {
+    const records = recordsOf.get(vehicle.id);
+    if (!records?.length) continue;
+    const merged = mergeRecords(effectiveRecords(records), feed.priority);
+    const values = vehicleValues(merged.values, vehicle, today);
+    const moved = MERGED_FIELDS.filter((field) => !sameValue(values[field] ?? null, field === 'photos' ? vehicle.photos ?? [] : vehicle[field] ?? null));
+    if (!moved.length && sameValue(merged.fieldSources, vehicle.field_sources)) continue;
+    let soldAt = vehicle.sold_at;
+    if (isOff(values.status) && !isOff(vehicle.status)) soldAt = now;
+    if (!isOff(values.status)) soldAt = null;
+    if (vehicle.status === 'presumed_sold' && !isOff(values.status)) returned += 1;
+    updates.push({ id: vehicle.id, ...values, field_sources: merged.fieldSources, sold_at: soldAt });
+    if (feed.trackHistory) {
+      for (const field of moved) {
+        changes.push([randomUUID(), vehicle.id, field, JSON.stringify(field === 'photos' ? vehicle.photos ?? [] : vehicle[field] ?? null),
+          JSON.stringify(values[field] ?? null), merged.fieldSources[field] ?? feed.source, feed.syncRunId, now]);
+      }
+    }
+  }
+  if (updates.length) {
+    await client.query(
+      `/* mergeWrite */ UPDATE vehicles v SET stock_number = u.stock_number, year = u.year, make = u.make, model = u.model, trim = u.trim, body_style = u.body_style,
+         condition = COALESCE(u.condition::vehicle_condition, v.condition), mileage = u.mileage, exterior_color = u.exterior_color, interior_color = u.interior_color,
+         msrp = u.msrp, price = u.price, internet_price = u.internet_price, status = u.status::vehicle_status, date_in_stock = u.date_in_stock,
+         sold_at = u.sold_at, photos = ARRAY(SELECT jsonb_array_elements_text(u.photos)), field_sources = u.field_sources, updated_at = $2
+       FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, stock_number text, year int, make text, model text, trim text, body_style text, condition text,
+         mileage int, exterior_color text, interior_color text, msrp numeric, price numeric, internet_price numeric, status text, date_in_stock date,
+         sold_at timestamptz, photos jsonb, field_sources jsonb)
+       WHERE v.id = u.id`,
+      [JSON.stringify(updates), now]);
+  }
+  if (changes.length) await insertChanges(client, changes);
+  return { updated: updates.length, returned };
+}
+
+export async function insertChanges(client: pg.PoolClient, changes: unknown[][]) {
+  const chunk = 3000;
+  for (let start = 0; start < changes.length; start += chunk) {
+    const slice = changes.slice(start, start + chunk);
+    const values: unknown[] = [];
+    const tuples = slice.map((change) => `(${change.map((value) => {
+      values.push(value);
+      return `$${values.length}`;
+    }).join(',')})`);
+    await client.query(`/* recordChanges */ INSERT INTO vehicle_changes (id, vehicle_id, field, old_value, new_value, source, sync_run_id, changed_at) VALUES ${tuples.join(',')}`, values);
+  }
+}
+
+/**
+ * The sold grace period, after a complete run of a full-inventory feed: the source's vehicles it
+ * did not list count one more missed run; past the grace (runs or hours) they become presumed
+ * sold. Nothing is deleted; a vehicle that reappears is merged back (see writeVehicleBatch).
+ */
+export async function applySoldGrace(client: pg.PoolClient, feed: FeedContext, seenVins: string[], grace: { syncs: number | null; hours: number | null }, now = new Date()) {
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${feed.dealerId}`]);
+  await client.query(
+    `/* graceMissed */ UPDATE vehicle_source_records r SET missed_syncs = r.missed_syncs + 1, missing_since = COALESCE(r.missing_since, $4), updated_at = $4
+     FROM vehicles v WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND r.source = $2 AND NOT (v.vin = ANY($3::text[]))`,
+    [feed.dealerId, feed.source, seenVins, now]);
+  if (grace.syncs === null && grace.hours === null) return 0;
+  const presumed = await client.query<{ id: string; status: string }>(
+    `/* gracePresumeCandidates */ SELECT v.id, v.status::text AS status FROM vehicles v
+     WHERE v.dealer_id = $1 AND v.status IN ('available', 'pending', 'in_transit') AND EXISTS (
+       SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND r.source = $2
+         AND (($3::int IS NOT NULL AND r.missed_syncs >= $3) OR ($4::int IS NOT NULL AND r.missing_since <= $5::timestamptz - make_interval(hours => $4::int))))
+     FOR UPDATE`,
+    [feed.dealerId, feed.source, grace.syncs, grace.hours, now]);
+  if (!presumed.rows.length) return 0;
+  await client.query(`/* gracePresume */ UPDATE vehicles SET status = 'presumed_sold', sold_at = $2, updated_at = $2 WHERE id = ANY($1::uuid[])`,
+    [presumed.rows.map((row) => row.id), now]);
+  if (feed.trackHistory && presumed.rows.length) {
+    await insertChanges(client, presumed.rows.map((row) => [randomUUID(), row.id, 'status', JSON.stringify(row.status), JSON.stringify('presumed_sold'), feed.source, feed.syncRunId, now]));
+  }
+  return presumed.rows.length;
+}

@@ -1,0 +1,304 @@
+import { mkdir, readdir, rename, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Database } from '../../db/database';
+import type { Logger } from '../../logger';
+import type { SecretBox } from '../../secrets';
+import { conflict } from '../../errors';
+import type { Integration } from '../../generated/prisma/client';
+import { applyRules, type Rule } from '../rules/engine';
+import { enrich } from '../sources/sources.service';
+import { linkLeadsAndCalls } from '../sales/sales.service';
+import { pluginByKey, type PluginDefinition } from '../plugins/registry';
+import type { SourcePriority } from '../multi-source/merge';
+import { FeedError, pullJson, readAdf, readCsv, type ReadProgress, type SourceRow } from './parsers';
+import { rowMapper, type ColumnMapping, type ValueMappings } from './mapping';
+import { RowProblem, toRecord, type CallRecord, type LeadRecord, type SaleRecord, type VehicleRecord } from './records';
+import { applySoldGrace, writeVehicleBatch, type FeedContext } from './inventory-writer';
+import { upsertActivity } from './activity-writer';
+
+/**
+ * Runs syncs: one run per integration at a time (409 otherwise, across instances), rows streamed
+ * from the feed through column mapping, value mappings, transformation rules and validation into
+ * batched writes. Bad rows are recorded and skipped; a failure marks the run failed and leaves
+ * the data as the last committed batch left it.
+ */
+
+const BATCH_ROWS = 1000;
+const MAX_STORED_ROW_ERRORS = 10_000;
+/** A running run whose heartbeat is older than this belonged to a server that stopped. */
+const STALE_RUN_MS = 120_000;
+
+export type SyncTrigger = 'manual' | 'schedule' | 'sftp' | 'cli';
+
+export interface RunCounts { rowsRead: number; created: number; updated: number; unchanged: number; skipped: number; failed: number; presumedSold: number; returned: number }
+export interface RunProgress extends RunCounts { bytesRead: number; bytesTotal: number | null }
+
+interface RowError { row: number; field: string | null; message: string; raw: unknown }
+
+export interface SyncRunnerOptions { dataDir: string | null; allowInsecureHttpPull: boolean }
+
+export class SyncRunner {
+  private readonly active = new Map<string, Promise<void>>();
+
+  constructor(private readonly database: Database, private readonly secrets: SecretBox, private readonly logger: Logger, readonly options: SyncRunnerOptions) {}
+
+  /** Where an integration's uploaded files wait (incoming) and go once read (processed). */
+  inbox(integrationId: string) {
+    const root = path.join(this.options.dataDir ?? path.join(process.cwd(), 'data'), 'inbox', integrationId);
+    return { root, incoming: path.join(root, 'incoming'), processed: path.join(root, 'processed') };
+  }
+
+  /** Files waiting in the inbox, oldest first, that the plugin's file pattern accepts. */
+  async pendingFiles(integration: Pick<Integration, 'id' | 'config' | 'pluginKey'>, settledMs = 0): Promise<string[]> {
+    const { incoming } = this.inbox(integration.id);
+    const pattern = globPattern(String((integration.config as Record<string, unknown>).file_pattern ?? defaultPattern(integration.pluginKey)));
+    const names = await readdir(incoming).catch(() => [] as string[]);
+    const files = await Promise.all(names.filter((name) => !name.startsWith('.') && pattern.test(name)).map(async (name) => ({ name, info: await stat(path.join(incoming, name)).catch(() => null) })));
+    return files
+      .filter((file) => file.info?.isFile() && Date.now() - file.info.mtimeMs >= settledMs)
+      .sort((a, b) => a.info!.mtimeMs - b.info!.mtimeMs)
+      .map((file) => path.join(incoming, file.name));
+  }
+
+  async latestProcessed(integrationId: string): Promise<string | null> {
+    const { processed } = this.inbox(integrationId);
+    const names = (await readdir(processed).catch(() => [] as string[])).sort();
+    return names.length ? path.join(processed, names.at(-1)!) : null;
+  }
+
+  isRunning(integrationId: string) {
+    return this.active.has(integrationId);
+  }
+
+  /**
+   * Opens a run, or answers 409 when one is under way for the integration. The check and the
+   * insert hold a transaction-scoped advisory lock, so two instances cannot both start one.
+   */
+  async open(integration: Integration, trigger: SyncTrigger, fileName: string | null): Promise<string> {
+    if (this.active.has(integration.id)) throw conflict(`a sync of integration ${integration.id} is already running`);
+    const template = integration.templateId ? await this.database.prisma.mappingTemplate.findUnique({ where: { id: integration.templateId }, select: { version: true } }) : null;
+    return this.database.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`sync:${integration.id}`}))`;
+      const running = await tx.syncRun.findFirst({ where: { integrationId: integration.id, status: 'running' } });
+      if (running) {
+        if (Date.now() - running.heartbeatAt.getTime() < STALE_RUN_MS) throw conflict(`a sync of integration ${integration.id} is already running (run ${running.id})`);
+        await tx.syncRun.update({ where: { id: running.id }, data: { status: 'failed', error: 'interrupted: the server running it stopped before it finished', finishedAt: new Date() } });
+      }
+      const run = await tx.syncRun.create({
+        data: { integrationId: integration.id, dealerGroupId: integration.dealerGroupId, trigger, fileName, templateId: integration.templateId, templateVersion: template?.version ?? null },
+      });
+      return run.id;
+    });
+  }
+
+  /** Starts a run in the background and returns its id; `done` settles when it ends. */
+  async start(integrationId: string, trigger: SyncTrigger, options: { file?: string | null; onProgress?: (progress: RunProgress) => void } = {}): Promise<{ runId: string; done: Promise<void> }> {
+    const integration = await this.database.prisma.integration.findUniqueOrThrow({ where: { id: integrationId } });
+    const plugin = pluginByKey(integration.pluginKey);
+    if (!plugin) throw new FeedError(`unknown plugin ${integration.pluginKey}`);
+    let file = options.file ?? null;
+    let fromInbox = false;
+    if (!file && plugin.delivery === 'sftp') {
+      file = (await this.pendingFiles(integration))[0] ?? null;
+      fromInbox = file !== null;
+      file ??= await this.latestProcessed(integration.id);
+      if (!file) throw conflict(`no file to read: upload one to the integration's SFTP inbox first`);
+    }
+    const runId = await this.open(integration, trigger, file ? path.basename(file).replace(/^\d{8}T\d{6}-/, '') : null);
+    const done = this.execute(runId, integration, plugin, file, fromInbox, options.onProgress).finally(() => this.active.delete(integration.id));
+    this.active.set(integration.id, done);
+    return { runId, done };
+  }
+
+  /** Waits for the runs under way (on shutdown). */
+  async drain() {
+    await Promise.allSettled([...this.active.values()]);
+  }
+
+  private async execute(runId: string, integration: Integration, plugin: PluginDefinition, file: string | null, fromInbox: boolean, onProgress?: (progress: RunProgress) => void): Promise<void> {
+    const db = this.database.prisma;
+    const counts: RunCounts = { rowsRead: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, presumedSold: 0, returned: 0 };
+    const progress: ReadProgress = { bytesRead: 0, bytesTotal: null };
+    let storedErrors = 0;
+    const heartbeat = setInterval(() => {
+      db.syncRun.update({ where: { id: runId }, data: { heartbeatAt: new Date() } }).catch(() => {});
+    }, 15_000);
+    const report = async (errors: RowError[]) => {
+      const keep = errors.slice(0, Math.max(0, MAX_STORED_ROW_ERRORS - storedErrors));
+      storedErrors += keep.length;
+      if (keep.length) await db.syncRowError.createMany({ data: keep.map((error) => ({ syncRunId: runId, row: error.row, field: error.field, message: error.message, raw: error.raw as object })) });
+      await db.syncRun.update({
+        where: { id: runId },
+        data: { ...counts, bytesRead: BigInt(progress.bytesRead), bytesTotal: progress.bytesTotal === null ? null : BigInt(progress.bytesTotal), heartbeatAt: new Date() },
+      });
+      onProgress?.({ ...counts, ...progress });
+    };
+    try {
+      const config = integration.config as Record<string, unknown>;
+      const [template, rules, dealer] = await Promise.all([
+        integration.templateId ? db.mappingTemplate.findUnique({ where: { id: integration.templateId } }) : null,
+        db.transformationRule.findMany({ where: { dealerGroupId: integration.dealerGroupId, enabled: true }, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] }),
+        db.dealer.findUniqueOrThrow({ where: { id: integration.dealerId }, select: { sourcePriority: true } }),
+      ]);
+      const mapRow = rowMapper(plugin.target, {
+        columns: integration.columnMapping as ColumnMapping,
+        template: (template?.fieldMappings ?? {}) as ColumnMapping,
+        values: (template?.valueMappings ?? {}) as ValueMappings,
+      });
+      const ruleList: Rule[] = rules.map((rule) => ({ id: rule.id, name: rule.name, conditions: rule.conditions as unknown as Rule['conditions'], action: rule.action as unknown as Rule['action'] }));
+      const feed: FeedContext = {
+        dealerGroupId: integration.dealerGroupId, dealerId: integration.dealerId, source: integration.source, integrationId: integration.id, syncRunId: runId,
+        strategy: integration.strategy, trackHistory: integration.trackHistory, priority: dealer.sourcePriority as SourcePriority,
+      };
+      const provider = plugin.target === 'calls' ? String(config.provider ?? 'call_tracking') : plugin.target === 'leads' ? 'adf' : integration.source;
+      const rows = this.rowsOf(integration, plugin, file, (read) => Object.assign(progress, read));
+      const seen = new Map<string, number>();
+      // VINs of rows that failed validation still count as listed: a typo must not make a vehicle presumed sold.
+      const mentioned = new Set<string>();
+      let batch: Array<{ line: number; record: unknown }> = [];
+      let errors: RowError[] = [];
+
+      const flush = async () => {
+        if (batch.length) {
+          const records = batch.map((entry) => entry.record);
+          const client = await this.database.pool.connect();
+          try {
+            await client.query('BEGIN');
+            if (plugin.target === 'vehicles') {
+              const outcome = await writeVehicleBatch(client, feed, records as VehicleRecord[]);
+              counts.created += outcome.created;
+              counts.updated += outcome.updated;
+              counts.unchanged += outcome.unchanged;
+              counts.returned += outcome.returned;
+              counts.skipped += outcome.skipped.length;
+              const lineOf = new Map(batch.map((entry) => [(entry.record as VehicleRecord).vin, entry.line]));
+              for (const skip of outcome.skipped) errors.push({ row: lineOf.get(skip.vin) ?? 0, field: skip.reason.startsWith('condition') ? 'condition' : null, message: skip.reason, raw: { vin: skip.vin } });
+            } else {
+              const outcome = await upsertActivity(client, plugin.target, { dealerGroupId: feed.dealerGroupId, dealerId: feed.dealerId, provider }, records as Array<CallRecord | LeadRecord | SaleRecord>);
+              counts.created += outcome.created;
+              counts.updated += outcome.updated;
+              counts.unchanged += outcome.unchanged;
+            }
+            await client.query('COMMIT');
+          } catch (error) {
+            await client.query('ROLLBACK').catch(() => {});
+            throw error;
+          } finally {
+            client.release();
+          }
+        }
+        batch = [];
+        await report(errors);
+        errors = [];
+      };
+
+      for await (const row of rows) {
+        counts.rowsRead += 1;
+        const mapped = mapRow(row.values);
+        const outcome = applyRules(mapped, ruleList);
+        if (outcome.skipped) {
+          counts.skipped += 1;
+        } else {
+          try {
+            const record = toRecord(plugin.target, outcome.row, { defaultLeadType: String(config.default_lead_type ?? 'used') });
+            const key = recordKey(plugin.target, record);
+            const first = seen.get(key);
+            if (first !== undefined) {
+              counts.skipped += 1;
+              errors.push({ row: row.line, field: null, message: `duplicate of line ${first} (same ${plugin.target === 'vehicles' ? 'VIN' : plugin.target === 'sales' ? 'deal number' : 'id'}); the first one was kept`, raw: row.values });
+            } else {
+              seen.set(key, row.line);
+              batch.push({ line: row.line, record });
+            }
+          } catch (error) {
+            if (!(error instanceof RowProblem)) throw error;
+            counts.failed += 1;
+            if (typeof outcome.row.vin === 'string') mentioned.add(outcome.row.vin.trim().toUpperCase());
+            errors.push({ row: row.line, field: error.field, message: error.field ? `${error.field}: ${error.message}` : error.message, raw: row.values });
+          }
+        }
+        if (batch.length >= BATCH_ROWS || errors.length >= BATCH_ROWS) await flush();
+      }
+      await flush();
+
+      await this.finishFeed(integration, plugin, feed, [...seen.keys(), ...mentioned], counts);
+      await report([]);
+      if (file && fromInbox) await this.markProcessed(integration.id, file);
+      const finishedAt = new Date();
+      await db.$transaction([
+        db.syncRun.update({ where: { id: runId }, data: { status: 'succeeded', finishedAt } }),
+        db.integration.update({ where: { id: integration.id }, data: { ...(file ? { lastFileAt: finishedAt, lastFileName: path.basename(file).replace(/^\d{8}T\d{6}-/, '') } : {}) } }),
+      ]);
+    } catch (error) {
+      const message = error instanceof FeedError ? error.message : 'internal error while syncing; the data holds the batches committed before it';
+      if (!(error instanceof FeedError)) this.logger.error('sync failed', { runId, integrationId: integration.id, error });
+      await db.syncRun.update({ where: { id: runId }, data: { status: 'failed', error: message, finishedAt: new Date(), ...counts } }).catch(() => {});
+      if (file && fromInbox && error instanceof FeedError) await this.markProcessed(integration.id, file).catch(() => {});
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** After every row: the sold grace period for inventory feeds, source resolution and deal links for activity. */
+  private async finishFeed(integration: Integration, plugin: PluginDefinition, feed: FeedContext, seenKeys: string[], counts: RunCounts) {
+    const client = await this.database.pool.connect();
+    try {
+      if (plugin.target === 'vehicles') {
+        await client.query('BEGIN');
+        counts.presumedSold = await applySoldGrace(client, feed, seenKeys, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours });
+        await client.query('COMMIT');
+      } else {
+        const db = this.database.prisma;
+        if (plugin.target === 'calls' || plugin.target === 'leads') await enrich(db, [integration.dealerGroupId], plugin.target, { dealer_id: [integration.dealerId] });
+        await linkLeadsAndCalls(db, [integration.dealerGroupId]);
+      }
+      // Planner statistics go stale after a large load; refresh them so the API keeps its plans.
+      if (counts.created + counts.updated > 10_000) await client.query(`ANALYZE ${plugin.target === 'vehicles' ? 'vehicles, vehicle_source_records' : plugin.target}`);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The feed's rows: its file read as a stream, or its API pulled page by page (`maxPages` for a probe). */
+  rowsOf(integration: Integration, plugin: PluginDefinition, file: string | null, onProgress?: (progress: ReadProgress) => void, probe = false): AsyncIterable<SourceRow> {
+    const config = integration.config as Record<string, unknown>;
+    if (plugin.delivery === 'http_pull') {
+      const credentials = integration.credentials ? (JSON.parse(this.secrets.open(integration.credentials, integration.id)) as Record<string, string>) : {};
+      return pullJson({
+        url: String(config.url),
+        recordsPath: String(config.records_path ?? 'vehicles'),
+        pageSize: Number(config.page_size ?? 100),
+        apiKey: credentials.api_key ?? null,
+        ...(probe ? { maxPages: 1, timeoutMs: 10_000 } : {}),
+      }, onProgress);
+    }
+    if (!file) throw new FeedError('no file to read');
+    if (plugin.formats.includes('xml')) return readAdf(file, onProgress);
+    return readCsv(file, { delimiter: config.delimiter as string, encoding: config.encoding as string, headerRow: config.header_row as number }, onProgress);
+  }
+
+  private async markProcessed(integrationId: string, file: string) {
+    const { processed } = this.inbox(integrationId);
+    if (path.dirname(file) === processed) return;
+    await mkdir(processed, { recursive: true });
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
+    await rename(file, path.join(processed, `${stamp}-${path.basename(file)}`));
+  }
+}
+
+function recordKey(target: PluginDefinition['target'], record: unknown): string {
+  const value = record as Record<string, unknown>;
+  return String(target === 'vehicles' ? value.vin : target === 'sales' ? value.deal_number : value.external_id);
+}
+
+const defaultPattern = (pluginKey: string) => String(pluginByKey(pluginKey)?.configSchema.find((field) => field.name === 'file_pattern')?.default ?? '*');
+
+/** A file glob ("inventory_*.csv") as a regular expression; case-insensitive. */
+export function globPattern(globs: string): RegExp {
+  const alternatives = globs.split(',').map((glob) => glob.trim()).filter(Boolean)
+    .map((glob) => glob.split('').map((character) => (character === '*' ? '.*' : character === '?' ? '.' : character.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join(''));
+  return new RegExp(`^(?:${alternatives.join('|') || '.*'})$`, 'i');
+}

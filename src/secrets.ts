@@ -1,0 +1,58 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Encryption at rest for secrets we must be able to read back (integration credentials, the AI
+ * provider's key): AES-256-GCM with a random 96-bit IV, stored as
+ * `v1.<key id>.<iv>.<tag>.<ciphertext>`. The key ring's first key encrypts; every key decrypts, so
+ * a new key can be put first and old values re-encrypted (see `needsRotation`).
+ */
+export class SecretBox {
+  private readonly keys: Map<string, Buffer>;
+  readonly currentKeyId: string;
+
+  constructor(ring: Array<{ id: string; key: Buffer }>) {
+    if (!ring.length) throw new Error('SecretBox needs at least one key');
+    for (const { id, key } of ring) if (key.length !== 32) throw new Error(`key ${id} must be 32 bytes`);
+    this.keys = new Map(ring.map(({ id, key }) => [id, key]));
+    this.currentKeyId = ring[0]!.id;
+  }
+
+  /** The configured keys, else the one kept in `dataDir/keys` (made on first use, owner-readable only). */
+  static load(ring: Array<{ id: string; key: Buffer }>, dataDir: string | null): SecretBox {
+    if (ring.length) return new SecretBox(ring);
+    const file = dataDir ? path.join(dataDir, 'keys', 'credentials.key') : null;
+    if (file && existsSync(file)) return new SecretBox([{ id: 'local', key: Buffer.from(readFileSync(file, 'utf8').trim(), 'base64') }]);
+    const key = randomBytes(32);
+    if (file) {
+      mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      writeFileSync(file, key.toString('base64'), { mode: 0o600 });
+      chmodSync(file, 0o600);
+    }
+    return new SecretBox([{ id: 'local', key }]);
+  }
+
+  seal(plaintext: string, context: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentKeyId)!, iv);
+    // The context (say, the integration id) is authenticated: a sealed value copied onto another row does not open.
+    cipher.setAAD(Buffer.from(context));
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return ['v1', this.currentKeyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  }
+
+  open(sealed: string, context: string): string {
+    const [version, keyId, iv, tag, body] = sealed.split('.');
+    const key = keyId ? this.keys.get(keyId) : undefined;
+    if (version !== 'v1' || !key || !iv || !tag || body === undefined) throw new Error(`cannot open a secret sealed with ${keyId ? `key "${keyId}"` : 'an unknown format'}`);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from(context));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  needsRotation(sealed: string): boolean {
+    return sealed.split('.')[1] !== this.currentKeyId;
+  }
+}

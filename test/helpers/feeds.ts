@@ -1,0 +1,40 @@
+import { copyFileSync, mkdirSync, utimesSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { TestApp } from './app';
+
+/** Feed helpers: connect an integration over REST and drop fixture files into its inbox as an SFTP upload would. */
+
+export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/feeds');
+
+export async function connect(app: TestApp, token: string, body: Record<string, unknown>) {
+  const response = await app.client.post('/integrations', body, token);
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as { integration: { id: string; [key: string]: unknown }; sftp_account: { username: string; password: string; port: number | null } | null };
+}
+
+let sequence = 0;
+/** Places a fixture in the integration's inbox under `name` (default: the fixture's own name). */
+export function deliver(app: TestApp, integrationId: string, fixture: string, name = fixture) {
+  const { incoming } = app.services.syncs.inbox(integrationId);
+  mkdirSync(incoming, { recursive: true });
+  const target = path.join(incoming, name);
+  copyFileSync(path.join(FIXTURES, fixture), target);
+  // Oldest first: files delivered one after another keep their order.
+  const at = new Date(Date.now() - 60_000 + (sequence += 1) * 10);
+  utimesSync(target, at, at);
+  return target;
+}
+
+export async function syncNow(app: TestApp, token: string, integrationId: string) {
+  const response = await app.client.post(`/integrations/${integrationId}/sync`, { wait: true }, token);
+  expect(response.status, JSON.stringify(response.body)).toBe(202);
+  if (response.body.status === 'running') {
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const run = await app.client.get(`/syncs/${response.body.id}`, token);
+      if (run.body.status !== 'running') return run.body;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return response.body;
+}
