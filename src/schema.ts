@@ -12,6 +12,7 @@ import './modules/partners/partners.schema';
 import './modules/plugins/plugins.schema';
 import './modules/rules/rules.schema';
 import './modules/integrations/integrations.schema';
+import './modules/mappings/mappings.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
 

@@ -23,6 +23,7 @@ describe('tenant isolation across every endpoint', () => {
   let mappingId: string;
   let integrationId: string;
   let runId: string;
+  let templateId: string;
 
   beforeAll(async () => {
     app = await startTestApp({ REQUEST_LOG_FLUSH_MS: '20' });
@@ -39,6 +40,7 @@ describe('tenant isolation across every endpoint', () => {
     mappingId = (await app.database.prisma.sourceMapping.create({ data: { dealerGroupId: mine.groupId, sourceId: activity.sources[0]!, match: 'exact', rawValue: 'Lexus Secret Source', normalized: 'lexus secret source' } })).id;
     integrationId = (await app.database.prisma.integration.create({ data: { dealerGroupId: mine.groupId, dealerId: mine.dealerIds[0]!, pluginKey: 'homenet_inventory_csv', name: 'Lexus feed', source: 'homenet' } })).id;
     runId = (await app.database.prisma.syncRun.create({ data: { integrationId, dealerGroupId: mine.groupId, trigger: 'manual', status: 'succeeded', fileName: 'lexus.csv' } })).id;
+    templateId = (await app.database.prisma.mappingTemplate.create({ data: { dealerGroupId: mine.groupId, name: 'Lexus template', fieldMappings: { 'Lexus Col': 'make' } } })).id;
     const myAdmin = await mine.login(app.client);
     myKey = await createKey(app.client, myAdmin, { name: 'mine', scopes: ['inventory:read', 'logs:read'] });
     await app.client.get('/inventory', myKey.key);
@@ -46,7 +48,7 @@ describe('tenant isolation across every endpoint', () => {
     theirAdmin = await theirs.login(app.client);
     theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read', 'calls:read', 'leads:read', 'sales:read', 'sources:read', 'partners:read', 'mappings:read', 'integrations:read'] })).key;
     await new Promise((resolve) => setTimeout(resolve, 150));
-    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId, ruleId, integrationId, runId, 'Lexus feed', 'lexus.csv'];
+    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId, ruleId, integrationId, runId, 'Lexus feed', 'lexus.csv', templateId, 'Lexus template'];
   });
   afterAll(() => app?.stop());
 
@@ -184,6 +186,21 @@ describe('tenant isolation across every endpoint', () => {
     'Mutation.syncIntegration': async () => notFound(integrationId)(await app.client.post(`/integrations/${integrationId}/sync`, {}, theirAdmin)),
     'Query.integrationSyncs': () => asBoth((token) => app.client.get(`/integrations/${integrationId}/syncs`, token), notFound(integrationId)),
     'Query.syncRun': () => asBoth((token) => app.client.get(`/syncs/${runId}`, token), notFound(runId)),
+    'Query.mappingTemplates': () => asBoth((token) => app.client.get('/mapping-templates?limit=500', token), leaksNothing),
+    'Mutation.createMappingTemplate': async () => expect((await app.client.post('/mapping-templates', { name: 'x', dealer_group_id: mine.groupId }, theirAdmin)).status).toBe(400),
+    'Query.communityMappingTemplates': () => asBoth((token) => app.client.get('/mapping-templates/community?limit=500', token), leaksNothing),
+    'Query.mappingTemplate': () => asBoth((token) => app.client.get(`/mapping-templates/${templateId}`, token), notFound(templateId)),
+    'Mutation.updateMappingTemplate': async () => notFound(templateId)(await app.client.request('PATCH', `/api/v1/mapping-templates/${templateId}`, { token: theirAdmin, body: { name: 'x' } })),
+    'Mutation.deleteMappingTemplate': async () => notFound(templateId)(await app.client.request('DELETE', `/api/v1/mapping-templates/${templateId}`, { token: theirAdmin })),
+    'Mutation.cloneMappingTemplate': async () => notFound(templateId)(await app.client.post(`/mapping-templates/${templateId}/clone`, {}, theirAdmin)),
+    'Mutation.publishMappingTemplate': async () => notFound(templateId)(await app.client.post(`/mapping-templates/${templateId}/publish`, {}, theirAdmin)),
+    'Query.fileColumnMappings': () => asBoth((token) => app.client.get(`/file-column-mappings?integration_id=${integrationId}`, token), (response) => {
+      leaksNothing(response, [integrationId]);
+      expect(response.body.mappings).toEqual([]);
+    }),
+    'Query.detectFileColumnMapping': async () => leaksNothing(await app.client.post('/file-column-mappings/detect', { headers: ['Stock #'] }, theirAdmin)),
+    'Mutation.setFileColumnMapping': async () => notFound(integrationId)(await app.client.request('PUT', `/api/v1/file-column-mappings/${integrationId}`, { token: theirAdmin, body: { mapping: {} } })),
+    'Query.fileColumnMappingPreview': () => asBoth((token) => app.client.get(`/file-column-mappings/${integrationId}/preview`, token), notFound(integrationId)),
   };
 
   it('has a case for every endpoint', () => {

@@ -33,7 +33,12 @@ export function resolveColumns(target: Target, headers: string[], layers: Pick<M
   for (const header of headers) {
     const explicit = lookup(layers.columns, header) ?? lookup(layers.template, header);
     if (explicit !== undefined) resolved.set(header, explicit);
-    else resolved.set(header, fieldForHeader(target, header) ?? fieldForHeader(target, header.split('.').at(-1) ?? header) ?? snakeName(header));
+    else {
+      // A nested JSON path ("price.amount") maps by its own name, else by its parts, innermost first.
+      const parts = header.split('.');
+      const candidates = [header, ...parts.slice().reverse()];
+      resolved.set(header, candidates.map((candidate) => fieldForHeader(target, candidate)).find(Boolean) ?? snakeName(header));
+    }
   }
   return resolved;
 }

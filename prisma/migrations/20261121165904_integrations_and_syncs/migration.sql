@@ -91,6 +91,7 @@ CREATE TABLE "mapping_templates" (
     "name" TEXT NOT NULL,
     "description" TEXT,
     "plugin_key" TEXT,
+    "target" TEXT NOT NULL DEFAULT 'vehicles',
     "field_mappings" JSONB NOT NULL DEFAULT '{}',
     "value_mappings" JSONB NOT NULL DEFAULT '{}',
     "version" INTEGER NOT NULL DEFAULT 1,
