@@ -66,6 +66,7 @@ export async function startApp(config: Config): Promise<App> {
     sftp: sftp ? { host: config.ingestion.sftpPublicHost, port: sftp.port } : null,
     allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull,
     dataDir: config.dataDir,
+    pool: database.pool,
   };
   const scheduler = config.ingestion.scheduler ? new SyncScheduler(database, syncs, logger, config.ingestion.schedulerIntervalMs) : null;
   scheduler?.start();

@@ -39,6 +39,8 @@ export interface AppServices {
   sftp: { host: string; port: number } | null;
   allowInsecureHttpPull: boolean;
   dataDir: string | null;
+  /** The pg pool, for bulk paths (merges, loads) that run as set-based SQL. */
+  pool: import('pg').Pool;
 }
 
 /** The app-wide pieces authentication needs. */

@@ -200,6 +200,19 @@ describe('tenant isolation across every endpoint', () => {
     }),
     'Query.detectFileColumnMapping': async () => leaksNothing(await app.client.post('/file-column-mappings/detect', { headers: ['Stock #'] }, theirAdmin)),
     'Mutation.setFileColumnMapping': async () => notFound(integrationId)(await app.client.request('PUT', `/api/v1/file-column-mappings/${integrationId}`, { token: theirAdmin, body: { mapping: {} } })),
+    'Query.sourcePriorities': () => asBoth((token) => app.client.get('/multi-source/priorities', token), leaksNothing),
+    'Mutation.setSourcePriorities': async () => {
+      const response = await app.client.request('PUT', '/api/v1/multi-source/priorities', { token: theirAdmin, body: { dealer_id: mine.dealerIds[0], priorities: { price: ['dms'] } } });
+      expect(response.status).toBe(400);
+      leaksNothing(response, [mine.dealerIds[0]!]);
+    },
+    'Query.multiSourceVehicle': () => asBoth((token) => app.client.get(`/multi-source/vehicles/${vin()}`, token), notFound(vin())),
+    'Query.sourceConflicts': () => asBoth((token) => app.client.get('/multi-source/conflicts?limit=500', token), leaksNothing),
+    'Mutation.rebuildMultiSource': async () => {
+      const response = await app.client.post('/multi-source/rebuild', { dealer_id: mine.dealerIds[0] }, theirAdmin);
+      expect(response.status).toBe(400);
+      leaksNothing(response, [mine.dealerIds[0]!]);
+    },
     'Query.fileColumnMappingPreview': () => asBoth((token) => app.client.get(`/file-column-mappings/${integrationId}/preview`, token), notFound(integrationId)),
   };
 

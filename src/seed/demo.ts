@@ -173,9 +173,9 @@ export async function seedDealerGroup(pool: pg.Pool, options: { name: string; sl
     for (const rooftop of DEMO_ROOFTOPS) {
       const id = randomUUID();
       await client.query(
-        `INSERT INTO dealers (id, dealer_group_id, name, code, street, city, state, postal_code, phone, website, time_zone, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'America/Denver', now())`,
-        [id, groupId, rooftop.name, rooftop.code, `${rng.int(100, 9999)} ${rng.pick(['Federal Blvd', 'Colfax Ave', 'Wadsworth Blvd', 'Havana St'])}`, rooftop.city, rooftop.state, rooftop.postalCode, rooftop.phone, rooftop.website],
+        `INSERT INTO dealers (id, dealer_group_id, name, code, street, city, state, postal_code, phone, website, time_zone, source_priority, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'America/Denver', $11, now())`,
+        [id, groupId, rooftop.name, rooftop.code, `${rng.int(100, 9999)} ${rng.pick(['Federal Blvd', 'Colfax Ave', 'Wadsworth Blvd', 'Havana St'])}`, rooftop.city, rooftop.state, rooftop.postalCode, rooftop.phone, rooftop.website, JSON.stringify(DEFAULT_PRIORITY)],
       );
       rooftops.push({ id, franchise: rooftop.franchise });
     }

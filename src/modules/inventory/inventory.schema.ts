@@ -126,7 +126,7 @@ export const Vehicle = builder.prismaObject('Vehicle', {
 });
 
 /** The detail shape (`GET /inventory/:vin`): the merged record plus per-field provenance and its sources. */
-const VehicleDetail = builder.prismaObject('Vehicle', {
+export const VehicleDetail = builder.prismaObject('Vehicle', {
   variant: 'VehicleDetail',
   description: 'One vehicle with the provenance of every field and what each source said.',
   fields: (t) => ({

@@ -32,6 +32,11 @@ type VehicleRow = Record<MergedField, unknown> & { id: string; vin: string; sold
 
 const blank = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 const normalized = (data: VehicleData) => Object.fromEntries(MERGED_FIELDS.filter((field) => !blank(data[field])).map((field) => [field, data[field]]));
+/** Field-to-source maps compared regardless of key order (jsonb does not keep it). */
+const sameSources = (a: Record<string, string>, b: Record<string, string> | null) => {
+  const entries = (map: Record<string, string> | null) => Object.entries(map ?? {}).sort(([x], [y]) => x.localeCompare(y));
+  return sameValue(entries(a), entries(b));
+};
 const isOff = (status: unknown) => status === 'sold' || status === 'presumed_sold';
 
 /** What a source record becomes: the row alone (overwrite), or the row over what the source said before (merge). */
@@ -166,7 +171,7 @@ export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedCont
     const merged = mergeRecords(effectiveRecords(records), feed.priority);
     const values = vehicleValues(merged.values, vehicle, today);
     const moved = MERGED_FIELDS.filter((field) => !sameValue(values[field] ?? null, field === 'photos' ? vehicle.photos ?? [] : vehicle[field] ?? null));
-    if (!moved.length && sameValue(merged.fieldSources, vehicle.field_sources)) continue;
+    if (!moved.length && sameSources(merged.fieldSources, vehicle.field_sources)) continue;
     let soldAt = vehicle.sold_at;
     if (isOff(values.status) && !isOff(vehicle.status)) soldAt = now;
     if (!isOff(values.status)) soldAt = null;

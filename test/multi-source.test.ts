@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app';
+import { seedGroup, testVin, type SeededGroup } from './helpers/seed';
+
+describe('multi-source merge, conflicts and discrepancies (catalog rows 25-29)', () => {
+  let app: TestApp;
+  let group: SeededGroup;
+  let admin: string;
+  const badVin = (vin: string) => vin.slice(0, 8) + (vin[8] === '7' ? '8' : '7') + vin.slice(9);
+  const vins = { merged: testVin(901, '1HG'), duplicate: testVin(902, '1HG'), wrongMake: testVin(903, '1HG'), invalid: badVin(testVin(904, '1HG')) };
+
+  beforeAll(async () => {
+    app = await startTestApp({ SYNC_SCHEDULER: 'false' });
+    group = await seedGroup(app.database.prisma, {
+      vehicles: [
+        {
+          vin: vins.merged, make: 'Honda', model: 'Accord', price: '27000.00', mileage: 20000, stockNumber: 'H100', fieldSources: { price: 'dms' },
+          sources: [
+            { source: 'dms', data: { price: '27000.00', mileage: 20000, stock_number: 'H100', make: 'Honda', model: 'Accord', year: 2022, condition: 'used' } },
+            { source: 'website', data: { price: '26200.00', mileage: 20900, trim: 'EX-L', make: 'Honda', model: 'Accord', year: 2022, condition: 'used', photos: ['https://img.example/1.jpg'] } },
+          ],
+        },
+        { vin: vins.duplicate, make: 'Honda', model: 'Civic', stockNumber: 'H100' },
+        { vin: vins.wrongMake, make: 'Toyota', model: 'Camry', stockNumber: 'T1' },
+        { vin: vins.invalid, make: 'Honda', model: 'Fit', stockNumber: 'H9' },
+      ],
+    });
+    admin = await group.login(app.client);
+  });
+  afterAll(() => app?.stop());
+
+  it('sets field-level priorities per rooftop, refusing unknown fields', async () => {
+    const refused = await app.client.request('PUT', '/api/v1/multi-source/priorities', { token: admin, body: { dealer_id: group.dealerIds[0], priorities: { colour: ['dms'] } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toContain('priorities.colour');
+    const saved = await app.client.request('PUT', '/api/v1/multi-source/priorities', { token: admin, body: { dealer_id: group.dealerIds[0], priorities: { price: ['website', 'dms'], '*': ['dms', 'website'] } } });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ dealer_id: group.dealerIds[0], priorities: { price: ['website', 'dms'] }, known_sources: ['dms', 'website'] });
+    const listed = await app.client.get(`/multi-source/priorities?dealer_id=${group.dealerIds[0]}`, admin);
+    expect(listed.body.dealers[0].priorities).toEqual(saved.body.priorities);
+  });
+
+  it('rebuilds after a priority change: the preferred source wins each field, the next fills what it lacks, history records it', async () => {
+    const rebuilt = await app.client.post('/multi-source/rebuild', { dealer_id: group.dealerIds[0] }, admin);
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.body).toMatchObject({ vehicles_examined: 4, vehicles_changed: 1 });
+    const merged = (await app.client.get(`/multi-source/vehicles/${vins.merged}`, admin)).body;
+    expect(merged).toMatchObject({ price: '26200.00', mileage: 20000, trim: 'EX-L', stock_number: 'H100' });
+    const provenance = Object.fromEntries(merged.provenance.map((entry: { field: string }) => [entry.field, entry]));
+    expect(provenance.price).toMatchObject({ source: 'website', value: '26200.00', alternatives: [{ source: 'dms', value: '27000.00' }] });
+    expect(provenance.mileage).toMatchObject({ source: 'dms', alternatives: [{ source: 'website', value: 20900 }] });
+    expect(provenance.trim).toMatchObject({ source: 'website' });
+    const history = (await app.client.get(`/inventory/${vins.merged}/history?field=price`, admin)).body;
+    expect(history.changes[0]).toMatchObject({ old_value: '27000.00', new_value: '26200.00', source: 'website' });
+    const again = await app.client.post('/multi-source/rebuild', { dealer_id: group.dealerIds[0] }, admin);
+    expect(again.body.vehicles_changed).toBe(0);
+  });
+
+  it('lists conflicts and discrepancies, most recent first, and shows them on the vehicle', async () => {
+    const response = await app.client.get(`/multi-source/conflicts?dealer_id=${group.dealerIds[0]}&limit=100`, admin);
+    expect(response.status).toBe(200);
+    const found = response.body.conflicts.map((entry: { vin: string; kind: string; field: string }) => `${entry.vin} ${entry.kind} ${entry.field}`);
+    expect(found).toEqual(expect.arrayContaining([
+      `${vins.merged} price_disagreement price`,
+      `${vins.merged} mileage_disagreement mileage`,
+      `${vins.merged} duplicate_stock_number stock_number`,
+      `${vins.duplicate} duplicate_stock_number stock_number`,
+      `${vins.wrongMake} vin_make_mismatch make`,
+      `${vins.invalid} invalid_vin vin`,
+    ]));
+    const price = response.body.conflicts.find((entry: { vin: string; field: string }) => entry.vin === vins.merged && entry.field === 'price');
+    expect(price).toMatchObject({ winning_source: 'website', difference: 800 });
+    const strict = await app.client.get(`/multi-source/conflicts?dealer_id=${group.dealerIds[0]}&kind=price_disagreement&price_threshold=1000`, admin);
+    expect(strict.body.conflicts).toEqual([]);
+    const vehicle = (await app.client.get(`/inventory/${vins.wrongMake}`, admin)).body;
+    expect(vehicle.discrepancies).toEqual([expect.objectContaining({ kind: 'vin_make_mismatch', details: expect.objectContaining({ vin_make: 'Honda', make: 'Toyota' }) })]);
+    expect((await app.client.get('/multi-source/conflicts?kind=nonsense', admin)).status).toBe(400);
+  });
+});
