@@ -9,7 +9,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
  */
 
 export interface MailMessage { to: string; subject: string; text: string; html?: string; replyTo?: string | null }
-export interface MailReceipt { delivery: 'smtp' | 'outbox'; messageId: string | null; outboxFile: string | null }
+export interface MailReceipt { delivery: 'smtp' | 'outbox'; messageId: string | null; outboxFile: string | null; /** Why SMTP did not take it, when it fell back to the outbox. */ smtpError: string | null }
 
 export class Mailer {
   private readonly transport: Transporter | null;
@@ -26,18 +26,24 @@ export class Mailer {
     return path.join(this.options.dataDir ?? path.join(process.cwd(), 'data'), 'outbox');
   }
 
+  /** Sends by SMTP; with no SMTP, or when the server refuses, the message goes to the outbox instead. */
   async send(message: MailMessage): Promise<MailReceipt> {
     const envelope = { from: this.options.from, to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo ?? undefined };
+    let smtpError: string | null = null;
     if (this.transport) {
-      const info = await this.transport.sendMail(envelope);
-      return { delivery: 'smtp', messageId: info.messageId ?? null, outboxFile: null };
+      try {
+        const info = await this.transport.sendMail(envelope);
+        return { delivery: 'smtp', messageId: info.messageId ?? null, outboxFile: null, smtpError: null };
+      } catch (error) {
+        smtpError = (error as Error).message.slice(0, 300);
+      }
     }
     // The stream transport builds the same RFC 5322 message SMTP would carry, without sending it.
     const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(envelope);
     await mkdir(this.outboxDir, { recursive: true, mode: 0o700 });
     const file = path.join(this.outboxDir, `${new Date().toISOString().replace(/[-:.]/g, '')}-${randomUUID().slice(0, 8)}.eml`);
     await writeFile(file, built.message as Buffer, { mode: 0o600 });
-    return { delivery: 'outbox', messageId: built.messageId ?? null, outboxFile: path.basename(file) };
+    return { delivery: 'outbox', messageId: built.messageId ?? null, outboxFile: path.basename(file), smtpError };
   }
 
   close() {

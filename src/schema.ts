@@ -14,6 +14,7 @@ import './modules/rules/rules.schema';
 import './modules/integrations/integrations.schema';
 import './modules/mappings/mappings.schema';
 import './modules/multi-source/multi-source.schema';
+import './modules/sftp-emails/sftp-emails.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
 

@@ -213,6 +213,9 @@ describe('tenant isolation across every endpoint', () => {
       expect(response.status).toBe(400);
       leaksNothing(response, [mine.dealerIds[0]!]);
     },
+    'Query.sftpCredentialEmails': () => asBoth((token) => app.client.get('/sftp-credential-emails?limit=500', token), leaksNothing),
+    'Mutation.previewSftpCredentialEmail': async () => notFound(integrationId)(await app.client.post('/sftp-credential-emails/preview', { integration_id: integrationId, recipient: 'x@example.com' }, theirAdmin)),
+    'Mutation.sendSftpCredentialEmail': async () => notFound(integrationId)(await app.client.post('/sftp-credential-emails', { integration_id: integrationId, recipient: 'x@example.com' }, theirAdmin)),
     'Query.fileColumnMappingPreview': () => asBoth((token) => app.client.get(`/file-column-mappings/${integrationId}/preview`, token), notFound(integrationId)),
   };
 

@@ -155,7 +155,7 @@ export async function startSftpServer(options: { port: number; host: string; dat
                 await database.prisma.integration.update({ where: { id: integrationId! }, data: { lastFileAt: new Date(), lastFileName: entry.name } }).catch(() => {});
                 logger.info('sftp file received', { integrationId, file: entry.name, bytes: entry.written });
                 // Sync now; if a run is under way, the scheduler picks the file up when it ends.
-                syncs.start(integrationId!, 'sftp').catch(() => {});
+                syncs.startIfPending(integrationId!, 'sftp').catch(() => {});
               }
             }
             sftp.status(reqid, STATUS_CODE.OK);

@@ -110,6 +110,13 @@ export class SyncRunner {
     return { runId, done };
   }
 
+  /** Starts a run when the integration's inbox holds a file its pattern accepts (an SFTP upload just closed). */
+  async startIfPending(integrationId: string, trigger: SyncTrigger): Promise<void> {
+    const integration = await this.database.prisma.integration.findUnique({ where: { id: integrationId }, select: { id: true, config: true, pluginKey: true, enabled: true } });
+    if (!integration?.enabled || this.active.has(integrationId) || !(await this.pendingFiles(integration)).length) return;
+    await this.start(integrationId, trigger);
+  }
+
   /** Waits for the runs under way (on shutdown). */
   async drain() {
     await Promise.allSettled([...this.active.values()]);
