@@ -11,8 +11,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'password1234' })).toThrow(/ADMIN_PASSWORD/);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'short' })).toThrow(/12 characters/);
-    const config = loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'Fjord-Lantern-7-Quiver' });
+    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'Fjord-Lantern-7-Quiver' })).toThrow(/CREDENTIALS_KEYS/);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const config = loadConfig({ NODE_ENV: 'production', ADMIN_EMAIL: 'a@b.co', ADMIN_PASSWORD: 'Fjord-Lantern-7-Quiver', CREDENTIALS_KEYS: `k2:${key},k1:${key}` });
     expect(config.seedDemoData).toBe(false);
+    expect(config.ingestion.credentialKeys.map((entry) => entry.id)).toEqual(['k2', 'k1']);
+    expect(() => loadConfig({ CREDENTIALS_KEYS: 'k1:c2hvcnQ=' })).toThrow(/32 bytes/);
   });
 
   it('names the variable that is wrong', () => {

@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, type SeededGroup } from './helpers/seed';
-import { connect, deliver, syncNow } from './helpers/feeds';
+import { connect, deliver, FIXTURES, syncNow } from './helpers/feeds';
 import { createKey } from './helpers/keys';
 
 describe('integrations and syncs (catalog rows 11-21)', () => {
@@ -202,5 +205,19 @@ describe('integrations and syncs (catalog rows 11-21)', () => {
     expect(report.body.feeds[0].integration_id).toBe(silent.integration.id);
     const onlyBad = await app.client.get(`/integrations/freshness?dealer_id=${group.dealerIds[1]}&state=lagging&state=silent`, analyst);
     expect(onlyBad.body.feeds.map((feed: { state: string }) => feed.state).sort()).toEqual(['lagging', 'silent']);
+  });
+
+  it('syncs a local file from the command line (npm run sync), with progress and a summary', async () => {
+    const dealerId = group.dealerIds[1]!;
+    const { integration } = await connect(app, admin, { plugin_key: 'vauto_inventory_csv', dealer_id: dealerId, source: 'vauto_cli' });
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'scripts/sync.ts', path.join(FIXTURES, 'vauto-inventory.txt'), '--integration', integration.id], {
+      cwd: path.resolve(import.meta.dirname, '..'),
+      env: { ...process.env, DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir, DATABASE_PREPARED_STATEMENTS: 'false', LOG_LEVEL: 'error' },
+    });
+    expect(stdout).toContain('succeeded');
+    expect(stdout).toMatch(/read 9, created 8/);
+    expect(stdout).toMatch(/line 10: vin: is required/);
+    const runs = (await app.client.get(`/integrations/${integration.id}/syncs`, admin)).body.syncs;
+    expect(runs[0]).toMatchObject({ trigger: 'cli', file_name: 'vauto-inventory.txt', status: 'succeeded' });
   });
 });

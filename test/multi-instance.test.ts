@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase } from './helpers/scratch-database';
 import { signingKeyOf, startTestApp, type TestApp } from './helpers/app';
 import { createKey } from './helpers/keys';
 import { seedGroup, type SeededGroup } from './helpers/seed';
@@ -41,4 +44,41 @@ describe('several instances', () => {
   });
 
   if (!redisUrl) console.log('skipped: the shared Redis budget test needs REDIS_URL (CI sets it)');
+});
+
+/** Scheduled pulls with several instances on one PostgreSQL server: each due run happens once. */
+describe.skipIf(!process.env.DATABASE_URL)('scheduled syncs across instances', () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let apps: TestApp[] = [];
+  let api: Server;
+  let hits = 0;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(process.env.DATABASE_URL!, 'ddp_sched');
+    api = createServer((_request, response) => {
+      hits += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ vehicles: [] }));
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    const shared = { DATABASE_URL: scratch.url, SYNC_SCHEDULER: 'true', SYNC_SCHEDULER_INTERVAL_MS: '100', ALLOW_INSECURE_HTTP_PULL: 'true', CREDENTIALS_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}` };
+    const first = await startTestApp(shared);
+    apps = [first, ...(await Promise.all([1, 2].map(() => startTestApp({ ...shared, JWT_PRIVATE_KEY: signingKeyOf(first) }))))];
+  });
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop()));
+    api?.close();
+    await scratch?.drop();
+  });
+
+  it('claims a due pull on exactly one instance', async () => {
+    const group = await seedGroup(apps[0]!.database.prisma);
+    const token = await group.login(apps[0]!.client);
+    const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/feed`;
+    const created = await apps[1]!.client.post('/integrations', { plugin_key: 'inventory_json_api', dealer_id: group.dealerIds[0], config: { url } }, token);
+    expect(created.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const runs = (await apps[2]!.client.get(`/integrations/${created.body.integration.id}/syncs`, token)).body.syncs;
+    expect(runs).toEqual([expect.objectContaining({ trigger: 'schedule', status: 'succeeded' })]);
+    expect(hits).toBe(1);
+  });
 });

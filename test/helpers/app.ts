@@ -17,6 +17,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     SEED_DEMO_DATA: 'false',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     REQUEST_LOG_FLUSH_MS: '50',
+    // Suites share one database: a scheduler would pick up other suites' due pulls. Tests that need it ask for it.
+    SYNC_SCHEDULER: 'false',
     ...(options.ownDatabase ? {} : { DATABASE_URL: inject('databaseUrl') }),
     // The run's embedded database serves every instance from one session: no named statements there.
     ...(options.ownDatabase || inject('externalDatabase') ? {} : { DATABASE_PREPARED_STATEMENTS: 'false' }),

@@ -289,3 +289,16 @@ export async function freshness(caller: Caller, args: { state?: string[] | null;
     FROM aged ORDER BY (hours / expected_cadence_hours) DESC, name`;
   return states?.length ? rows.filter((row) => states.includes(row.state)) : rows;
 }
+
+/** After a new key is put first in CREDENTIALS_KEYS: re-encrypts credentials still sealed with an older key. */
+export async function resealCredentials(db: Context['db'], secrets: Context['services']['secrets']): Promise<number> {
+  const sealed = await db.integration.findMany({ where: { credentials: { not: null } }, select: { id: true, credentials: true } });
+  let resealed = 0;
+  for (const integration of sealed) {
+    if (!secrets.needsRotation(integration.credentials!)) continue;
+    const plain = secrets.open(integration.credentials!, integration.id);
+    await db.integration.update({ where: { id: integration.id }, data: { credentials: secrets.seal(plain, integration.id) } });
+    resealed += 1;
+  }
+  return resealed;
+}

@@ -23,7 +23,7 @@ import { upsertActivity } from './activity-writer';
  * the data as the last committed batch left it.
  */
 
-const BATCH_ROWS = 1000;
+const BATCH_ROWS = 5000;
 const MAX_STORED_ROW_ERRORS = 10_000;
 /** A running run whose heartbeat is older than this belonged to a server that stopped. */
 const STALE_RUN_MS = 120_000;

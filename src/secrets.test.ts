@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SecretBox } from './secrets';
+
+describe('SecretBox (AES-256-GCM with a rotatable key ring)', () => {
+  const oldKey = { id: 'k1', key: randomBytes(32) };
+  const newKey = { id: 'k2', key: randomBytes(32) };
+
+  it('seals to ciphertext that does not contain the secret and opens only with its context', () => {
+    const box = new SecretBox([oldKey]);
+    const sealed = box.seal('{"api_key":"sk_live_123"}', 'integration-a');
+    expect(sealed).toMatch(/^v1\.k1\./);
+    expect(sealed).not.toContain('sk_live_123');
+    expect(box.open(sealed, 'integration-a')).toBe('{"api_key":"sk_live_123"}');
+    expect(() => box.open(sealed, 'integration-b')).toThrow();
+    const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
+    expect(() => box.open(tampered, 'integration-a')).toThrow();
+  });
+
+  it('rotates: the new key seals, old values still open and are flagged for re-sealing', () => {
+    const before = new SecretBox([oldKey]).seal('secret', 'x');
+    const rotated = new SecretBox([newKey, oldKey]);
+    expect(rotated.open(before, 'x')).toBe('secret');
+    expect(rotated.needsRotation(before)).toBe(true);
+    const after = rotated.seal('secret', 'x');
+    expect(after).toMatch(/^v1\.k2\./);
+    expect(rotated.needsRotation(after)).toBe(false);
+    expect(() => new SecretBox([newKey]).open(before, 'x')).toThrow(/key "k1"/);
+  });
+});
