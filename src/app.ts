@@ -18,7 +18,7 @@ import { REST_ROUTES } from './http/rest-routes';
 import { createHttpServer } from './http/server';
 import { RequestLogWriter } from './http/request-log';
 import { errorResponse } from './http/errors';
-import { bootstrap } from './seed/bootstrap';
+import { bootstrap, seedDemoFeeds } from './seed/bootstrap';
 import { createLoaders } from './loaders';
 import { SecretBox } from './secrets';
 import { Mailer } from './mail';
@@ -47,7 +47,7 @@ export async function startApp(config: Config): Promise<App> {
   const applied = await applyMigrations(databaseServer.url);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10, preparedStatements: config.preparedStatements && !databaseServer.embedded });
-  await bootstrap(database, config, logger);
+  const demoGroupId = await bootstrap(database, config, logger);
 
   const keys = await loadSigningKeys(config.jwt.privateKey, config.dataDir);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
@@ -71,6 +71,7 @@ export async function startApp(config: Config): Promise<App> {
     dataDir: config.dataDir,
     pool: database.pool,
   };
+  if (demoGroupId) await seedDemoFeeds(database, syncs, demoGroupId, logger);
   const scheduler = config.ingestion.scheduler ? new SyncScheduler(database, syncs, logger, config.ingestion.schedulerIntervalMs) : null;
   scheduler?.start();
   const keyLimiter = new KeyRateLimiter(redis);
