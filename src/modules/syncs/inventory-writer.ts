@@ -60,15 +60,19 @@ function vehicleValues(values: VehicleData, current: Partial<VehicleRow> | null,
   return row;
 }
 
-export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext, records: VehicleRecord[], now = new Date()): Promise<BatchOutcome> {
+/**
+ * `mentionedVins`: VINs of rows that failed validation. They still count as listed (a typo must not
+ * make a vehicle presumed sold), so their records are marked as seen by this run.
+ */
+export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext, records: VehicleRecord[], mentionedVins: string[] = [], now = new Date()): Promise<BatchOutcome> {
   const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, skipped: [], returned: 0 };
-  if (!records.length) return outcome;
+  if (!records.length && !mentionedVins.length) return outcome;
   const today = now.toISOString().slice(0, 10);
   // Two feeds of one rooftop merge into the same vehicles: take turns per dealer.
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${feed.dealerId}`]);
   const vins = records.map((record) => record.vin);
-  const existing = await client.query<{ id: string; vin: string; status: string; data: VehicleData | null; missed_syncs: number | null }>(
-    `/* feedExisting */ SELECT v.id, v.vin, v.status::text AS status, r.data, r.missed_syncs FROM vehicles v
+  const existing = await client.query<{ id: string; vin: string; status: string; data: VehicleData | null; missed_syncs: number | null; sync_run_id: string | null }>(
+    `/* feedExisting */ SELECT v.id, v.vin, v.status::text AS status, r.data, r.missed_syncs, r.sync_run_id FROM vehicles v
      LEFT JOIN vehicle_source_records r ON r.vehicle_id = v.id AND r.source = $3
      WHERE v.dealer_id = $1 AND v.vin = ANY($2::text[])`, [feed.dealerId, vins, feed.source]);
   const byVin = new Map(existing.rows.map((row) => [row.vin, row]));
@@ -76,8 +80,14 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
   const fresh: Array<Record<string, unknown>> = [];
   const upserts: Array<{ vehicle_id: string; data: VehicleData }> = [];
   const toMerge: string[] = [];
+  const seenUnchanged: string[] = [];
   for (const record of records) {
     const known = byVin.get(record.vin);
+    // The run already wrote this vehicle from an earlier batch: a duplicate row further down the file.
+    if (known?.data && feed.syncRunId && known.sync_run_id === feed.syncRunId) {
+      outcome.skipped.push({ vin: record.vin, reason: 'duplicate: the same VIN is listed earlier in this file; the first one was kept' });
+      continue;
+    }
     if (!known) {
       if (feed.strategy === 'update_only') {
         outcome.skipped.push({ vin: record.vin, reason: 'not in inventory yet; the update_only strategy adds no vehicles' });
@@ -99,6 +109,7 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
     const presumed = known.status === 'presumed_sold';
     if (known.data && sameValue(normalized(known.data), data) && !known.missed_syncs && !presumed) {
       outcome.unchanged += 1;
+      seenUnchanged.push(known.id);
       continue;
     }
     upserts.push({ vehicle_id: known.id, data });
@@ -135,6 +146,15 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
       [JSON.stringify(upserts), feed.source, now, feed.integrationId, feed.syncRunId]);
   }
 
+  // Listed, unchanged: only when it was last seen, and by which run, moves (the sold grace period counts on it).
+  if (seenUnchanged.length) {
+    await client.query(`/* feedSeen */ UPDATE vehicle_source_records SET seen_at = $3, sync_run_id = $4 WHERE source = $2 AND vehicle_id = ANY($1::uuid[])`,
+      [seenUnchanged, feed.source, now, feed.syncRunId]);
+  }
+  if (mentionedVins.length && feed.syncRunId) {
+    await client.query(`/* feedMentioned */ UPDATE vehicle_source_records r SET sync_run_id = $4 FROM vehicles v
+      WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND v.vin = ANY($2::text[]) AND r.source = $3`, [feed.dealerId, mentionedVins, feed.source, feed.syncRunId]);
+  }
   if (toMerge.length) {
     const merged = await remergeVehicles(client, feed, toMerge, now);
     outcome.updated = merged.updated;
@@ -218,12 +238,13 @@ export async function insertChanges(client: pg.PoolClient, changes: unknown[][])
  * did not list count one more missed run; past the grace (runs or hours) they become presumed
  * sold. Nothing is deleted; a vehicle that reappears is merged back (see writeVehicleBatch).
  */
-export async function applySoldGrace(client: pg.PoolClient, feed: FeedContext, seenVins: string[], grace: { syncs: number | null; hours: number | null }, now = new Date()) {
+export async function applySoldGrace(client: pg.PoolClient, feed: FeedContext, grace: { syncs: number | null; hours: number | null }, now = new Date()) {
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${feed.dealerId}`]);
+  // Every record the run listed carries its id (written, unchanged or mentioned by a failed row); the rest were missing.
   await client.query(
     `/* graceMissed */ UPDATE vehicle_source_records r SET missed_syncs = r.missed_syncs + 1, missing_since = COALESCE(r.missing_since, $4), updated_at = $4
-     FROM vehicles v WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND r.source = $2 AND NOT (v.vin = ANY($3::text[]))`,
-    [feed.dealerId, feed.source, seenVins, now]);
+     FROM vehicles v WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND r.source = $2 AND r.sync_run_id IS DISTINCT FROM $3::uuid`,
+    [feed.dealerId, feed.source, feed.syncRunId, now]);
   if (grace.syncs === null && grace.hours === null) return 0;
   const presumed = await client.query<{ id: string; status: string }>(
     `/* gracePresumeCandidates */ SELECT v.id, v.status::text AS status FROM vehicles v

@@ -159,20 +159,21 @@ export class SyncRunner {
       };
       const provider = plugin.target === 'calls' ? String(config.provider ?? 'call_tracking') : plugin.target === 'leads' ? 'adf' : integration.source;
       const rows = this.rowsOf(integration, plugin, file, (read) => Object.assign(progress, read));
-      const seen = new Map<string, number>();
-      // VINs of rows that failed validation still count as listed: a typo must not make a vehicle presumed sold.
-      const mentioned = new Set<string>();
+      // Duplicates are caught within a batch here, and across batches by the writers (keys already
+      // written by this run), so memory stays flat however long the file.
+      let seen = new Map<string, number>();
+      let mentioned: string[] = [];
       let batch: Array<{ line: number; record: unknown }> = [];
       let errors: RowError[] = [];
 
       const flush = async () => {
-        if (batch.length) {
+        if (batch.length || mentioned.length) {
           const records = batch.map((entry) => entry.record);
           const client = await this.database.pool.connect();
           try {
             await client.query('BEGIN');
             if (plugin.target === 'vehicles') {
-              const outcome = await writeVehicleBatch(client, feed, records as VehicleRecord[]);
+              const outcome = await writeVehicleBatch(client, feed, records as VehicleRecord[], mentioned);
               counts.created += outcome.created;
               counts.updated += outcome.updated;
               counts.unchanged += outcome.unchanged;
@@ -180,6 +181,7 @@ export class SyncRunner {
               counts.skipped += outcome.skipped.length;
               const lineOf = new Map(batch.map((entry) => [(entry.record as VehicleRecord).vin, entry.line]));
               for (const skip of outcome.skipped) errors.push({ row: lineOf.get(skip.vin) ?? 0, field: skip.reason.startsWith('condition') ? 'condition' : null, message: skip.reason, raw: { vin: skip.vin } });
+              errors.sort((a, b) => a.row - b.row);
             } else {
               const outcome = await upsertActivity(client, plugin.target, { dealerGroupId: feed.dealerGroupId, dealerId: feed.dealerId, provider }, records as Array<CallRecord | LeadRecord | SaleRecord>);
               counts.created += outcome.created;
@@ -195,6 +197,8 @@ export class SyncRunner {
           }
         }
         batch = [];
+        seen = new Map();
+        mentioned = [];
         await report(errors);
         errors = [];
       };
@@ -220,7 +224,7 @@ export class SyncRunner {
           } catch (error) {
             if (!(error instanceof RowProblem)) throw error;
             counts.failed += 1;
-            if (typeof outcome.row.vin === 'string') mentioned.add(outcome.row.vin.trim().toUpperCase());
+            if (typeof outcome.row.vin === 'string') mentioned.push(outcome.row.vin.trim().toUpperCase());
             errors.push({ row: row.line, field: error.field, message: error.field ? `${error.field}: ${error.message}` : error.message, raw: row.values });
           }
         }
@@ -228,7 +232,7 @@ export class SyncRunner {
       }
       await flush();
 
-      await this.finishFeed(integration, plugin, feed, [...seen.keys(), ...mentioned], counts);
+      await this.finishFeed(integration, plugin, feed, counts);
       await report([]);
       if (file && fromInbox) await this.markProcessed(integration.id, file);
       const finishedAt = new Date();
@@ -247,12 +251,12 @@ export class SyncRunner {
   }
 
   /** After every row: the sold grace period for inventory feeds, source resolution and deal links for activity. */
-  private async finishFeed(integration: Integration, plugin: PluginDefinition, feed: FeedContext, seenKeys: string[], counts: RunCounts) {
+  private async finishFeed(integration: Integration, plugin: PluginDefinition, feed: FeedContext, counts: RunCounts) {
     const client = await this.database.pool.connect();
     try {
       if (plugin.target === 'vehicles') {
         await client.query('BEGIN');
-        counts.presumedSold = await applySoldGrace(client, feed, seenKeys, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours });
+        counts.presumedSold = await applySoldGrace(client, feed, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours });
         await client.query('COMMIT');
       } else {
         const db = this.database.prisma;
