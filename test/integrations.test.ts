@@ -220,4 +220,21 @@ describe('integrations and syncs (catalog rows 11-21)', () => {
     const runs = (await app.client.get(`/integrations/${integration.id}/syncs`, admin)).body.syncs;
     expect(runs[0]).toMatchObject({ trigger: 'cli', file_name: 'vauto-inventory.txt', status: 'succeeded' });
   });
+
+  it('marks a run whose server stopped mid-run as failed, and the next run starts and completes', async () => {
+    const { integration } = await connect(app, admin, { plugin_key: 'dms_sales_csv', dealer_id: group.dealerIds[0] });
+    deliver(app, integration.id, 'dms-deals.csv');
+    // A run another instance left behind: still "running", heartbeat long gone.
+    const orphan = await app.database.prisma.syncRun.create({
+      data: { integrationId: integration.id, dealerGroupId: group.groupId, trigger: 'schedule', heartbeatAt: new Date(Date.now() - 10 * 60_000), rowsRead: 2 },
+    });
+    const run = await syncNow(app, admin, integration.id);
+    expect(run).toMatchObject({ status: 'succeeded', counts: { created: 3 } });
+    const left = (await app.client.get(`/syncs/${orphan.id}`, admin)).body;
+    expect(left).toMatchObject({ status: 'failed', error: expect.stringContaining('interrupted') });
+    // A live run (fresh heartbeat) is respected: 409.
+    await app.database.prisma.syncRun.create({ data: { integrationId: integration.id, dealerGroupId: group.groupId, trigger: 'schedule' } });
+    const busy = await app.client.post(`/integrations/${integration.id}/sync`, {}, admin);
+    expect(busy.status).toBe(409);
+  });
 });
