@@ -96,9 +96,16 @@ describe('feeds: plugins end to end, column mappings, templates (rows 55-62, 88-
     await app.client.request('PATCH', `/api/v1/integrations/${integration.id}`, { token: admin, body: { template_id: template.body.id } });
     const rule = await app.client.post('/transformation-rules', { name: 'Back-lot units are pending', conditions: [{ field: 'lot_location', operator: 'equals', value: 'back lot' }, { field: 'model', operator: 'equals', value: 'Mustang' }], action: { type: 'set_field', field: 'status', value: 'pending' } }, admin);
     expect(rule.status).toBe(201);
+    const flag = await app.client.post('/transformation-rules', { name: 'Check used prices', conditions: [{ field: 'condition', operator: 'equals', value: 'pre-owned' }], action: { type: 'flag', message: 'used unit: check the appraisal' } }, admin);
+    expect(flag.status).toBe(201);
 
     const run = await syncNow(app, admin, integration.id);
-    expect(run).toMatchObject({ status: 'succeeded', template_version: 2, counts: { read: 6, created: 6, failed: 0 } });
+    expect(run).toMatchObject({ status: 'succeeded', template_version: 2, counts: { read: 6, created: 6, failed: 0, flagged: 2 } });
+    expect(run.row_errors).toEqual([
+      expect.objectContaining({ row: 4, kind: 'flag', message: 'used unit: check the appraisal' }),
+      expect.objectContaining({ row: 7, kind: 'flag' }),
+    ]);
+    await app.client.request('DELETE', `/api/v1/transformation-rules/${flag.body.id}`, { token: admin });
     const inventory = (await app.client.get(`/inventory?dealer_id=${dealerId}&limit=50&sort=stock_number`, admin)).body.vehicles;
     expect(inventory.map((vehicle: { exterior_color: string }) => vehicle.exterior_color).sort()).toEqual(['Black', 'Black', 'Black', 'Black', 'White', 'White']);
     const explorer = inventory.find((vehicle: { stock_number: string }) => vehicle.stock_number === 'F7301');

@@ -18,6 +18,7 @@ const SyncCounts = builder.objectRef<SyncRunRow>('SyncCounts').implement({
     unchanged: t.exposeInt('unchanged'),
     skipped: t.exposeInt('skipped', { description: 'Rows left out on purpose: duplicates, skip_row rules, update_only misses.' }),
     failed: t.exposeInt('failed', { description: 'Rows that failed validation; see row_errors.' }),
+    flagged: t.exposeInt('flagged', { description: 'Rows taken with a flag from a transformation rule; see row_errors (kind flag).' }),
     presumed_sold: t.int({ description: 'Vehicles the feed stopped listing, past the sold grace period.', resolve: (run) => run.presumedSold }),
     returned: t.int({ description: 'Presumed-sold vehicles the feed listed again.', resolve: (run) => run.returned }),
   }),
@@ -34,6 +35,7 @@ const SyncProgress = builder.objectRef<SyncRunRow>('SyncProgress').implement({
 const SyncRowError = builder.prismaObject('SyncRowError', {
   fields: (t) => ({
     row: t.exposeInt('row', { description: 'Line of the file (CSV) or record number (XML, JSON).' }),
+    kind: t.exposeString('kind', { description: 'error (the row was not taken) or flag (taken; a rule flagged it)' }),
     field: t.exposeString('field', { nullable: true }),
     message: t.exposeString('message'),
     raw: t.expose('raw', { type: 'JSON', nullable: true, description: 'The row as the feed sent it.' }),

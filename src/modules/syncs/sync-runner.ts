@@ -30,10 +30,10 @@ const STALE_RUN_MS = 120_000;
 
 export type SyncTrigger = 'manual' | 'schedule' | 'sftp' | 'cli';
 
-export interface RunCounts { rowsRead: number; created: number; updated: number; unchanged: number; skipped: number; failed: number; presumedSold: number; returned: number }
+export interface RunCounts { rowsRead: number; created: number; updated: number; unchanged: number; skipped: number; failed: number; flagged: number; presumedSold: number; returned: number }
 export interface RunProgress extends RunCounts { bytesRead: number; bytesTotal: number | null }
 
-interface RowError { row: number; field: string | null; message: string; raw: unknown }
+interface RowError { row: number; field: string | null; message: string; raw: unknown; kind?: 'error' | 'flag' }
 
 export interface SyncRunnerOptions { dataDir: string | null; allowInsecureHttpPull: boolean }
 
@@ -124,7 +124,7 @@ export class SyncRunner {
 
   private async execute(runId: string, integration: Integration, plugin: PluginDefinition, file: string | null, fromInbox: boolean, onProgress?: (progress: RunProgress) => void): Promise<void> {
     const db = this.database.prisma;
-    const counts: RunCounts = { rowsRead: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, presumedSold: 0, returned: 0 };
+    const counts: RunCounts = { rowsRead: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, flagged: 0, presumedSold: 0, returned: 0 };
     const progress: ReadProgress = { bytesRead: 0, bytesTotal: null };
     let storedErrors = 0;
     const heartbeat = setInterval(() => {
@@ -133,7 +133,7 @@ export class SyncRunner {
     const report = async (errors: RowError[]) => {
       const keep = errors.slice(0, Math.max(0, MAX_STORED_ROW_ERRORS - storedErrors));
       storedErrors += keep.length;
-      if (keep.length) await db.syncRowError.createMany({ data: keep.map((error) => ({ syncRunId: runId, row: error.row, field: error.field, message: error.message, raw: error.raw as object })) });
+      if (keep.length) await db.syncRowError.createMany({ data: keep.map((error) => ({ syncRunId: runId, row: error.row, kind: error.kind ?? 'error', field: error.field, message: error.message, raw: error.raw as object })) });
       await db.syncRun.update({
         where: { id: runId },
         data: { ...counts, bytesRead: BigInt(progress.bytesRead), bytesTotal: progress.bytesTotal === null ? null : BigInt(progress.bytesTotal), heartbeatAt: new Date() },
@@ -220,6 +220,10 @@ export class SyncRunner {
             } else {
               seen.set(key, row.line);
               batch.push({ line: row.line, record });
+              if (outcome.flags.length) {
+                counts.flagged += 1;
+                errors.push({ row: row.line, field: null, message: outcome.flags.join('; '), raw: row.values, kind: 'flag' });
+              }
             }
           } catch (error) {
             if (!(error instanceof RowProblem)) throw error;
