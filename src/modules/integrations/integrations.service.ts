@@ -5,12 +5,13 @@ import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { findInTenant, inCallerGroups } from '../../tenancy';
-import { isUuid, oneOf, optionalText } from '../../validation';
+import { dealerIds, isUuid, oneOf, optionalText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { hashPassword } from '../../auth/passwords';
 import { pluginByKey, validateConfig, type PluginDefinition } from '../plugins/registry';
 import { FeedError } from '../syncs/parsers';
-import { rowMapper, type ColumnMapping, type ValueMappings } from '../syncs/mapping';
+import { rowMapper } from '../syncs/mapping';
+import { deliveredName } from '../syncs/sync-runner';
 import { RowProblem, toRecord } from '../syncs/records';
 
 /** Integrations: a plugin connected to one rooftop, with its settings, credentials, SFTP inbox and runs. */
@@ -45,11 +46,8 @@ function sourceName(value: string | null | undefined): string | undefined {
 }
 
 function checkedConfig(caller: Caller, plugin: PluginDefinition, config: unknown): Prisma.InputJsonValue {
-  const errors = validateConfig(plugin, config ?? {}, { allowInsecureHttp: caller.services.allowInsecureHttpPull });
-  if (errors.length) {
-    const [first] = errors;
-    throw Object.assign(badInput(`config.${first!.field}`, first!.message), {});
-  }
+  const [first] = validateConfig(plugin, config ?? {}, { allowInsecureHttp: caller.services.allowInsecureHttpPull });
+  if (first) throw badInput(`config.${first.field}`, first.message);
   return (config ?? {}) as Prisma.InputJsonValue;
 }
 
@@ -172,8 +170,7 @@ export async function setCredentials(caller: Caller, id: string, credentials: un
 
 export async function integrationPage(caller: Caller, args: { dealer_id?: string[] | null; plugin_key?: string | null; enabled?: boolean | null; limit?: number | null; offset?: number | null }) {
   const { limit, offset } = pageArgs(args);
-  const dealers = args.dealer_id?.map(String);
-  if (dealers?.some((id) => !isUuid(id))) throw badInput('dealer_id', 'must be dealer ids');
+  const dealers = dealerIds(args.dealer_id);
   const where: Prisma.IntegrationWhereInput = {
     dealerGroupId: inCallerGroups(caller.session),
     disconnectedAt: null,
@@ -192,15 +189,11 @@ export async function testIntegration(caller: Caller, id: string): Promise<Conne
   const plugin = pluginByKey(integration.pluginKey)!;
   const config = integration.config as Record<string, unknown>;
   const syncs = caller.services.syncs;
-  let file: string | null = null;
-  if (plugin.delivery === 'sftp') {
-    file = (await syncs.pendingFiles(integration))[0] ?? (await syncs.latestProcessed(id));
-    if (!file) return { ok: false, message: 'no file has arrived yet: upload one to the integration\'s SFTP inbox', file_name: null, headers: [], sample: [] };
-  }
-  const fileName = file ? file.split('/').at(-1)!.replace(/^\d{8}T\d{6}-/, '') : null;
+  const { file } = plugin.delivery === 'sftp' ? await syncs.fileToRead(integration) : { file: null };
+  if (plugin.delivery === 'sftp' && !file) return { ok: false, message: 'no file has arrived yet: upload one to the integration\'s SFTP inbox', file_name: null, headers: [], sample: [] };
+  const fileName = file ? deliveredName(file) : null;
   const rows = syncs.rowsOf(integration, plugin, file, undefined, true);
-  const template = integration.templateId ? await caller.db.mappingTemplate.findUnique({ where: { id: integration.templateId } }) : null;
-  const mapRow = rowMapper(plugin.target, { columns: integration.columnMapping as ColumnMapping, template: (template?.fieldMappings ?? {}) as ColumnMapping, values: (template?.valueMappings ?? {}) as ValueMappings });
+  const mapRow = rowMapper(plugin.target, (await syncs.mappingLayers(integration)).layers);
   const sample: ConnectionTest['sample'] = [];
   let headers: string[] = [];
   try {
@@ -268,8 +261,7 @@ export interface Freshness {
  */
 export async function freshness(caller: Caller, args: { state?: string[] | null; dealer_id?: string[] | null }): Promise<Freshness[]> {
   const states = args.state?.map((state) => oneOf('state', state, ['fresh', 'lagging', 'silent'] as const));
-  const dealers = args.dealer_id?.map(String);
-  if (dealers?.some((id) => !isUuid(id))) throw badInput('dealer_id', 'must be dealer ids');
+  const dealers = dealerIds(args.dealer_id);
   const rows = await caller.db.$queryRaw<Freshness[]>`/* integrationFreshness */
     WITH feeds AS (
       SELECT i.id AS integration_id, i.name, i.plugin_key, i.dealer_id, i.expected_cadence_hours, i.last_file_at, i.created_at,

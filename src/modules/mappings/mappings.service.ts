@@ -10,6 +10,7 @@ import { findIntegration } from '../integrations/integrations.service';
 import { fieldsOf, TARGETS, type Target } from '../syncs/fields';
 import { columnMappingProblem, resolveColumns, valueMappingsProblem, type ColumnMapping } from '../syncs/mapping';
 import { detectMapping, type Suggestion } from '../syncs/detect';
+import { deliveredName } from '../syncs/sync-runner';
 
 /** File column mappings per integration (rows 88-91) and mapping templates with their community bank (rows 55-62). */
 
@@ -65,10 +66,10 @@ export async function previewFileColumns(caller: Caller, integrationId: string) 
     if (rows.length >= 5) break;
   }
   const headers = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  const template = integration.templateId ? await caller.db.mappingTemplate.findUnique({ where: { id: integration.templateId } }) : null;
-  const own = integration.columnMapping as ColumnMapping;
-  const fromTemplate = (template?.fieldMappings ?? {}) as ColumnMapping;
-  const resolved = resolveColumns(plugin.target, headers, { columns: own, template: fromTemplate });
+  const { layers } = await syncs.mappingLayers(integration);
+  const own = layers.columns;
+  const fromTemplate = layers.template;
+  const resolved = resolveColumns(plugin.target, headers, layers);
   const columns: PreviewColumn[] = headers.map((column) => {
     const mappedTo = resolved.get(column) ?? null;
     const known = fieldsOf(plugin.target).includes(mappedTo ?? '');
@@ -79,7 +80,7 @@ export async function previewFileColumns(caller: Caller, integrationId: string) 
       samples: rows.map((row) => row[column] ?? null),
     };
   });
-  return { integration_id: integration.id, file_name: file ? file.split('/').at(-1)!.replace(/^\d{8}T\d{6}-/, '') : null, columns, suggestions: detectMapping(plugin.target, headers, rows) };
+  return { integration_id: integration.id, file_name: file ? deliveredName(file) : null, columns, suggestions: detectMapping(plugin.target, headers, rows) };
 }
 
 export function detect(input: { headers?: string[] | null; rows?: unknown; target?: string | null }) {

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
 import { PLUGINS } from '../plugins/registry';
-import type { SyncRunner } from './sync-runner';
+import { INTERRUPTED, STALE_RUN_SECONDS, type SyncRunner } from './sync-runner';
 
 /**
  * In-process scheduling: pulls that are due, files waiting in SFTP inboxes, and runs left
@@ -30,8 +30,8 @@ export class SyncScheduler {
 
   async runOnce(): Promise<void> {
     const db = this.database.prisma;
-    await db.$executeRaw`/* failStaleRuns */ UPDATE sync_runs SET status = 'failed', finished_at = now(),
-      error = 'interrupted: the server running it stopped before it finished' WHERE status = 'running' AND heartbeat_at < now() - interval '2 minutes'`;
+    await db.$executeRaw`/* failStaleRuns */ UPDATE sync_runs SET status = 'failed', finished_at = now(), error = ${INTERRUPTED}
+      WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_RUN_SECONDS})`;
     const due = await db.$queryRaw<Array<{ id: string }>>`/* claimDuePulls */
       UPDATE integrations i SET next_sync_at = now() + make_interval(mins => i.schedule_minutes)
       WHERE i.id IN (SELECT id FROM integrations WHERE enabled AND disconnected_at IS NULL AND schedule_minutes IS NOT NULL AND next_sync_at <= now()

@@ -11,7 +11,7 @@ import { linkLeadsAndCalls } from '../sales/sales.service';
 import { pluginByKey, type PluginDefinition } from '../plugins/registry';
 import type { SourcePriority } from '../multi-source/merge';
 import { FeedError, pullJson, readAdf, readCsv, type ReadProgress, type SourceRow } from './parsers';
-import { rowMapper, type ColumnMapping, type ValueMappings } from './mapping';
+import { rowMapper, type ColumnMapping, type MappingLayers, type ValueMappings } from './mapping';
 import { RowProblem, toRecord, type CallRecord, type LeadRecord, type SaleRecord, type VehicleRecord } from './records';
 import { applySoldGrace, writeVehicleBatch, type FeedContext } from './inventory-writer';
 import { upsertActivity } from './activity-writer';
@@ -26,7 +26,11 @@ import { upsertActivity } from './activity-writer';
 const BATCH_ROWS = 5000;
 const MAX_STORED_ROW_ERRORS = 10_000;
 /** A running run whose heartbeat is older than this belonged to a server that stopped. */
-const STALE_RUN_MS = 120_000;
+export const STALE_RUN_SECONDS = 120;
+export const INTERRUPTED = 'interrupted: the server running it stopped before it finished';
+
+/** A file's name as it was delivered (processed files carry a time stamp in front). */
+export const deliveredName = (file: string) => path.basename(file).replace(/^\d{8}T\d{6}-/, '');
 
 export type SyncTrigger = 'manual' | 'schedule' | 'sftp' | 'cli';
 
@@ -60,6 +64,25 @@ export class SyncRunner {
       .map((file) => path.join(incoming, file.name));
   }
 
+  /** The file a run (or a probe) reads: the oldest waiting upload, else the last file read again, which changes nothing. */
+  async fileToRead(integration: Pick<Integration, 'id' | 'config' | 'pluginKey'>): Promise<{ file: string | null; fromInbox: boolean }> {
+    const pending = (await this.pendingFiles(integration))[0];
+    return pending ? { file: pending, fromInbox: true } : { file: await this.latestProcessed(integration.id), fromInbox: false };
+  }
+
+  /** An integration's column mapping, its template's (with value mappings), and the template version they come from. */
+  async mappingLayers(integration: Pick<Integration, 'columnMapping' | 'templateId'>): Promise<{ layers: MappingLayers; templateVersion: number | null }> {
+    const template = integration.templateId ? await this.database.prisma.mappingTemplate.findUnique({ where: { id: integration.templateId } }) : null;
+    return {
+      layers: {
+        columns: integration.columnMapping as ColumnMapping,
+        template: (template?.fieldMappings ?? {}) as ColumnMapping,
+        values: (template?.valueMappings ?? {}) as ValueMappings,
+      },
+      templateVersion: template?.version ?? null,
+    };
+  }
+
   async latestProcessed(integrationId: string): Promise<string | null> {
     const { processed } = this.inbox(integrationId);
     const names = (await readdir(processed).catch(() => [] as string[])).sort();
@@ -74,18 +97,17 @@ export class SyncRunner {
    * Opens a run, or answers 409 when one is under way for the integration. The check and the
    * insert hold a transaction-scoped advisory lock, so two instances cannot both start one.
    */
-  async open(integration: Integration, trigger: SyncTrigger, fileName: string | null): Promise<string> {
+  async open(integration: Integration, trigger: SyncTrigger, fileName: string | null, templateVersion: number | null): Promise<string> {
     if (this.active.has(integration.id)) throw conflict(`a sync of integration ${integration.id} is already running`);
-    const template = integration.templateId ? await this.database.prisma.mappingTemplate.findUnique({ where: { id: integration.templateId }, select: { version: true } }) : null;
     return this.database.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`sync:${integration.id}`}))`;
       const running = await tx.syncRun.findFirst({ where: { integrationId: integration.id, status: 'running' } });
       if (running) {
-        if (Date.now() - running.heartbeatAt.getTime() < STALE_RUN_MS) throw conflict(`a sync of integration ${integration.id} is already running (run ${running.id})`);
-        await tx.syncRun.update({ where: { id: running.id }, data: { status: 'failed', error: 'interrupted: the server running it stopped before it finished', finishedAt: new Date() } });
+        if (Date.now() - running.heartbeatAt.getTime() < STALE_RUN_SECONDS * 1000) throw conflict(`a sync of integration ${integration.id} is already running (run ${running.id})`);
+        await tx.syncRun.update({ where: { id: running.id }, data: { status: 'failed', error: INTERRUPTED, finishedAt: new Date() } });
       }
       const run = await tx.syncRun.create({
-        data: { integrationId: integration.id, dealerGroupId: integration.dealerGroupId, trigger, fileName, templateId: integration.templateId, templateVersion: template?.version ?? null },
+        data: { integrationId: integration.id, dealerGroupId: integration.dealerGroupId, trigger, fileName, templateId: integration.templateId, templateVersion },
       });
       return run.id;
     });
@@ -96,16 +118,11 @@ export class SyncRunner {
     const integration = await this.database.prisma.integration.findUniqueOrThrow({ where: { id: integrationId } });
     const plugin = pluginByKey(integration.pluginKey);
     if (!plugin) throw new FeedError(`unknown plugin ${integration.pluginKey}`);
-    let file = options.file ?? null;
-    let fromInbox = false;
-    if (!file && plugin.delivery === 'sftp') {
-      file = (await this.pendingFiles(integration))[0] ?? null;
-      fromInbox = file !== null;
-      file ??= await this.latestProcessed(integration.id);
-      if (!file) throw conflict(`no file to read: upload one to the integration's SFTP inbox first`);
-    }
-    const runId = await this.open(integration, trigger, file ? path.basename(file).replace(/^\d{8}T\d{6}-/, '') : null);
-    const done = this.execute(runId, integration, plugin, file, fromInbox, options.onProgress).finally(() => this.active.delete(integration.id));
+    const { file, fromInbox } = options.file || plugin.delivery !== 'sftp' ? { file: options.file ?? null, fromInbox: false } : await this.fileToRead(integration);
+    if (!file && plugin.delivery === 'sftp') throw conflict(`no file to read: upload one to the integration's SFTP inbox first`);
+    const mapping = await this.mappingLayers(integration);
+    const runId = await this.open(integration, trigger, file ? deliveredName(file) : null, mapping.templateVersion);
+    const done = this.execute(runId, integration, plugin, mapping.layers, file, fromInbox, options.onProgress).finally(() => this.active.delete(integration.id));
     this.active.set(integration.id, done);
     return { runId, done };
   }
@@ -122,7 +139,7 @@ export class SyncRunner {
     await Promise.allSettled([...this.active.values()]);
   }
 
-  private async execute(runId: string, integration: Integration, plugin: PluginDefinition, file: string | null, fromInbox: boolean, onProgress?: (progress: RunProgress) => void): Promise<void> {
+  private async execute(runId: string, integration: Integration, plugin: PluginDefinition, layers: MappingLayers, file: string | null, fromInbox: boolean, onProgress?: (progress: RunProgress) => void): Promise<void> {
     const db = this.database.prisma;
     const counts: RunCounts = { rowsRead: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, flagged: 0, presumedSold: 0, returned: 0 };
     const progress: ReadProgress = { bytesRead: 0, bytesTotal: null };
@@ -142,16 +159,11 @@ export class SyncRunner {
     };
     try {
       const config = integration.config as Record<string, unknown>;
-      const [template, rules, dealer] = await Promise.all([
-        integration.templateId ? db.mappingTemplate.findUnique({ where: { id: integration.templateId } }) : null,
+      const [rules, dealer] = await Promise.all([
         db.transformationRule.findMany({ where: { dealerGroupId: integration.dealerGroupId, enabled: true }, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] }),
         db.dealer.findUniqueOrThrow({ where: { id: integration.dealerId }, select: { sourcePriority: true } }),
       ]);
-      const mapRow = rowMapper(plugin.target, {
-        columns: integration.columnMapping as ColumnMapping,
-        template: (template?.fieldMappings ?? {}) as ColumnMapping,
-        values: (template?.valueMappings ?? {}) as ValueMappings,
-      });
+      const mapRow = rowMapper(plugin.target, layers);
       const ruleList: Rule[] = rules.map((rule) => ({ id: rule.id, name: rule.name, conditions: rule.conditions as unknown as Rule['conditions'], action: rule.action as unknown as Rule['action'] }));
       const feed: FeedContext = {
         dealerGroupId: integration.dealerGroupId, dealerId: integration.dealerId, source: integration.source, integrationId: integration.id, syncRunId: runId,
@@ -242,7 +254,7 @@ export class SyncRunner {
       const finishedAt = new Date();
       await db.$transaction([
         db.syncRun.update({ where: { id: runId }, data: { status: 'succeeded', finishedAt } }),
-        db.integration.update({ where: { id: integration.id }, data: { ...(file ? { lastFileAt: finishedAt, lastFileName: path.basename(file).replace(/^\d{8}T\d{6}-/, '') } : {}) } }),
+        db.integration.update({ where: { id: integration.id }, data: { ...(file ? { lastFileAt: finishedAt, lastFileName: deliveredName(file) } : {}) } }),
       ]);
     } catch (error) {
       const message = error instanceof FeedError ? error.message : 'internal error while syncing; the data holds the batches committed before it';
