@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { insertRows, random } from './demo';
+import { random } from './demo';
+import { inTransaction, insertRows } from '../db/bulk';
 import type { Db } from '../db/database';
 import { linkLeadsAndCalls } from '../modules/sales/sales.service';
 import { enrich } from '../modules/sources/sources.service';
@@ -27,9 +28,7 @@ const LAST = ['Garcia', 'Smith', 'Nguyen', 'Johnson', 'Patel', 'Brown', 'Martine
 
 export async function seedActivity(pool: pg.Pool, options: { dealerGroupId: string; calls: number; leads: number; sales: number; seed?: number }): Promise<void> {
   const rng = random(options.seed ?? 7);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(pool, async (client) => {
     const { rows: dealers } = await client.query<{ id: string }>('SELECT id FROM dealers WHERE dealer_group_id = $1 ORDER BY code', [options.dealerGroupId]);
     const { rows: vins } = await client.query<{ vin: string; year: number; make: string; model: string; dealer_id: string; price: string | null; condition: string }>(
       `SELECT vin, year, make::text, model::text, dealer_id, price::text, condition::text FROM vehicles WHERE dealer_group_id = $1 AND status = 'sold' LIMIT 5000`, [options.dealerGroupId]);
@@ -104,15 +103,9 @@ export async function seedActivity(pool: pg.Pool, options: { dealerGroupId: stri
     }
     await insertRows(client, 'calls', ['id', 'dealer_group_id', 'dealer_id', 'provider', 'external_id', 'started_at', 'duration_seconds', 'direction', 'status', 'caller_number', 'tracking_number',
       'raw_source', 'campaign', 'first_time_caller', 'recording_url', 'department', 'updated_at'], calls, { direction: '::call_direction', status: '::call_status' });
-    await client.query('COMMIT');
-    // Fresh statistics, so enrichment and linking right after a bulk load get hash joins.
-    await client.query('ANALYZE sources, source_mappings, sales, leads, calls');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
+  // Fresh statistics, so enrichment and linking right after a bulk load get hash joins.
+  await pool.query('ANALYZE sources, source_mappings, sales, leads, calls');
 }
 
 /** What syncs do after loading activity: resolve raw sources through the mappings, link leads and calls to deals. */

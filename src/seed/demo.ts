@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { mergeRecords, type MergedField, type SourcePriority, type SourceRecord } from '../modules/multi-source/merge';
 import { withCheckDigit } from '../modules/inventory/vin';
+import { inTransaction, insertRows } from '../db/bulk';
 import { CATALOG, EXTERIOR_COLORS, INTERIOR_COLORS, type MakeSpec } from './catalog';
 
 /** Builds a realistic dealer group: rooftops and vehicles whose sources sometimes disagree. */
@@ -147,26 +148,10 @@ const VEHICLE_COLUMNS = ['id', 'dealer_group_id', 'dealer_id', 'vin', 'stock_num
   'exterior_color', 'interior_color', 'msrp', 'price', 'internet_price', 'status', 'date_in_stock', 'sold_at', 'photos', 'field_sources', 'created_at', 'updated_at'];
 const VEHICLE_CASTS: Record<string, string> = { condition: '::vehicle_condition', status: '::vehicle_status', field_sources: '::jsonb', date_in_stock: '::date' };
 
-/** Multi-row INSERT in chunks: far faster than row-by-row writes for thousands of rows. */
-export async function insertRows(client: pg.PoolClient, table: string, columns: string[], rows: unknown[][], casts: Record<string, string> = {}) {
-  const chunk = Math.floor(30_000 / columns.length);
-  for (let start = 0; start < rows.length; start += chunk) {
-    const slice = rows.slice(start, start + chunk);
-    const values: unknown[] = [];
-    const tuples = slice.map((row) => `(${row.map((value, index) => {
-      values.push(value);
-      return `$${values.length}${casts[columns[index] as string] ?? ''}`;
-    }).join(',')})`);
-    await client.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ${tuples.join(',')}`, values);
-  }
-}
-
 /** Creates a dealer group with its rooftops and `vehicles` vehicles; returns the group id. */
 export async function seedDealerGroup(pool: pg.Pool, options: { name: string; slug: string; vehicles: number; seed?: number }): Promise<string> {
   const rng = random(options.seed ?? 20261121);
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     const groupId = randomUUID();
     await client.query('INSERT INTO dealer_groups (id, name, slug, updated_at) VALUES ($1, $2, $3, now())', [groupId, options.name, options.slug]);
     const rooftops: Rooftop[] = [];
@@ -189,12 +174,6 @@ export async function seedDealerGroup(pool: pg.Pool, options: { name: string; sl
       await insertRows(client, 'vehicle_changes', ['id', 'vehicle_id', 'field', 'old_value', 'new_value', 'source', 'changed_at'],
         built.flatMap((vehicle) => vehicle.changes), { old_value: '::jsonb', new_value: '::jsonb' });
     }
-    await client.query('COMMIT');
     return groupId;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -6,7 +6,8 @@ import { pageArgs } from '../../pagination';
 import { inCallerGroups } from '../../tenancy';
 import { dealerIds, enumList, isUuid } from '../../validation';
 import { MERGED_FIELDS, type SourcePriority } from './merge';
-import { remergeVehicles } from '../syncs/inventory-writer';
+import { lockDealerMerges, remergeVehicles } from '../syncs/inventory-writer';
+import { inTransaction } from '../../db/bulk';
 
 /** Field-level source priority per rooftop, re-merging after a change, and the conflicts and discrepancies list (rows 25-29). */
 
@@ -65,20 +66,12 @@ export async function rebuild(caller: Caller, pool: Database['pool'], args: { de
     const ids = await pool.query<{ id: string }>('SELECT id FROM vehicles WHERE dealer_id = $1 AND id > $2 ORDER BY id LIMIT 500', [dealer.id, after]);
     if (!ids.rows.length) break;
     after = ids.rows.at(-1)!.id;
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${dealer.id}`]);
-      const outcome = await remergeVehicles(client, { priority, source: 'rebuild', syncRunId: null, trackHistory: true }, ids.rows.map((row) => row.id));
-      await client.query('COMMIT');
-      examined += ids.rows.length;
-      changed += outcome.updated;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    const outcome = await inTransaction(pool, async (client) => {
+      await lockDealerMerges(client, dealer.id);
+      return remergeVehicles(client, { priority, source: 'rebuild', syncRunId: null, trackHistory: true }, ids.rows.map((row) => row.id));
+    });
+    examined += ids.rows.length;
+    changed += outcome.updated;
   }
   return { dealer_id: dealer.id, vehicles_examined: examined, vehicles_changed: changed };
 }

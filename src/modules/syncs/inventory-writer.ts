@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { insertRows } from '../../db/bulk';
 import { MERGED_FIELDS, mergeRecords, sameValue, type MergedField, type SourcePriority, type SourceRecord } from '../multi-source/merge';
 import type { VehicleData, VehicleRecord } from './records';
 
@@ -68,8 +69,7 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
   const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, skipped: [], returned: 0 };
   if (!records.length && !mentionedVins.length) return outcome;
   const today = now.toISOString().slice(0, 10);
-  // Two feeds of one rooftop merge into the same vehicles: take turns per dealer.
-  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${feed.dealerId}`]);
+  await lockDealerMerges(client, feed.dealerId);
   const vins = records.map((record) => record.vin);
   const existing = await client.query<{ id: string; vin: string; status: string; data: VehicleData | null; missed_syncs: number | null; sync_run_id: string | null }>(
     `/* feedExisting */ SELECT v.id, v.vin, v.status::text AS status, r.data, r.missed_syncs, r.sync_run_id FROM vehicles v
@@ -220,17 +220,13 @@ export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedCont
   return { updated: updates.length, returned };
 }
 
-export async function insertChanges(client: pg.PoolClient, changes: unknown[][]) {
-  const chunk = 3000;
-  for (let start = 0; start < changes.length; start += chunk) {
-    const slice = changes.slice(start, start + chunk);
-    const values: unknown[] = [];
-    const tuples = slice.map((change) => `(${change.map((value) => {
-      values.push(value);
-      return `$${values.length}`;
-    }).join(',')})`);
-    await client.query(`/* recordChanges */ INSERT INTO vehicle_changes (id, vehicle_id, field, old_value, new_value, source, sync_run_id, changed_at) VALUES ${tuples.join(',')}`, values);
-  }
+/** Rows of [id, vehicle_id, field, old_value, new_value, source, sync_run_id, changed_at]. */
+const insertChanges = (client: pg.PoolClient, changes: unknown[][]) =>
+  insertRows(client, 'vehicle_changes', ['id', 'vehicle_id', 'field', 'old_value', 'new_value', 'source', 'sync_run_id', 'changed_at'], changes);
+
+/** Two writers of one rooftop's vehicles (feeds, rebuilds) take turns: a transaction-scoped lock per dealer. */
+export async function lockDealerMerges(client: pg.PoolClient, dealerId: string) {
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${dealerId}`]);
 }
 
 /**
@@ -239,7 +235,7 @@ export async function insertChanges(client: pg.PoolClient, changes: unknown[][])
  * sold. Nothing is deleted; a vehicle that reappears is merged back (see writeVehicleBatch).
  */
 export async function applySoldGrace(client: pg.PoolClient, feed: FeedContext, grace: { syncs: number | null; hours: number | null }, now = new Date()) {
-  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${feed.dealerId}`]);
+  await lockDealerMerges(client, feed.dealerId);
   // Every record the run listed carries its id (written, unchanged or mentioned by a failed row); the rest were missing.
   await client.query(
     `/* graceMissed */ UPDATE vehicle_source_records r SET missed_syncs = r.missed_syncs + 1, missing_since = COALESCE(r.missing_since, $4), updated_at = $4

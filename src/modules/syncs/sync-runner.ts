@@ -15,6 +15,7 @@ import { rowMapper, type ColumnMapping, type MappingLayers, type ValueMappings }
 import { RowProblem, toRecord, type CallRecord, type LeadRecord, type SaleRecord, type VehicleRecord } from './records';
 import { applySoldGrace, writeVehicleBatch, type FeedContext } from './inventory-writer';
 import { upsertActivity } from './activity-writer';
+import { inTransaction } from '../../db/bulk';
 
 /**
  * Runs syncs: one run per integration at a time (409 otherwise, across instances), rows streamed
@@ -181,9 +182,7 @@ export class SyncRunner {
       const flush = async () => {
         if (batch.length || mentioned.length) {
           const records = batch.map((entry) => entry.record);
-          const client = await this.database.pool.connect();
-          try {
-            await client.query('BEGIN');
+          await inTransaction(this.database.pool, async (client) => {
             if (plugin.target === 'vehicles') {
               const outcome = await writeVehicleBatch(client, feed, records as VehicleRecord[], mentioned);
               counts.created += outcome.created;
@@ -200,13 +199,7 @@ export class SyncRunner {
               counts.updated += outcome.updated;
               counts.unchanged += outcome.unchanged;
             }
-            await client.query('COMMIT');
-          } catch (error) {
-            await client.query('ROLLBACK').catch(() => {});
-            throw error;
-          } finally {
-            client.release();
-          }
+          });
         }
         batch = [];
         seen = new Map();
@@ -268,25 +261,15 @@ export class SyncRunner {
 
   /** After every row: the sold grace period for inventory feeds, source resolution and deal links for activity. */
   private async finishFeed(integration: Integration, plugin: PluginDefinition, feed: FeedContext, counts: RunCounts) {
-    const client = await this.database.pool.connect();
-    try {
-      if (plugin.target === 'vehicles') {
-        await client.query('BEGIN');
-        counts.presumedSold = await applySoldGrace(client, feed, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours });
-        await client.query('COMMIT');
-      } else {
-        const db = this.database.prisma;
-        if (plugin.target === 'calls' || plugin.target === 'leads') await enrich(db, [integration.dealerGroupId], plugin.target, { dealer_id: [integration.dealerId] });
-        await linkLeadsAndCalls(db, [integration.dealerGroupId]);
-      }
-      // Planner statistics go stale after a large load; refresh them so the API keeps its plans.
-      if (counts.created + counts.updated > 10_000) await client.query(`ANALYZE ${plugin.target === 'vehicles' ? 'vehicles, vehicle_source_records' : plugin.target}`);
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
+    if (plugin.target === 'vehicles') {
+      counts.presumedSold = await inTransaction(this.database.pool, (client) => applySoldGrace(client, feed, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours }));
+    } else {
+      const db = this.database.prisma;
+      if (plugin.target === 'calls' || plugin.target === 'leads') await enrich(db, [integration.dealerGroupId], plugin.target, { dealer_id: [integration.dealerId] });
+      await linkLeadsAndCalls(db, [integration.dealerGroupId]);
     }
+    // Planner statistics go stale after a large load; refresh them so the API keeps its plans.
+    if (counts.created + counts.updated > 10_000) await this.database.pool.query(`ANALYZE ${plugin.target === 'vehicles' ? 'vehicles, vehicle_source_records' : plugin.target}`);
   }
 
   /** The feed's rows: its file read as a stream, or its API pulled page by page (`maxPages` for a probe). */
