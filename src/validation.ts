@@ -28,15 +28,21 @@ export function optionalText(field: string, value: string | null | undefined, ma
   return text || null;
 }
 
-/** North American numbers to E.164 (+1…); other numbers must already carry their + and country code. */
-export function phoneNumber(field: string, value: string | null | undefined): string | null | undefined {
-  if (value === undefined || value === null || !value.trim()) return value === undefined ? undefined : null;
+/** North American numbers to E.164 (+1…); other numbers must already carry their + and country code. Null when it is not a phone number. */
+export function toE164(value: string): string | null {
   const digits = value.replace(/[^\d+]/g, '');
   if (/^\+[1-9]\d{7,14}$/.test(digits)) return digits;
   const bare = digits.replace(/\D/g, '');
   if (bare.length === 10) return `+1${bare}`;
   if (bare.length === 11 && bare.startsWith('1')) return `+${bare}`;
-  throw badInput(field, `"${value}" is not a phone number; use 10 digits or +country code`);
+  return null;
+}
+
+export function phoneNumber(field: string, value: string | null | undefined): string | null | undefined {
+  if (value === undefined || value === null || !value.trim()) return value === undefined ? undefined : null;
+  const normalized = toE164(value);
+  if (!normalized) throw badInput(field, `"${value}" is not a phone number; use 10 digits or +country code`);
+  return normalized;
 }
 
 export function websiteUrl(field: string, value: string | null | undefined): string | null | undefined {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
-import { badInput, conflict, notFound } from '../../errors';
+import { badInput, conflict } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { findInTenant, inCallerGroups } from '../../tenancy';
 import { dealerIds, isUuid, oneOf, optionalText } from '../../validation';
@@ -243,10 +243,8 @@ export async function syncRunPage(caller: Caller, integrationId: string, args: {
   return { where, limit, offset, total: await caller.db.syncRun.count({ where }) };
 }
 
-export async function findSyncRun(caller: Pick<Context, 'db' | 'session'>, id: string) {
-  const run = isUuid(id) ? await caller.db.syncRun.findFirst({ where: { id, dealerGroupId: inCallerGroups(caller.session) } }) : null;
-  if (!run) throw notFound(`sync run ${id}`);
-  return run;
+export function findSyncRun(caller: Pick<Context, 'db' | 'session'>, id: string) {
+  return findInTenant(caller.session, 'sync run', id, (where) => caller.db.syncRun.findFirst({ where }));
 }
 
 export interface Freshness {

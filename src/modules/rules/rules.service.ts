@@ -65,6 +65,12 @@ export async function deleteRule(caller: Caller, id: string): Promise<string> {
   return id;
 }
 
+/** The enabled rules of dealer groups, in the order they run (as syncs apply them). */
+export async function enabledRules(db: Caller['db'], dealerGroupIds: string[]): Promise<Rule[]> {
+  const saved = await db.transformationRule.findMany({ where: { dealerGroupId: { in: dealerGroupIds }, enabled: true }, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] });
+  return saved.map((rule) => ({ id: rule.id, name: rule.name, conditions: rule.conditions as unknown as Rule['conditions'], action: rule.action as unknown as Rule['action'] }));
+}
+
 /** Dry run: each sample record before and after, with the rules that fired. Saved rules unless some are given. */
 export async function testRules(caller: Caller, input: { records?: unknown; rules?: unknown }) {
   if (!Array.isArray(input.records) || !input.records.length) throw badInput('records', 'give a list of sample records (objects)');
@@ -80,8 +86,7 @@ export async function testRules(caller: Caller, input: { records?: unknown; rule
       return { id: `draft-${index + 1}`, name: spec.name ?? `rule ${index + 1}`, conditions: (spec.conditions ?? []) as Rule['conditions'], action: spec.action as Rule['action'] };
     });
   } else {
-    const saved = await caller.db.transformationRule.findMany({ where: { dealerGroupId: inCallerGroups(caller.session), enabled: true }, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] });
-    rules = saved.map((rule) => ({ id: rule.id, name: rule.name, conditions: rule.conditions as unknown as Rule['conditions'], action: rule.action as unknown as Rule['action'] }));
+    rules = await enabledRules(caller.db, [...caller.session.dealerGroupIds]);
   }
   const names = new Map(rules.map((rule) => [rule.id, rule.name]));
   return (input.records as Row[]).map((before) => {

@@ -1,4 +1,5 @@
 import { normalizeVin, vinProblem } from '../inventory/vin';
+import { toE164 } from '../../validation';
 import type { MergedField } from '../multi-source/merge';
 import { cleanText, flag, isBlank, money, timestamp, wholeNumber, type Target } from './fields';
 
@@ -106,13 +107,12 @@ export interface CallRecord {
   recording_url: string | null; department: string | null;
 }
 
+/** Phone numbers as the API stores them (E.164), by the same rule as its own inputs. */
 const phone = (value: unknown): string | null => {
   if (isBlank(value)) return null;
-  const digits = String(value).replace(/\D/g, '');
-  if (digits.length === 10) return `+1${digits}`;
-  if (digits.length === 11 && digits.startsWith('1')) return `+${digits}`;
-  if (digits.length >= 8 && digits.length <= 15) return `+${digits}`;
-  throw new Error(`"${String(value).trim()}" is not a phone number`);
+  const normalized = toE164(String(value));
+  if (!normalized) throw new Error(`"${String(value).trim()}" is not a phone number; use 10 digits or +country code`);
+  return normalized;
 };
 
 /** "3:25", "0:03:25" and "205" are all 205 seconds. */

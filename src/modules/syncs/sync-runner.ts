@@ -5,7 +5,8 @@ import type { Logger } from '../../logger';
 import type { SecretBox } from '../../secrets';
 import { conflict } from '../../errors';
 import type { Integration } from '../../generated/prisma/client';
-import { applyRules, type Rule } from '../rules/engine';
+import { applyRules } from '../rules/engine';
+import { enabledRules } from '../rules/rules.service';
 import { enrich } from '../sources/sources.service';
 import { linkLeadsAndCalls } from '../sales/sales.service';
 import { pluginByKey, type PluginDefinition } from '../plugins/registry';
@@ -160,12 +161,11 @@ export class SyncRunner {
     };
     try {
       const config = integration.config as Record<string, unknown>;
-      const [rules, dealer] = await Promise.all([
-        db.transformationRule.findMany({ where: { dealerGroupId: integration.dealerGroupId, enabled: true }, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }] }),
+      const [ruleList, dealer] = await Promise.all([
+        enabledRules(db, [integration.dealerGroupId]),
         db.dealer.findUniqueOrThrow({ where: { id: integration.dealerId }, select: { sourcePriority: true } }),
       ]);
       const mapRow = rowMapper(plugin.target, layers);
-      const ruleList: Rule[] = rules.map((rule) => ({ id: rule.id, name: rule.name, conditions: rule.conditions as unknown as Rule['conditions'], action: rule.action as unknown as Rule['action'] }));
       const feed: FeedContext = {
         dealerGroupId: integration.dealerGroupId, dealerId: integration.dealerId, source: integration.source, integrationId: integration.id, syncRunId: runId,
         strategy: integration.strategy, trackHistory: integration.trackHistory, priority: dealer.sourcePriority as SourcePriority,
