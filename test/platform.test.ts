@@ -1,3 +1,4 @@
+import { REST_ROUTES } from '../src/http/rest-routes';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printSchemaFile, SCHEMA_FILE } from '../src/schema-file';
@@ -62,6 +63,10 @@ describe('platform: errors, documentation, health and the request log', () => {
   it('publishes the OpenAPI document with error responses and bearer security, and a reference page', async () => {
     const document = (await app.client.get('/openapi.json')).body;
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/inventory', '/inventory/{vin}', '/inventory/stats', '/auth/login', '/health']));
+    for (const route of Object.values(REST_ROUTES)) {
+      const openApiPath = route.path.replace(/:(\w+)/g, '{$1}');
+      expect(document.paths[openApiPath]?.[route.method.toLowerCase()], `${route.method} ${route.path} in the OpenAPI document`).toBeDefined();
+    }
     expect(document.paths['/inventory'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(document.paths['/inventory'].get.responses).toHaveProperty('401');
     expect(document.paths['/inventory'].get.responses).toHaveProperty('429');
