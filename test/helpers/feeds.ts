@@ -14,23 +14,23 @@ export async function connect(app: TestApp, token: string, body: Record<string, 
 }
 
 let sequence = 0;
-/** Places a fixture in the integration's inbox under `name` (default: the fixture's own name). */
-export function deliver(app: TestApp, integrationId: string, fixture: string, name = fixture) {
+/** Places a fixture (or any file, by absolute path) in the integration's inbox under `name` (default: the file's own name). */
+export function deliver(app: TestApp, integrationId: string, fixture: string, name = path.basename(fixture)) {
   const { incoming } = app.services.syncs.inbox(integrationId);
   mkdirSync(incoming, { recursive: true });
   const target = path.join(incoming, name);
-  copyFileSync(path.join(FIXTURES, fixture), target);
+  copyFileSync(path.resolve(FIXTURES, fixture), target);
   // Oldest first: files delivered one after another keep their order.
   const at = new Date(Date.now() - 60_000 + (sequence += 1) * 10);
   utimesSync(target, at, at);
   return target;
 }
 
-export async function syncNow(app: TestApp, token: string, integrationId: string) {
+export async function syncNow(app: TestApp, token: string, integrationId: string, timeoutMs = 20_000) {
   const response = await app.client.post(`/integrations/${integrationId}/sync`, { wait: true }, token);
   expect(response.status, JSON.stringify(response.body)).toBe(202);
   if (response.body.status === 'running') {
-    for (let attempt = 0; attempt < 200; attempt += 1) {
+    for (const until = Date.now() + timeoutMs; Date.now() < until;) {
       const run = await app.client.get(`/syncs/${response.body.id}`, token);
       if (run.body.status !== 'running') return run.body;
       await new Promise((resolve) => setTimeout(resolve, 100));
