@@ -31,7 +31,7 @@ try {
   await applyMigrations(server.url);
   const integration = await database.prisma.integration.findFirst({ where: { id: integrationId, disconnectedAt: null } });
   if (!integration) throw new Error(`no integration ${integrationId}`);
-  const runner = new SyncRunner(database, SecretBox.load(config.ingestion.credentialKeys, config.dataDir), logger, { dataDir: config.dataDir, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull });
+  const runner = new SyncRunner(database, SecretBox.load(config.ingestion.credentialKeys, config.dataDir), logger, { dataDir: config.dataDir, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull, allowPrivateNetworks: config.allowPrivateNetworks });
   const bar = new cliProgress.SingleBar({
     format: ' {bar} {percentage}% | {rows} rows | {created} new, {updated} updated, {failed} failed',
     hideCursor: true,

@@ -60,7 +60,7 @@ export async function startApp(config: Config): Promise<App> {
   const secrets = SecretBox.load(config.ingestion.credentialKeys, config.dataDir);
   const resealed = await resealCredentials(database.prisma, secrets);
   if (resealed) logger.info('integration credentials re-encrypted with the current key', { count: resealed });
-  const syncs = new SyncRunner(database, secrets, logger, { dataDir: config.dataDir, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull });
+  const syncs = new SyncRunner(database, secrets, logger, { dataDir: config.dataDir, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull, allowPrivateNetworks: config.allowPrivateNetworks });
   const sftp = config.ingestion.sftpPort !== null ? await startSftpServer({ port: config.ingestion.sftpPort, host: config.host, dataDir: config.dataDir, database, syncs, logger }) : null;
   const services: AppServices = {
     secrets,
@@ -68,6 +68,7 @@ export async function startApp(config: Config): Promise<App> {
     mailer: new Mailer({ smtpUrl: config.ingestion.smtpUrl, from: config.ingestion.mailFrom, dataDir: config.dataDir }),
     sftp: sftp ? { host: config.ingestion.sftpPublicHost, port: sftp.port } : null,
     allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull,
+    allowPrivateNetworks: config.allowPrivateNetworks,
     dataDir: config.dataDir,
     pool: database.pool,
   };

@@ -33,6 +33,11 @@ export interface Config {
   requestLogFlushMs: number;
   lastUsedFlushMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /**
+   * Lets outbound requests to addresses tenants choose (JSON pull feeds, the assistant's provider)
+   * reach loopback and private networks. Off: such addresses are refused (no probing the inside).
+   */
+  allowPrivateNetworks: boolean;
   ingestion: {
     /**
      * Keys that encrypt integration credentials (AES-256-GCM), newest first: `id:base64key,…`.
@@ -155,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10, 60_000),
     lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 30_000, 10, 60_000),
     logLevel,
+    allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', false),
     ingestion: {
       credentialKeys: (() => {
         const keys = credentialKeys(env);

@@ -38,6 +38,8 @@ export interface AppServices {
   /** Where data providers reach the SFTP server; null when it is off. */
   sftp: { host: string; port: number } | null;
   allowInsecureHttpPull: boolean;
+  /** Outbound requests may reach loopback and private networks (ALLOW_PRIVATE_NETWORKS). */
+  allowPrivateNetworks: boolean;
   dataDir: string | null;
   /** The pg pool, for bulk paths (merges, loads) that run as set-based SQL. */
   pool: import('pg').Pool;

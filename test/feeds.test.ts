@@ -17,7 +17,7 @@ describe('feeds: plugins end to end, column mappings, templates (rows 55-62, 88-
   const apiRequests: Array<{ url: string; authorization: string | undefined }> = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ SYNC_SCHEDULER: 'false', ALLOW_INSECURE_HTTP_PULL: 'true' });
+    app = await startTestApp({ SYNC_SCHEDULER: 'false', ALLOW_INSECURE_HTTP_PULL: 'true', ALLOW_PRIVATE_NETWORKS: 'true' });
     group = await seedGroup(app.database.prisma, { dealers: 3 });
     other = await seedGroup(app.database.prisma, { dealers: 1 });
     admin = await group.login(app.client);

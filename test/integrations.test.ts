@@ -237,4 +237,15 @@ describe('integrations and syncs (catalog rows 11-21)', () => {
     const busy = await app.client.post(`/integrations/${integration.id}/sync`, {}, admin);
     expect(busy.status).toBe(409);
   });
+
+  it('refuses JSON pulls aimed at the platform network (loopback, private, cloud metadata addresses)', async () => {
+    for (const url of ['https://127.0.0.1:9/feed', 'https://169.254.169.254/latest/meta-data', 'https://localhost:9/feed']) {
+      const { integration } = await connect(app, admin, { plugin_key: 'inventory_json_api', dealer_id: group.dealerIds[0], config: { url } });
+      const probe = await app.client.post(`/integrations/${integration.id}/test`, {}, admin);
+      expect(probe.body, url).toMatchObject({ ok: false, message: expect.stringMatching(/private or reserved address/) });
+      const run = await syncNow(app, admin, integration.id);
+      expect(run).toMatchObject({ status: 'failed', error: expect.stringMatching(/private or reserved address/) });
+      await app.client.request('DELETE', `/api/v1/integrations/${integration.id}`, { token: admin });
+    }
+  });
 });

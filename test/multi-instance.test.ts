@@ -61,7 +61,7 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled syncs across instances', (
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ vehicles: [] }));
     });
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-    const shared = { DATABASE_URL: scratch.url, SYNC_SCHEDULER: 'true', SYNC_SCHEDULER_INTERVAL_MS: '100', ALLOW_INSECURE_HTTP_PULL: 'true', CREDENTIALS_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}` };
+    const shared = { DATABASE_URL: scratch.url, SYNC_SCHEDULER: 'true', SYNC_SCHEDULER_INTERVAL_MS: '100', ALLOW_INSECURE_HTTP_PULL: 'true', ALLOW_PRIVATE_NETWORKS: 'true', CREDENTIALS_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}` };
     const first = await startTestApp(shared);
     apps = [first, ...(await Promise.all([1, 2].map(() => startTestApp({ ...shared, JWT_PRIVATE_KEY: signingKeyOf(first) }))))];
   });

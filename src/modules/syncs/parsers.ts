@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import sax from 'sax';
+import { outboundRequest, type OutboundResponse } from '../../net/outbound';
 
 /**
  * Streaming readers for the formats feeds arrive in. Each yields rows one at a time (memory stays
@@ -171,7 +172,7 @@ export async function* readAdf(file: string, onProgress?: (progress: ReadProgres
   }
 }
 
-export interface JsonPullOptions { url: string; recordsPath: string; pageSize: number; apiKey: string | null; timeoutMs?: number; maxPages?: number }
+export interface JsonPullOptions { url: string; recordsPath: string; pageSize: number; apiKey: string | null; allowPrivateNetworks: boolean; timeoutMs?: number; maxPages?: number }
 
 const at = (value: unknown, dotted: string) => dotted.split('.').filter(Boolean).reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
 
@@ -191,19 +192,20 @@ export async function* pullJson(options: JsonPullOptions, onProgress?: (progress
     if (url.origin !== origin) throw new FeedError(`the API's next page is on another site (${url.origin}); refusing to follow`);
     if (next === options.url && page > 1) url.searchParams.set('page', String(page));
     if (!url.searchParams.has('page_size') && next === options.url) url.searchParams.set('page_size', String(options.pageSize));
-    let response: Response;
+    let response: OutboundResponse;
     try {
-      response = await fetch(url, {
+      response = await outboundRequest(url, {
         headers: { accept: 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-        redirect: 'error',
+        timeoutMs: options.timeoutMs ?? 30_000,
+        allowPrivateNetworks: options.allowPrivateNetworks,
       });
     } catch (error) {
       throw new FeedError(`could not reach ${url.origin}${url.pathname}: ${(error as Error).message}`);
     }
     if (response.status === 401 || response.status === 403) throw new FeedError(`the API refused the credentials (HTTP ${response.status}); check PUT /integrations/:id/credentials`);
-    if (!response.ok) throw new FeedError(`the API answered HTTP ${response.status} for ${url.pathname}`);
-    const text = await response.text();
+    if (response.status >= 300 && response.status < 400) throw new FeedError(`the API redirected ${url.pathname} (HTTP ${response.status}); set the final URL in the config`);
+    if (response.status < 200 || response.status >= 300) throw new FeedError(`the API answered HTTP ${response.status} for ${url.pathname}`);
+    const { text } = response;
     bytesRead += text.length;
     onProgress?.({ bytesRead, bytesTotal: null });
     let body: unknown;

@@ -41,7 +41,7 @@ export interface RunProgress extends RunCounts { bytesRead: number; bytesTotal: 
 
 interface RowError { row: number; field: string | null; message: string; raw: unknown; kind?: 'error' | 'flag' }
 
-export interface SyncRunnerOptions { dataDir: string | null; allowInsecureHttpPull: boolean }
+export interface SyncRunnerOptions { dataDir: string | null; allowInsecureHttpPull: boolean; allowPrivateNetworks: boolean }
 
 export class SyncRunner {
   private readonly active = new Map<string, Promise<void>>();
@@ -282,6 +282,7 @@ export class SyncRunner {
         recordsPath: String(config.records_path ?? 'vehicles'),
         pageSize: Number(config.page_size ?? 100),
         apiKey: credentials.api_key ?? null,
+        allowPrivateNetworks: this.options.allowPrivateNetworks,
         ...(probe ? { maxPages: 1, timeoutMs: 10_000 } : {}),
       }, onProgress);
     }
