@@ -1,5 +1,6 @@
 import type { Session } from './auth/session';
 import { badInput, notFound } from './errors';
+import type { PrismaClient } from './generated/prisma/client';
 import { isUuid } from './validation';
 
 /** The dealer group a new record belongs to: the one named (if the caller holds it), or the caller's only one. */
@@ -14,6 +15,20 @@ export function targetGroup(session: Session, requested: string | null | undefin
 }
 
 export const inCallerGroups = (session: Session) => ({ in: [...session.dealerGroupIds] });
+
+/**
+ * The rooftop an input's `dealer_id` names, when it is in the caller's groups (and not archived,
+ * with `active`); else 400 naming the field. `purpose` finishes "is required: …".
+ */
+export async function inputDealer(caller: { db: PrismaClient; session: Session }, dealerId: string | null | undefined, options: { purpose: string; active?: boolean }) {
+  if (!dealerId || !isUuid(dealerId)) throw badInput('dealer_id', `is required: ${options.purpose}`);
+  const dealer = await caller.db.dealer.findFirst({
+    where: { id: dealerId, dealerGroupId: inCallerGroups(caller.session), ...(options.active ? { archivedAt: null } : {}) },
+    select: { id: true, name: true, dealerGroupId: true, sourcePriority: true },
+  });
+  if (!dealer) throw badInput('dealer_id', `no ${options.active ? 'active ' : ''}dealer ${dealerId} in your dealer groups`);
+  return dealer;
+}
 
 /** Prisma's unique-constraint violation. */
 export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';

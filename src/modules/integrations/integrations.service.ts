@@ -4,7 +4,8 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput, conflict } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { findInTenant, inCallerGroups } from '../../tenancy';
+import { findInTenant, inCallerGroups, inputDealer } from '../../tenancy';
+import { visibleTo as templatesVisibleTo } from '../mappings/mappings.service';
 import { dealerIds, isUuid, oneOf, optionalText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { hashPassword } from '../../auth/passwords';
@@ -54,7 +55,7 @@ function checkedConfig(caller: Caller, plugin: PluginDefinition, config: unknown
 async function checkedTemplate(caller: Caller, templateId: string | null | undefined): Promise<string | null | undefined> {
   if (templateId === undefined || templateId === null) return templateId;
   const template = isUuid(templateId)
-    ? await caller.db.mappingTemplate.findFirst({ where: { id: templateId, OR: [{ dealerGroupId: inCallerGroups(caller.session) }, { published: true }] } })
+    ? await caller.db.mappingTemplate.findFirst({ where: { id: templateId, ...templatesVisibleTo(caller) } })
     : null;
   if (!template) throw badInput('template_id', `no mapping template ${templateId} among yours or the community's`);
   return template.id;
@@ -92,9 +93,7 @@ export async function issueSftpAccount(caller: Pick<Caller, 'db' | 'services'>, 
 export async function createIntegration(caller: Caller, input: IntegrationInput): Promise<{ id: string; sftpAccount: SftpAccount | null }> {
   const plugin = pluginByKey(input.plugin_key ?? '');
   if (!plugin) throw badInput('plugin_key', `unknown plugin "${input.plugin_key}"; see GET /plugins`);
-  if (!input.dealer_id || !isUuid(input.dealer_id)) throw badInput('dealer_id', 'is required: the rooftop the feed belongs to');
-  const dealer = await caller.db.dealer.findFirst({ where: { id: input.dealer_id, dealerGroupId: inCallerGroups(caller.session), archivedAt: null } });
-  if (!dealer) throw badInput('dealer_id', `no dealer ${input.dealer_id} in your dealer groups`);
+  const dealer = await inputDealer(caller, input.dealer_id, { purpose: 'the rooftop the feed belongs to', active: true });
   const config = checkedConfig(caller, plugin, input.config);
   const values = config as Record<string, unknown>;
   const integration = await caller.db.integration.create({

@@ -105,7 +105,8 @@ export function detect(input: { headers?: string[] | null; rows?: unknown; targe
 
 export interface TemplateInput { name?: string | null; description?: string | null; plugin_key?: string | null; target?: string | null; field_mappings?: unknown; value_mappings?: unknown; dealer_group_id?: string | null }
 
-const visibleTo = (caller: Pick<Context, 'session'>): Prisma.MappingTemplateWhereInput => ({ OR: [{ dealerGroupId: inCallerGroups(caller.session) }, { published: true }] });
+/** Templates a caller may read and use: its groups' own and the community's published ones. */
+export const visibleTo = (caller: Pick<Context, 'session'>): Prisma.MappingTemplateWhereInput => ({ OR: [{ dealerGroupId: inCallerGroups(caller.session) }, { published: true }] });
 
 /** A template the caller may read (its own or a published one), else 404. */
 export async function findTemplate(caller: Pick<Context, 'db' | 'session'>, id: string) {

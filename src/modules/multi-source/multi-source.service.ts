@@ -3,8 +3,8 @@ import type { Context } from '../../context';
 import type { Database } from '../../db/database';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { inCallerGroups } from '../../tenancy';
-import { dealerIds, enumList, isUuid } from '../../validation';
+import { inCallerGroups, inputDealer } from '../../tenancy';
+import { dealerIds, enumList } from '../../validation';
 import { MERGED_FIELDS, type SourcePriority } from './merge';
 import { lockDealerMerges, remergeVehicles } from '../syncs/inventory-writer';
 import { inTransaction } from '../../db/bulk';
@@ -13,12 +13,7 @@ import { inTransaction } from '../../db/bulk';
 
 type Caller = Pick<Context, 'db' | 'session'>;
 
-async function callerDealer(caller: Caller, dealerId: string | null | undefined) {
-  if (!dealerId || !isUuid(dealerId)) throw badInput('dealer_id', 'is required: the rooftop whose priorities these are');
-  const dealer = await caller.db.dealer.findFirst({ where: { id: dealerId, dealerGroupId: inCallerGroups(caller.session) }, select: { id: true, name: true, sourcePriority: true } });
-  if (!dealer) throw badInput('dealer_id', `no dealer ${dealerId} in your dealer groups`);
-  return dealer;
-}
+const callerDealer = (caller: Caller, dealerId: string | null | undefined) => inputDealer(caller, dealerId, { purpose: 'the rooftop whose priorities these are' });
 
 export interface DealerPriorities { dealer_id: string; dealer_name: string; priorities: SourcePriority; known_sources: string[] }
 
