@@ -27,22 +27,29 @@ try {
   const dealer = await db.dealer.create({ data: { dealerGroupId: group.id, name: 'Bench rooftop', code: 'B1' } });
   const integration = await db.integration.create({ data: { dealerGroupId: group.id, dealerId: dealer.id, pluginKey: 'homenet_inventory_csv', name: 'Bench feed', source: 'homenet' } });
 
-  // Memory: the process's resident set sampled while a run streams the file. With the embedded
-  // engine the database lives in this process too, so the figure is meaningful on a server.
+  // Memory while a run streams the file: the resident set at its peak, and the live heap (what is
+  // left after a full collection, sampled every 2 s; run with node --expose-gc, as bench:sync does).
+  // With the embedded engine the database lives in this process too; the figures mean most on a server.
   const megabytesOf = (bytes: number) => Math.round(bytes / 1e6);
   const timed = async () => {
     global.gc?.();
     const before = process.memoryUsage();
     let peak = before;
+    let liveHeap = before.heapUsed;
     const sampler = setInterval(() => {
       const now = process.memoryUsage();
       if (now.rss > peak.rss) peak = now;
     }, 50);
+    const collector = global.gc ? setInterval(() => {
+      global.gc!();
+      liveHeap = Math.max(liveHeap, process.memoryUsage().heapUsed);
+    }, 2000) : null;
     const started = performance.now();
     const { runId, done } = await app.services.syncs.start(integration.id, 'cli', { file });
     await done;
     clearInterval(sampler);
-    const memory = { rssBefore: megabytesOf(before.rss), rssPeak: megabytesOf(peak.rss), heapPeak: megabytesOf(peak.heapUsed) };
+    if (collector) clearInterval(collector);
+    const memory = { rssBefore: megabytesOf(before.rss), rssPeak: megabytesOf(peak.rss), heapBefore: megabytesOf(before.heapUsed), liveHeap: global.gc ? megabytesOf(liveHeap) : null };
     const run = await db.syncRun.findUniqueOrThrow({ where: { id: runId } });
     if (run.status !== 'succeeded') throw new Error(`run failed: ${run.error}`);
     return { seconds: (performance.now() - started) / 1000, run, memory };
@@ -74,7 +81,8 @@ try {
     console.log(`\nfirst load runs at ${(copySeconds / first.seconds).toFixed(2)} of the COPY floor`);
   } else console.log('\n(the COPY floor needs a PostgreSQL server: run with DATABASE_URL set)');
   for (const [label, pass] of [['first load', first], ['same file again', second]] as const) {
-    console.log(`memory, ${label}: resident ${pass.memory.rssBefore} MB before, ${pass.memory.rssPeak} MB at peak (+${pass.memory.rssPeak - pass.memory.rssBefore} MB for a ${megabytes.toFixed(0)} MB file); heap at peak ${pass.memory.heapPeak} MB`);
+    console.log(`memory, ${label}: resident ${pass.memory.rssBefore} MB before, ${pass.memory.rssPeak} MB at peak (a ${megabytes.toFixed(0)} MB file); ` +
+      (pass.memory.liveHeap === null ? 'run with node --expose-gc for the live heap' : `live heap ${pass.memory.heapBefore} MB before, at most ${pass.memory.liveHeap} MB during the run`));
   }
 } finally {
   rmSync(directory, { recursive: true, force: true });

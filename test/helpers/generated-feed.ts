@@ -7,9 +7,9 @@ export const GENERATED_FEED_HEADER = 'VIN,Stock,Type,Year,Make,Model,Trim,Body,M
 
 const MODELS = [['Toyota', 'RAV4', 'SUV'], ['Honda', 'Civic', 'Sedan'], ['Ford', 'F-150', 'Pickup'], ['Chevrolet', 'Equinox', 'SUV']] as const;
 
-/** The VIN of generated row `index` (valid check digit); `tag` keeps feeds of different tests apart. */
+/** The VIN of generated row `index` (valid check digit, distinct up to 8,000,000 rows); `tag` keeps feeds of different tests apart. */
 export function generatedVin(index: number, tag = 'BENCH'): string {
-  return withCheckDigit(`1HG${tag.padEnd(5, '0').slice(0, 5)}0T${String.fromCharCode(65 + (index % 8))}${String(index).padStart(6, '0')}`);
+  return withCheckDigit(`1HG${tag.padEnd(5, '0').slice(0, 5)}0T${'ABCDEFGH'[Math.floor(index / 1_000_000) % 8]}${String(index % 1_000_000).padStart(6, '0')}`);
 }
 
 /** One CSV line for row `index`; `overrides` replaces columns by header name (Year, SellingPrice, …). */
