@@ -27,6 +27,7 @@ import { SyncScheduler } from './modules/syncs/scheduler';
 import { startSftpServer } from './sftp/sftp-server';
 import type { AppServices } from './context';
 import { resealCredentials } from './modules/integrations/integrations.service';
+import { resealProviderKeys } from './modules/admin/ai-config.service';
 
 /** A running server: its address, its database and how to stop it gracefully. */
 export interface App {
@@ -58,8 +59,8 @@ export async function startApp(config: Config): Promise<App> {
     loginThrottle: new LoginThrottle(redis),
   };
   const secrets = SecretBox.load(config.ingestion.credentialKeys, config.dataDir);
-  const resealed = await resealCredentials(database.prisma, secrets);
-  if (resealed) logger.info('integration credentials re-encrypted with the current key', { count: resealed });
+  const resealed = await resealCredentials(database.prisma, secrets) + await resealProviderKeys(database.prisma, secrets);
+  if (resealed) logger.info('integration credentials and provider keys re-encrypted with the current key', { count: resealed });
   const syncs = new SyncRunner(database, secrets, logger, { dataDir: config.dataDir, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull, allowPrivateNetworks: config.allowPrivateNetworks });
   const sftp = config.ingestion.sftpPort !== null ? await startSftpServer({ port: config.ingestion.sftpPort, host: config.host, dataDir: config.dataDir, database, syncs, logger }) : null;
   const services: AppServices = {

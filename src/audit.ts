@@ -8,7 +8,9 @@ import type { Session } from './auth/session';
 export type AuditAction =
   | 'login.succeeded' | 'login.failed' | 'login.throttled' | 'logout' | 'refresh_token.reused'
   | 'api_key.created' | 'api_key.rotated' | 'api_key.revoked' | 'scope.denied' | 'credentials.changed'
-  | 'integration.connected' | 'integration.disconnected' | 'sftp_credentials.sent' | 'mapping_template.published';
+  | 'integration.connected' | 'integration.disconnected' | 'sftp_credentials.sent' | 'mapping_template.published'
+  | 'user.created' | 'user.invited' | 'user.updated' | 'user.disabled' | 'user.enabled' | 'password.changed' | 'invitation.accepted'
+  | 'ai_config.changed';
 
 export interface AuditInput {
   action: AuditAction;

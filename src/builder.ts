@@ -5,6 +5,7 @@ import type PrismaTypes from './generated/pothos-types';
 import { getDatamodel } from './generated/pothos-types';
 import type { Context } from './context';
 import type { Scope } from './auth/scopes';
+import { passwordChangeRequired } from './auth/session';
 import { forbidden, unauthenticated } from './errors';
 import { recordAudit } from './audit';
 import { formatMoney, literalValue, parseDateTime, parseMoney } from './scalars';
@@ -44,6 +45,7 @@ export const builder = new SchemaBuilder<{
     }),
     unauthorizedError: (_parent, context, info, result) => {
       if (!context.session.isAuthenticated) return unauthenticated();
+      if (context.session.mustChangePassword) return passwordChangeRequired();
       const scope = missingScope(result.failure);
       const message = scope
         ? `missing scope ${scope}`

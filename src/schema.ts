@@ -17,6 +17,9 @@ import './modules/multi-source/multi-source.schema';
 import './modules/sftp-emails/sftp-emails.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
+import './modules/users/users.schema';
+import './modules/admin/admin.schema';
+import './modules/assistant/assistant.schema';
 
 /** The GraphQL schema: every module registers its types and operations on the builder. */
 export const schema = builder.toSchema({ sortSchema: false });

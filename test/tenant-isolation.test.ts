@@ -24,6 +24,7 @@ describe('tenant isolation across every endpoint', () => {
   let integrationId: string;
   let runId: string;
   let templateId: string;
+  let conversationId: string;
 
   beforeAll(async () => {
     app = await startTestApp({ REQUEST_LOG_FLUSH_MS: '20' });
@@ -41,6 +42,8 @@ describe('tenant isolation across every endpoint', () => {
     integrationId = (await app.database.prisma.integration.create({ data: { dealerGroupId: mine.groupId, dealerId: mine.dealerIds[0]!, pluginKey: 'homenet_inventory_csv', name: 'Lexus feed', source: 'homenet' } })).id;
     runId = (await app.database.prisma.syncRun.create({ data: { integrationId, dealerGroupId: mine.groupId, trigger: 'manual', status: 'succeeded', fileName: 'lexus.csv' } })).id;
     templateId = (await app.database.prisma.mappingTemplate.create({ data: { dealerGroupId: mine.groupId, name: 'Lexus template', fieldMappings: { 'Lexus Col': 'make' } } })).id;
+    conversationId = (await app.database.prisma.assistantConversation.create({ data: { ownerUserId: mine.users.admin!.id, dealerGroupIds: [mine.groupId], title: 'Lexus aging', messages: { create: { role: 'user', content: 'Lexus aging?' } } } })).id;
+    await app.database.prisma.aiConfig.create({ data: { dealerGroupId: mine.groupId, baseUrl: 'https://lexus-models.example/v1', model: 'lexus-model', dailyTokenLimit: 1000, timeoutMs: 5000 } });
     const myAdmin = await mine.login(app.client);
     myKey = await createKey(app.client, myAdmin, { name: 'mine', scopes: ['inventory:read', 'logs:read'] });
     await app.client.get('/inventory', myKey.key);
@@ -48,7 +51,7 @@ describe('tenant isolation across every endpoint', () => {
     theirAdmin = await theirs.login(app.client);
     theirKey = (await createKey(app.client, theirAdmin, { name: 'theirs', scopes: ['inventory:read', 'logs:read', 'dealers:read', 'calls:read', 'leads:read', 'sales:read', 'sources:read', 'partners:read', 'mappings:read', 'integrations:read'] })).key;
     await new Promise((resolve) => setTimeout(resolve, 150));
-    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId, ruleId, integrationId, runId, 'Lexus feed', 'lexus.csv', templateId, 'Lexus template'];
+    secrets = [mine.groupId, ...mine.dealerIds, ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]), mine.users.admin!.id, myKey.id, 'Lexus', ...activity.calls, ...activity.leads, ...activity.sales, ...activity.sources, partnerId, mappingId, ruleId, integrationId, runId, 'Lexus feed', 'lexus.csv', templateId, 'Lexus template', conversationId, 'Lexus aging', 'lexus-model', 'lexus-models.example'];
   });
   afterAll(() => app?.stop());
 
@@ -217,6 +220,40 @@ describe('tenant isolation across every endpoint', () => {
     'Mutation.previewSftpCredentialEmail': async () => notFound(integrationId)(await app.client.post('/sftp-credential-emails/preview', { integration_id: integrationId, recipient: 'x@example.com' }, theirAdmin)),
     'Mutation.sendSftpCredentialEmail': async () => notFound(integrationId)(await app.client.post('/sftp-credential-emails', { integration_id: integrationId, recipient: 'x@example.com' }, theirAdmin)),
     'Query.fileColumnMappingPreview': () => asBoth((token) => app.client.get(`/file-column-mappings/${integrationId}/preview`, token), notFound(integrationId)),
+    'Mutation.startAssistantConversation': async () => {
+      const response = await app.client.post('/assistant/conversations', { message: 'How many Lexus vehicles do we have?' }, theirAdmin);
+      expect(response.status).toBe(201);
+      leaksNothing(response, ['Lexus']);
+      expect(response.body.messages[1].citations.figures[0].value).toBe('0');
+    },
+    // Their own conversation may mention Lexus (they asked about it); ours never shows.
+    'Query.assistantConversations': () => asBoth((token) => app.client.get('/assistant/conversations?limit=500', token), (response) => leaksNothing(response, ['Lexus'])),
+    'Query.assistantConversation': async () => notFound(conversationId)(await app.client.get(`/assistant/conversations/${conversationId}`, theirAdmin)),
+    'Mutation.askAssistant': async () => notFound(conversationId)(await app.client.post(`/assistant/conversations/${conversationId}/messages`, { content: 'How many vehicles?' }, theirAdmin)),
+    'Query.aiConfig': () => asBoth((token) => app.client.get('/admin/ai-config', token), leaksNothing),
+    'Mutation.setAiConfig': async () => {
+      const response = await app.client.request('PUT', '/api/v1/admin/ai-config', { token: theirAdmin, body: { dealer_group_id: mine.groupId, model: 'x' } });
+      expect(response.status).toBe(400);
+      leaksNothing(response, [mine.groupId]);
+    },
+    'Query.adminUsage': () => asBoth((token) => app.client.get('/admin/usage', token), leaksNothing),
+    'Query.adminUsers': async () => leaksNothing(await app.client.get('/admin/users?include_disabled=true&limit=500', theirAdmin)),
+    'Mutation.createUser': async () => {
+      const response = await app.client.post('/admin/users', { email: 'intruder@theirs.example', name: 'Intruder', dealer_group_ids: [mine.groupId] }, theirAdmin);
+      expect(response.status).toBe(400);
+      leaksNothing(response, [mine.groupId]);
+    },
+    'Mutation.updateUser': async () => notFound(mine.users.admin!.id)(await app.client.request('PATCH', `/api/v1/admin/users/${mine.users.admin!.id}`, { token: theirAdmin, body: { disabled: true } })),
+    'Mutation.changePassword': async () => {
+      const response = await app.client.post('/auth/password', { current_password: 'not it', new_password: 'a-new-long-password' }, theirAdmin);
+      expect(response.status).toBe(400);
+      leaksNothing(response);
+    },
+    'Mutation.acceptInvitation': async () => {
+      const response = await app.client.post('/auth/invitations/accept', { token: 'not-an-invitation', password: 'a-new-long-password' });
+      expect(response.status).toBe(401);
+      leaksNothing(response);
+    },
   };
 
   it('has a case for every endpoint', () => {

@@ -1,9 +1,11 @@
-import { forbidden, unauthenticated } from '../errors';
+import { AppError, forbidden, unauthenticated } from '../errors';
+
+export const passwordChangeRequired = () => new AppError(403, 'PASSWORD_CHANGE_REQUIRED', 'change the initial password first: POST /auth/password with current_password and new_password');
 import type { Role, Scope } from './scopes';
 
 export type Principal =
   | { kind: 'anonymous' }
-  | { kind: 'user'; userId: string; email: string; role: Role }
+  | { kind: 'user'; userId: string; email: string; role: Role; /** An initial password awaits its change: nothing else is allowed until then. */ mustChangePassword?: boolean }
   | { kind: 'apiKey'; apiKeyId: string; name: string; rateLimitPerHour: number };
 
 /**
@@ -43,9 +45,14 @@ export class Session {
     return this.scopes.includes(scope);
   }
 
+  get mustChangePassword(): boolean {
+    return this.principal.kind === 'user' && this.principal.mustChangePassword === true;
+  }
+
   /** Throws 401 for the anonymous caller and 403 naming the scope for a caller without it. */
   assert(scope: Scope): void {
     if (!this.isAuthenticated) throw unauthenticated();
+    if (this.mustChangePassword) throw passwordChangeRequired();
     if (!this.has(scope)) throw forbidden(`missing scope ${scope}`, { requiredScope: scope });
   }
 

@@ -23,14 +23,16 @@ export async function resolveSession(authorization: string | null, db: Db, token
     : claims.sub && UUID.test(claims.sub) ? await loadUser(db, Prisma.sql`u.id = ${claims.sub}::uuid`) : null;
   if (!user) throw unauthenticated(tokens.external ? 'no account for this identity' : 'invalid token: unknown user');
   if (user.disabled_at) throw unauthenticated('account disabled');
+  // An initial password awaiting its change grants nothing but the change itself (and /auth/me).
+  if (user.must_change_password) return new Session({ kind: 'user', userId: user.id, email: user.email, role: user.role, mustChangePassword: true }, [], []);
   return new Session({ kind: 'user', userId: user.id, email: user.email, role: user.role }, ROLE_SCOPES[user.role], user.dealer_group_ids);
 }
 
-interface UserRow { id: string; email: string; role: Role; disabled_at: Date | null; dealer_group_ids: string[] }
+interface UserRow { id: string; email: string; role: Role; disabled_at: Date | null; must_change_password: boolean; dealer_group_ids: string[] }
 
 async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
   const [row] = await db.$queryRaw<UserRow[]>(Prisma.sql`/* sessionUser */
-    SELECT u.id, u.email, u.role::text AS role, u.disabled_at,
+    SELECT u.id, u.email, u.role::text AS role, u.disabled_at, u.must_change_password,
       COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
     FROM users u LEFT JOIN user_dealer_groups g ON g.user_id = u.id WHERE ${where} GROUP BY u.id`);
   return row ?? null;

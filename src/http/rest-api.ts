@@ -131,6 +131,8 @@ export interface RestApiOptions {
 /** Where the HTTP layer leaves the raw request body (already size-checked) for REST validation. */
 export interface RestServerContext {
   rawBody?: Buffer | null;
+  /** The request's log entry: the route template is its operation ("GET /inventory/:vin"). */
+  meta?: { operation: string | null };
 }
 
 export function useRestApi(options: RestApiOptions): Plugin {
@@ -184,7 +186,8 @@ export function useRestApi(options: RestApiOptions): Plugin {
         const allowed = [...new Set(samePath.map((candidate) => candidate.method))].join(', ');
         return endResponse(errorResponse(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported on ${options.basePath}${path}; use ${allowed}`, undefined, { allow: allowed }));
       }
-      const rawBody = (serverContext as RestServerContext).rawBody;
+      const { rawBody, meta } = serverContext as RestServerContext;
+      if (meta) meta.operation = `${route.method} ${route.path}`;
       let body: unknown;
       if (rawBody?.length) {
         if (!/^application\/(.+\+)?json\b/i.test(request.headers.get('content-type') ?? '')) {

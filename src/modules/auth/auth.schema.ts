@@ -20,7 +20,7 @@ export const User = builder.prismaObject('User', {
   }),
 });
 
-const AuthTokens = builder.objectRef<TokenPair>('AuthTokens').implement({
+export const AuthTokens = builder.objectRef<TokenPair>('AuthTokens').implement({
   description: 'An access token (RS256 JWT, short-lived) and the single-use refresh token that renews it.',
   fields: (t) => ({
     token: t.exposeString('token', { description: 'The access token: send it as "Authorization: Bearer <token>".' }),
@@ -29,6 +29,7 @@ const AuthTokens = builder.objectRef<TokenPair>('AuthTokens').implement({
     expires_at: t.expose('expiresAt', { type: 'DateTime' }),
     refresh_token: t.exposeString('refreshToken', { description: 'Works once; POST it to /auth/refresh for a new pair.' }),
     refresh_expires_at: t.expose('refreshExpiresAt', { type: 'DateTime' }),
+    password_change_required: t.exposeBoolean('passwordChangeRequired', { description: 'True after signing in with an initial password an admin chose: POST /auth/password before anything else.' }),
     user: t.prismaField({
       type: 'User',
       resolve: (query, pair, _args, context) => context.db.user.findUniqueOrThrow({ ...query, where: { id: pair.userId } }),

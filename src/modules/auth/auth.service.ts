@@ -15,6 +15,8 @@ export interface TokenPair {
   refreshToken: string;
   refreshExpiresAt: Date;
   userId: string;
+  /** The user signed in with an initial password an admin chose: POST /auth/password before anything else. */
+  passwordChangeRequired: boolean;
 }
 
 type AuthDeps = Pick<Context, 'db' | 'auth' | 'session' | 'meta'>;
@@ -30,7 +32,7 @@ function assertBuiltInProvider(tokens: TokenService): void {
 async function issuePair(deps: AuthDeps, userId: string, familyId: string): Promise<TokenPair> {
   const user = await deps.db.user.findUniqueOrThrow({
     where: { id: userId },
-    select: { id: true, email: true, role: true, dealerGroups: { select: { dealerGroupId: true } } },
+    select: { id: true, email: true, role: true, mustChangePassword: true, dealerGroups: { select: { dealerGroupId: true } } },
   });
   const access = await deps.auth.tokens.issueAccessToken({
     userId: user.id,
@@ -49,6 +51,7 @@ async function issuePair(deps: AuthDeps, userId: string, familyId: string): Prom
     refreshToken: refresh.token,
     refreshExpiresAt,
     userId,
+    passwordChangeRequired: user.mustChangePassword,
   };
 }
 
@@ -123,6 +126,12 @@ export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Tok
   }
   if (record.user.disabledAt) throw unauthenticated('account disabled');
   return issuePair(deps, record.userId, record.familyId);
+}
+
+/** A new session for a user who just proved who they are another way (an accepted invitation). */
+export function signIn(deps: AuthDeps, userId: string): Promise<TokenPair> {
+  assertBuiltInProvider(deps.auth.tokens);
+  return issuePair(deps, userId, randomUUID());
 }
 
 /** Revokes one of the caller's refresh tokens (its whole family), or all of them when none is named. */

@@ -8,6 +8,7 @@ import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
 import {
   addAlias, archiveDealer, createDealer, dealerPage, findDealer, matchDealers, removeAlias, updateDealer, type DealerInput,
 } from './dealers.service';
+import { matchReranker } from '../assistant/assistant.service';
 
 /** Catalog rows 63-71: dealer groups and dealers (rooftops), aliases and matching. */
 
@@ -206,8 +207,11 @@ builder.queryFields((t) => ({
       name: t.arg.string(), street: t.arg.string(), city: t.arg.string(), state: t.arg.string(), postal_code: t.arg.string(),
       phone: t.arg.string(), website: t.arg.string(), limit: t.arg.int({ description: '1-50, default 5.' }),
     },
-    resolve: async (_root, args, context) =>
-      (await matchDealers(context, args)).map((candidate) => ({ dealerId: candidate.dealer.id, score: candidate.score, reasons: candidate.reasons })),
+    resolve: async (_root, args, context) => {
+      // With an assistant provider configured (and re-ranking on), it re-orders the top candidates; any failure keeps our order.
+      const reranker = await matchReranker(context, () => { /* our ranking stands */ });
+      return (await matchDealers(context, args, reranker)).map((candidate) => ({ dealerId: candidate.dealer.id, score: candidate.score, reasons: candidate.reasons }));
+    },
   }),
 }));
 

@@ -24,6 +24,9 @@ export interface InventoryFilterArgs {
   source?: string[] | null;
   days_on_lot_min?: number | null;
   days_on_lot_max?: number | null;
+  exterior_color?: string[] | null;
+  mileage_min?: number | null;
+  mileage_max?: number | null;
   q?: string | null;
   updated_since?: Date | null;
 }
@@ -71,6 +74,10 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   range('days_on_lot_min', args.days_on_lot_min, 0, 100_000);
   range('days_on_lot_max', args.days_on_lot_max, 0, 100_000);
   ordered('days_on_lot_min', args.days_on_lot_min, 'days_on_lot_max', args.days_on_lot_max);
+  range('mileage_min', args.mileage_min, 0, 2_000_000);
+  range('mileage_max', args.mileage_max, 0, 2_000_000);
+  ordered('mileage_min', args.mileage_min, 'mileage_max', args.mileage_max);
+  const colors = textList('exterior_color', args.exterior_color);
   const makes = textList('make', args.make);
   const models = textList('model', args.model);
   const bodyStyles = textList('body_style', args.body_style);
@@ -96,6 +103,9 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   if (args.price_max != null) conditionsSql.push(Prisma.sql`v.price <= ${args.price_max}::numeric`);
   if (args.days_on_lot_min != null) conditionsSql.push(Prisma.sql`${DAYS_ON_LOT_SQL} >= ${args.days_on_lot_min}`);
   if (args.days_on_lot_max != null) conditionsSql.push(Prisma.sql`${DAYS_ON_LOT_SQL} <= ${args.days_on_lot_max}`);
+  if (args.mileage_min != null) conditionsSql.push(Prisma.sql`v.mileage >= ${args.mileage_min}`);
+  if (args.mileage_max != null) conditionsSql.push(Prisma.sql`v.mileage <= ${args.mileage_max}`);
+  if (colors) conditionsSql.push(Prisma.sql`v.exterior_color ILIKE ANY(${colors.map((color) => `%${color.replace(/[\\%_]/g, (character) => `\\${character}`)}%`)}::text[])`);
   if (args.updated_since) conditionsSql.push(Prisma.sql`v.updated_at >= ${args.updated_since}`);
   if (sources) {
     conditionsSql.push(Prisma.sql`EXISTS (SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND r.source = ANY(${lower(sources)}))`);

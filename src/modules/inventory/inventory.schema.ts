@@ -281,6 +281,9 @@ function filterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0])
     source: t.arg.stringList({ description: 'Only vehicles one of these sources reports.' }),
     days_on_lot_min: t.arg.int(),
     days_on_lot_max: t.arg.int(),
+    exterior_color: t.arg.stringList({ description: 'Part of the exterior color, case-insensitive ("white" finds "Oxford White"); several match any.' }),
+    mileage_min: t.arg.int(),
+    mileage_max: t.arg.int(),
     q: t.arg.string({ description: 'Free text over VIN, stock number, make, model and trim.' }),
     updated_since: t.arg({ type: 'DateTime', description: 'Only vehicles changed at or after this instant.' }),
   };

@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { inCallerGroups } from '../../tenancy';
-import { isUuid, optionalText } from '../../validation';
+import { emailAddress, isUuid, optionalText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { pluginByKey } from '../plugins/registry';
 import { findIntegration, issueSftpAccount } from '../integrations/integrations.service';
@@ -21,8 +21,7 @@ async function prepare(caller: Caller, input: EmailInput) {
   const integration = await findIntegration(caller, input.integration_id);
   const plugin = pluginByKey(integration.pluginKey)!;
   if (plugin.delivery !== 'sftp') throw badInput('integration_id', `${plugin.name} pulls its data over HTTP; it has no SFTP inbox`);
-  const recipient = (input.recipient ?? '').trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(recipient) || recipient.length > 200) throw badInput('recipient', 'must be an email address');
+  const recipient = emailAddress('recipient', input.recipient);
   const dealer = await caller.db.dealer.findUniqueOrThrow({ where: { id: integration.dealerId }, select: { name: true } });
   return { integration, plugin, recipient, dealer, providerName: optionalText('provider_name', input.provider_name, 100) ?? null, note: optionalText('message', input.message, 2000) ?? null };
 }
