@@ -77,7 +77,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
   const inStock = query.subject === 'vehicles' && !query.filters.status?.length ? ' in stock' : '';
 
   if (query.group_by) {
-    const groupWord = { dealer: 'rooftop', make: 'make', body_style: 'body style', condition: 'condition', source: 'source', status: 'status', type: 'type' }[query.group_by];
+    const groupWord = { dealer: 'rooftop', make: 'make', body_style: 'body style', condition: 'condition', source: 'source', status: 'status', type: 'type', salesperson: 'salesperson' }[query.group_by];
     const valued = query.measure !== 'count' && query.measure !== 'list';
     lines.push(`${what[0]!.toUpperCase()}${what.slice(1)}${inStock} by ${groupWord}${valued ? `, ${query.measure === 'average' ? 'average' : query.measure} ${field.label}` : ''}:`);
     for (const group of result.groups) {

@@ -14,7 +14,7 @@ import { saleWhere, type SaleFilters } from '../sales/sales.service';
 
 export const SUBJECTS = ['vehicles', 'leads', 'calls', 'sales'] as const;
 export const MEASURES = ['count', 'list', 'average', 'max', 'min', 'sum'] as const;
-export const GROUPINGS = ['dealer', 'make', 'body_style', 'condition', 'source', 'status', 'type'] as const;
+export const GROUPINGS = ['dealer', 'make', 'body_style', 'condition', 'source', 'status', 'type', 'salesperson'] as const;
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year'] as const;
 export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross'] as const;
 
@@ -77,7 +77,7 @@ export const QUERY_SCHEMA = {
     subject: { type: 'string', enum: SUBJECTS, description: 'What to look at: vehicles in inventory, leads, calls or sales (deals).' },
     measure: { type: 'string', enum: MEASURES, description: 'count; list (records, ordered by field); average, max, min or sum of field.' },
     field: { type: 'string', enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration'], description: 'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year; sales sale_price, front_gross, back_gross, total_gross; calls duration.' },
-    group_by: { type: 'string', enum: GROUPINGS, description: 'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls), status, type (leads).' },
+    group_by: { type: 'string', enum: GROUPINGS, description: 'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls), status, type (leads), salesperson (sales).' },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
     order: { type: 'string', enum: ['asc', 'desc'], description: 'A list ordered by field: desc (default, largest first) or asc.' },
     filters: {
@@ -209,16 +209,30 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
   let groups: ResultRow[] = [];
   if (query.group_by) {
     const by = query.group_by === 'dealer' ? 'dealerId' : query.group_by === 'source' && query.subject !== 'sales' ? 'sourceId'
+      : query.group_by === 'salesperson' && query.subject === 'sales' ? 'salesperson'
       : query.group_by === 'status' && query.subject !== 'sales' ? 'status' : query.group_by === 'type' && query.subject === 'leads' ? 'type' : null;
-    if (!by) throw badInput('group_by', `${query.subject} group by dealer${query.subject === 'sales' ? '' : ', source, status'}${query.subject === 'leads' ? ' or type' : ''}`);
+    if (!by) throw badInput('group_by', `${query.subject} group by dealer${query.subject === 'sales' ? ' or salesperson' : ', source, status'}${query.subject === 'leads' ? ' or type' : ''}`);
     type Grouped = Array<Record<string, string | null> & { _count: { _all: number } }>;
     const rows = await (model as unknown as { groupBy(args: object): Promise<Grouped> }).groupBy({ by: [by], where, _count: { _all: true } });
     const keys = rows.map((row) => row[by] ?? null);
     const names = by === 'dealerId'
       ? new Map((await caller.db.dealer.findMany({ where: { id: { in: keys.filter((key): key is string => key !== null) } }, select: { id: true, name: true } })).map((dealer) => [dealer.id, dealer.name]))
       : by === 'sourceId' ? new Map((await caller.db.source.findMany({ where: { id: { in: keys.filter((key): key is string => key !== null) } }, select: { id: true, name: true } })).map((source) => [source.id, source.name])) : new Map<string, string>();
-    groups = rows.map((row) => ({ key: row[by] ?? null, label: row[by] ? names.get(row[by]!) ?? row[by]! : by === 'sourceId' ? 'unattributed' : 'unknown', count: row._count._all, value: null }))
-      .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+    groups = rows.map((row) => ({ key: row[by] ?? null, label: row[by] ? names.get(row[by]!) ?? row[by]! : by === 'sourceId' ? 'unattributed' : 'unknown', count: row._count._all, value: null }));
+    if (by === 'salesperson') {
+      // DMS exports spell a salesperson's name several ways: one row per person, named as most deals spell it.
+      const people = new Map<string, ResultRow & { spelled: number }>();
+      for (const group of groups) {
+        const person = people.get(group.label.toLowerCase());
+        if (!person) people.set(group.label.toLowerCase(), { ...group, spelled: group.count });
+        else {
+          if (group.count > person.spelled) Object.assign(person, { key: group.key, label: group.label, spelled: group.count });
+          person.count += group.count;
+        }
+      }
+      groups = [...people.values()].map(({ spelled: _spelled, ...group }) => group);
+    }
+    groups.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
   }
   let activity: ActivityRow[] = [];
   if (query.measure === 'list' || ((query.measure === 'max' || query.measure === 'min') && query.subject === 'sales')) {

@@ -84,9 +84,10 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   if (/\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b/.test(q)) return 'leads';
   if (/\bcalls?\b|\bcallers?\b|\bphone\b/.test(q)) return 'calls';
   if (/\bpresumed sold\b/.test(q)) return 'vehicles';
-  if (/\bsales\b(?!\s*person)|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bdelivered\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b/.test(q)) return 'sales';
+  if (/\bsales\b(?!\s*person)|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b/.test(q)) return 'sales';
   if (mentionsVehicle || /\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|in stock|on hand|priced?|prices|msrp|mileage|days on (?:the )?lot)\b/.test(q)) return 'vehicles';
-  return vocabulary.makes.some((make) => word(make).test(q)) ? 'vehicles' : null;
+  // A make names vehicles, unless it names a rooftop ("the Honda store").
+  return vocabulary.makes.some((make) => word(make).test(q) && !new RegExp(`\\b${escape(make.toLowerCase())}\\s+(?:store|dealership|rooftop|location)\\b`).test(q)) ? 'vehicles' : null;
 }
 
 function measureOf(q: string, subject: Subject): { measure: Measure; field?: string; order?: 'asc' | 'desc'; limit?: number } | null {
@@ -145,6 +146,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
   if (/\b(?:by|per|each)\s+(?:lead\s+)?(?:source|channel|provider)\b|\bwhich (?:source|channel)\b|\bwhere .* come from\b/.test(q) && subject !== 'vehicles' && subject !== 'sales') return 'source';
   if (/\bnew (?:vs\.?|versus|and|or) used\b|\b(?:by|per)\s+condition\b/.test(q)) return subject === 'vehicles' ? 'condition' : null;
+  if (subject === 'sales' && /\bsalespe(?:rson|ople)\b|\bsales ?reps?\b/.test(q)) return 'salesperson';
   if (/\b(?:by|per)\s+status\b/.test(q)) return 'status';
   if (/\b(?:by|per)\s+(?:lead\s+)?type\b/.test(q) && subject === 'leads') return 'type';
   return null;
@@ -170,7 +172,9 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
   if (vehicles || subject === 'sales') {
     if (/\b(?:used|pre-?owned|second-?hand)\b/.test(q)) filters.condition = ['used'];
     else if (/\b(?:certified|cpo)\b/.test(q)) filters.condition = ['certified'];
-    else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(q) && !/\bnew (?:vs\.?|versus|and|or) used\b/.test(q)) filters.condition = ['new'];
+    else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(q)) filters.condition = ['new'];
+    // "new vs used" compares conditions: it filters on neither.
+    if (/\bnew (?:vs\.?|versus|and|or) used\b|\bused (?:vs\.?|versus|and|or) new\b/.test(q)) delete filters.condition;
   }
   if (vehicles) {
     const bodies = BODY_WORDS.filter(([pattern]) => pattern.test(q)).flatMap(([, styles]) => {
@@ -232,8 +236,10 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
     const below = new RegExp(String.raw`\b(?:(${STRICT_BELOW})|(${AT_MOST}))\s+${AMOUNT}`).exec(priceText);
     const above = new RegExp(String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST}))\s+${AMOUNT}`).exec(priceText);
     const money = (match: RegExpExecArray) => amount(match[3]!, match[4]);
-    if (below && (money(below) >= 1000 || below[0].includes('$'))) filters.price_max = money(below) - (below[1] ? 0.01 : 0);
-    if (above && (money(above) >= 1000 || above[0].includes('$'))) filters.price_min = money(above) + (above[1] ? 0.01 : 0);
+    // Money: a $ or a "k", or a number too big to be anything else; "older than 2018" is a model year.
+    const isMoney = (match: RegExpExecArray) => match[0].includes('$') || match[4] !== undefined || (money(match) >= 1000 && !(money(match) >= 1900 && money(match) <= 2100));
+    if (below && isMoney(below)) filters.price_max = money(below) - (below[1] ? 0.01 : 0);
+    if (above && isMoney(above)) filters.price_min = money(above) + (above[1] ? 0.01 : 0);
   }
   if (!vehicles && subject !== 'sales') {
     delete filters.price_min;
@@ -266,7 +272,7 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
 
 const GENERIC = new Set(['the', 'and', 'auto', 'autos', 'motors', 'motor', 'group', 'cars', 'store', 'dealership']);
 
-const FOLLOW_UP = /^(?:and|but|also|what about|how about|only|just|of (?:those|these|them)|same|now|ok(?:ay)?|then)\b|\b(?:of those|of these|of them|those|these|them|that list|the same)\b/;
+const FOLLOW_UP = /^(?:and|but|also|what about|how about|only|just|of (?:those|these|them)|same|now|ok(?:ay)?|then|at|for|in|from|with|without)\b|\b(?:of those|of these|of them|those|these|them|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** Reads a question, given the query the conversation's last answer ran (for follow-ups). */
 export function understand(question: string, vocabulary: Vocabulary, previous: AssistantQuery | null, now = new Date()): Understanding {
@@ -305,5 +311,7 @@ export function understand(question: string, vocabulary: Vocabulary, previous: A
     if (Object.keys(filters).length && subject === 'vehicles') return { followUp: false, query: { subject, measure: 'count', filters } };
     return { query: null, reason: 'I could not tell what to count, list, average or compare' };
   }
-  return { followUp: false, query: { subject, ...(measured ?? { measure: 'count' as const }), ...(group ? { group_by: group } : {}), filters } };
+  // "Which rooftop has the most used cars?" is a breakdown: counted per group, not listed.
+  const measure = measured && !(group && measured.measure === 'list') ? measured : { measure: 'count' as const };
+  return { followUp: false, query: { subject, ...measure, ...(group ? { group_by: group } : {}), filters } };
 }
