@@ -19,7 +19,7 @@ describe('the assistant with an OpenAI-compatible provider', () => {
   let analyst: string;
   let server: http.Server;
   let baseUrl: string;
-  let mode: 'tools' | 'error' | 'slow' | 'rerank' = 'tools';
+  let mode: 'tools' | 'error' | 'slow' | 'rerank' | 'bad-arguments' = 'tools';
   const requests: Array<{ authorization: string | undefined; body: ChatRequest }> = [];
 
   beforeAll(async () => {
@@ -39,6 +39,14 @@ describe('the assistant with an OpenAI-compatible provider', () => {
           return reply({ role: 'assistant', content: JSON.stringify({ order: candidates.map((candidate) => candidate.id).reverse() }) });
         }
         const last = body.messages.at(-1)!;
+        if (mode === 'bad-arguments') {
+          if (last.role === 'tool') return reply({ role: 'assistant', content: `The tool said: ${last.content}` });
+          return reply({ role: 'assistant', content: null, tool_calls: [
+            { id: 'call_a', type: 'function', function: { name: 'query_data', arguments: JSON.stringify({ subject: 'vehicles', measure: 'count', filters: { price_max: 'cheap', body_style: 'SUV' } }) } },
+            { id: 'call_b', type: 'function', function: { name: 'drop_tables', arguments: '{}' } },
+            { id: 'call_c', type: 'function', function: { name: 'query_data', arguments: '{not json' } },
+          ] });
+        }
         if (last.role !== 'tool') {
           return reply({ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'query_data', arguments: JSON.stringify({ subject: 'vehicles', measure: 'count', filters: { condition: ['used'], dealer: ['Rooftop 1'] } }) } }] });
         }
@@ -150,6 +158,14 @@ describe('the assistant with an OpenAI-compatible provider', () => {
     expect(spent).toMatchObject({ engine: 'built_in', note: expect.stringContaining('daily token limit (100)') });
     expect(requests).toHaveLength(2); // spent: the provider was not asked
     await configure({ daily_token_limit: 1_000_000, timeout_ms: 5000 });
+  });
+
+  it('answers a malformed tool call with the reason, so the model can correct itself', async () => {
+    mode = 'bad-arguments';
+    const answer = await ask('How many cheap SUVs?');
+    expect(answer).toMatchObject({ engine: 'provider', answered: true });
+    const toolMessages = requests[1]!.body.messages.filter((message) => message.role === 'tool').map((message) => JSON.parse(message.content!).error);
+    expect(toolMessages).toEqual([expect.stringContaining('filters.price_max: must be a number'), expect.stringContaining('unknown tool drop_tables'), expect.stringContaining('not JSON')]);
   });
 
   it('re-ranks the dealer matcher’s top candidates with the provider when enabled', async () => {

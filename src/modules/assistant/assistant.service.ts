@@ -7,7 +7,7 @@ import { isUuid, optionalText } from '../../validation';
 import { activeProvider, recordTokens, tokensUsedToday } from '../admin/ai-config.service';
 import { CAPABILITIES, compose } from './compose';
 import { ChatProvider, ProviderError, providerReranker, type ChatMessage, type ToolDefinition } from './provider';
-import { GROUPINGS, MEASURES, QUERY_SCHEMA, runQuery, SUBJECTS, type AssistantQuery, type QueryFilters, type QueryResult } from './query';
+import { cleanFilters, GROUPINGS, MEASURES, QUERY_SCHEMA, runQuery, SUBJECTS, type AssistantQuery, type QueryFilters, type QueryResult } from './query';
 import { understand, type Vocabulary } from './understand';
 
 /**
@@ -163,11 +163,14 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
     if (!allowed.includes(value as T)) throw badInput(name, `must be one of ${allowed.join(', ')}`);
     return value as T;
   };
-  const filters = { ...((args.filters ?? {}) as QueryFilters & { dealer?: string[] }) };
+  const { dealer, dealer_id: _ids, ...rest } = (args.filters && typeof args.filters === 'object' ? args.filters : {}) as Record<string, unknown>;
   // Rooftops are named, never given by id: the model only knows names, and only the caller's.
-  delete filters.dealer_id;
-  if (filters.dealer?.length) {
-    const wanted = filters.dealer.map((name) => String(name).toLowerCase());
+  const filters: QueryFilters & { dealer?: string[] } = cleanFilters(rest);
+  const names = dealer === undefined || dealer === null ? [] : Array.isArray(dealer) ? dealer : [dealer];
+  if (names.some((name) => typeof name !== 'string')) throw badInput('filters.dealer', 'must be a list of rooftop names');
+  filters.dealer = names as string[];
+  if (filters.dealer.length) {
+    const wanted = filters.dealer.map((name) => name.toLowerCase());
     const ids = vocabulary.dealers.filter((dealer) => wanted.some((name) => dealer.name.toLowerCase().includes(name) || name.includes(dealer.name.toLowerCase()) || (dealer.city ?? '').toLowerCase() === name || dealer.code.toLowerCase() === name)).map((dealer) => dealer.id);
     if (!ids.length) throw badInput('filters.dealer', `no rooftop of yours is called ${filters.dealer.join(' or ')}; yours are ${vocabulary.dealers.map((dealer) => dealer.name).join(', ')}`);
     filters.dealer_id = ids;

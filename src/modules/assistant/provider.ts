@@ -37,7 +37,7 @@ export class ChatProvider {
       response = await outboundRequest(`${this.config.baseUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) },
-        body: JSON.stringify({ model: this.config.model, messages, ...(tools.length ? { tools, tool_choice: 'auto' } : {}), temperature: 0, ...extra }),
+        body: JSON.stringify({ model: this.config.model, messages, ...(tools.length ? { tools, tool_choice: 'auto' } : {}), ...extra }),
         timeoutMs: this.config.timeoutMs,
         maxBytes: 5_000_000,
         allowPrivateNetworks: this.options.allowPrivateNetworks,

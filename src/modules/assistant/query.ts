@@ -105,6 +105,36 @@ export const QUERY_SCHEMA = {
   },
 } as const;
 
+const LIST_FILTERS = ['dealer_id', 'condition', 'body_style', 'make', 'model', 'color', 'status', 'type'] as const;
+const NUMBER_FILTERS = ['price_min', 'price_max', 'year_min', 'year_max', 'mileage_min', 'mileage_max', 'days_on_lot_min', 'days_on_lot_max'] as const;
+
+/** Filters from outside (a provider's tool call), checked field by field: lists of short strings, finite numbers, ISO dates. */
+export function cleanFilters(raw: unknown): QueryFilters {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw badInput('filters', 'must be an object');
+  const input = raw as Record<string, unknown>;
+  const filters: QueryFilters = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined || value === null) continue;
+    if ((LIST_FILTERS as readonly string[]).includes(key)) {
+      const list = Array.isArray(value) ? value : [value];
+      if (list.length > 50 || list.some((item) => typeof item !== 'string' || item.length > 100)) throw badInput(`filters.${key}`, 'must be a list of names');
+      filters[key as (typeof LIST_FILTERS)[number]] = list as string[];
+    } else if ((NUMBER_FILTERS as readonly string[]).includes(key)) {
+      const number = typeof value === 'string' && value.trim() !== '' ? Number(value.replace(/[$,]/g, '')) : value;
+      if (typeof number !== 'number' || !Number.isFinite(number)) throw badInput(`filters.${key}`, 'must be a number');
+      filters[key as (typeof NUMBER_FILTERS)[number]] = number;
+    } else if (key === 'from' || key === 'to' || key === 'source') {
+      if (typeof value !== 'string' || value.length > 100) throw badInput(`filters.${key}`, 'must be a string');
+      filters[key] = value;
+    } else if (key === 'first_time') {
+      if (typeof value !== 'boolean') throw badInput('filters.first_time', 'must be true or false');
+      filters.first_time = value;
+    } else throw badInput(`filters.${key}`, 'is not a filter');
+  }
+  return filters;
+}
+
 const money = (value: number | undefined) => (value === undefined ? undefined : value.toFixed(2));
 const day = (value: string | undefined, field: string, end = false): Date | undefined => {
   if (!value) return undefined;
