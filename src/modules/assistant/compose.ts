@@ -41,7 +41,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
   if (f.price_min !== undefined && f.price_max !== undefined) parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
   else if (f.price_max !== undefined) parts.push(Number.isInteger(f.price_max) ? `at ${dollars(f.price_max)} or less` : `under ${dollars(f.price_max + 0.01)}`);
   else if (f.price_min !== undefined) parts.push(Number.isInteger(f.price_min) ? `at ${dollars(f.price_min)} or more` : `over ${dollars(f.price_min - 0.01)}`);
-  if (f.days_on_lot_min !== undefined) parts.push(`on the lot ${f.days_on_lot_min} days or more`);
+  if (f.days_on_lot_min !== undefined) parts.push(f.days_on_lot_min > 0 ? `on the lot more than ${f.days_on_lot_min - 1} days` : 'on the lot');
   if (f.days_on_lot_max !== undefined) parts.push(`on the lot ${f.days_on_lot_max} days or less`);
   if (f.mileage_max !== undefined) parts.push(`with ${number(f.mileage_max)} miles or fewer`);
   if (f.mileage_min !== undefined) parts.push(`with ${number(f.mileage_min)} miles or more`);
@@ -74,7 +74,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
   const field = FIELD_WORDS[query.field ?? 'price'] ?? FIELD_WORDS.price!;
   const figures: Composed['figures'] = [{ label: `${what}: count`, value: String(result.count) }];
   const lines: string[] = [];
-  const inStock = query.subject === 'vehicles' && !query.filters.status?.length ? ' in stock' : '';
+  const inStock = query.subject === 'vehicles' && !query.filters.status?.length && query.filters.days_on_lot_min === undefined && query.filters.days_on_lot_max === undefined ? ' in stock' : '';
 
   if (query.group_by) {
     const groupWord = { dealer: 'rooftop', make: 'make', body_style: 'body style', condition: 'condition', source: 'source', status: 'status', type: 'type', salesperson: 'salesperson' }[query.group_by];
