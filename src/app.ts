@@ -19,6 +19,7 @@ import { createHttpServer } from './http/server';
 import { RequestLogWriter } from './http/request-log';
 import { errorResponse } from './http/errors';
 import { bootstrap, seedDemoFeeds } from './seed/bootstrap';
+import { checkUncheckedDealers } from './modules/multi-source/conflicts';
 import { createLoaders } from './loaders';
 import { SecretBox } from './secrets';
 import { Mailer } from './mail';
@@ -49,6 +50,8 @@ export async function startApp(config: Config): Promise<App> {
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10, preparedStatements: config.preparedStatements && !databaseServer.embedded });
   const demoGroupId = await bootstrap(database, config, logger);
+  const checked = await checkUncheckedDealers(database.pool);
+  if (checked) logger.info('conflicts and discrepancies computed for rooftops not checked before', { rooftops: checked });
 
   const keys = await loadSigningKeys(config.jwt.privateKey, config.dataDir);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;

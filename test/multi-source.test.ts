@@ -1,6 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, testVin, type SeededGroup } from './helpers/seed';
+import { connect, deliver, FIXTURES, syncNow } from './helpers/feeds';
 
 describe('multi-source merge, conflicts and discrepancies (catalog rows 25-29)', () => {
   let app: TestApp;
@@ -75,5 +79,32 @@ describe('multi-source merge, conflicts and discrepancies (catalog rows 25-29)',
     const vehicle = (await app.client.get(`/inventory/${vins.wrongMake}`, admin)).body;
     expect(vehicle.discrepancies).toEqual([expect.objectContaining({ kind: 'vin_make_mismatch', details: expect.objectContaining({ vin_make: 'Honda', make: 'Toyota' }) })]);
     expect((await app.client.get('/multi-source/conflicts?kind=nonsense', admin)).status).toBe(400);
+  });
+
+  it('keeps conflicts current as feeds sync: a disagreement appears, keeps its detection time while unchanged, and goes when the sources agree', async () => {
+    const dealerId = group.dealerIds[1]!;
+    const directory = mkdtempSync(path.join(tmpdir(), 'ddp-conflicts-'));
+    const agreed = readFileSync(path.join(FIXTURES, 'homenet-inventory.csv'), 'utf8');
+    const cheaper = path.join(directory, 'lot-feed.csv');
+    writeFileSync(cheaper, agreed.replace('"$28,995"', '"$27,495"'));
+    const same = path.join(directory, 'lot-feed-agrees.csv');
+    writeFileSync(same, agreed);
+    const first = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: dealerId, source: 'homenet' });
+    const second = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: dealerId, source: 'lot_feed' });
+    deliver(app, first.integration.id, 'homenet-inventory.csv');
+    await syncNow(app, admin, first.integration.id);
+    deliver(app, second.integration.id, cheaper);
+    await syncNow(app, admin, second.integration.id);
+    const priceConflict = async () => (await app.client.get(`/multi-source/conflicts?dealer_id=${dealerId}&kind=price_disagreement`, admin)).body.conflicts
+      .find((entry: { vin: string }) => entry.vin === '2T3AB3FA4MA100200');
+    const found = await priceConflict();
+    expect(found).toMatchObject({ field: 'price', difference: 1500, details: expect.arrayContaining([expect.objectContaining({ source: 'lot_feed', value: '27495.00' })]) });
+    deliver(app, second.integration.id, cheaper, 'lot-feed-again.csv');
+    await syncNow(app, admin, second.integration.id);
+    expect((await priceConflict()).detected_at).toBe(found.detected_at);
+    deliver(app, second.integration.id, same);
+    await syncNow(app, admin, second.integration.id);
+    expect(await priceConflict()).toBeUndefined();
+    rmSync(directory, { recursive: true, force: true });
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { mergeRecords, type MergedField, type SourcePriority, type SourceRecord } from '../modules/multi-source/merge';
 import { withCheckDigit } from '../modules/inventory/vin';
+import { refreshDealerConflicts } from '../modules/multi-source/conflicts';
 import { inTransaction, insertRows } from '../db/bulk';
 import { CATALOG, EXTERIOR_COLORS, INTERIOR_COLORS, type MakeSpec } from './catalog';
 
@@ -174,6 +175,9 @@ export async function seedDealerGroup(pool: pg.Pool, options: { name: string; sl
       await insertRows(client, 'vehicle_changes', ['id', 'vehicle_id', 'field', 'old_value', 'new_value', 'source', 'changed_at'],
         built.flatMap((vehicle) => vehicle.changes), { old_value: '::jsonb', new_value: '::jsonb' });
     }
+    // Where the demo's sources disagree (they do, on purpose), the conflicts list shows it.
+    await client.query('ANALYZE vehicles, vehicle_source_records');
+    for (const rooftop of rooftops) await refreshDealerConflicts(client, rooftop.id);
     return groupId;
   });
 }

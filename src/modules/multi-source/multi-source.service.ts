@@ -8,6 +8,7 @@ import { dealerIds, enumList } from '../../validation';
 import { MERGED_FIELDS, type SourcePriority } from './merge';
 import { lockDealerMerges, remergeVehicles } from '../syncs/inventory-writer';
 import { inTransaction } from '../../db/bulk';
+import { refreshDealerConflicts } from './conflicts';
 
 /** Field-level source priority per rooftop, re-merging after a change, and the conflicts and discrepancies list (rows 25-29). */
 
@@ -68,21 +69,14 @@ export async function rebuild(caller: Caller, pool: Database['pool'], args: { de
     examined += ids.rows.length;
     changed += outcome.updated;
   }
+  await inTransaction(pool, async (client) => {
+    await lockDealerMerges(client, dealer.id);
+    await refreshDealerConflicts(client, dealer.id);
+  });
   return { dealer_id: dealer.id, vehicles_examined: examined, vehicles_changed: changed };
 }
 
 export const CONFLICT_KINDS = ['source_disagreement', 'price_disagreement', 'mileage_disagreement', 'duplicate_stock_number', 'invalid_vin', 'vin_make_mismatch'] as const;
-
-/** World manufacturer identifiers of the makes dealers stock most, for the VIN-against-make check. */
-const WMI_MAKES: Array<[string, string]> = [
-  ['1HG', 'Honda'], ['2HG', 'Honda'], ['5J6', 'Honda'], ['5FN', 'Honda'], ['7FA', 'Honda'], ['JHM', 'Honda'], ['19X', 'Honda'], ['2HK', 'Honda'], ['SHH', 'Honda'],
-  ['4T1', 'Toyota'], ['4T3', 'Toyota'], ['4T4', 'Toyota'], ['2T1', 'Toyota'], ['2T3', 'Toyota'], ['5TD', 'Toyota'], ['5TF', 'Toyota'], ['3TM', 'Toyota'], ['3TY', 'Toyota'], ['JTD', 'Toyota'], ['JTE', 'Toyota'], ['JTM', 'Toyota'], ['JTN', 'Toyota'], ['7MU', 'Toyota'],
-  ['1FA', 'Ford'], ['1FM', 'Ford'], ['1FT', 'Ford'], ['1FD', 'Ford'], ['2FM', 'Ford'], ['3FA', 'Ford'], ['3FM', 'Ford'], ['3FT', 'Ford'],
-  ['1G1', 'Chevrolet'], ['1GC', 'Chevrolet'], ['1GN', 'Chevrolet'], ['2GN', 'Chevrolet'], ['3GN', 'Chevrolet'], ['3GC', 'Chevrolet'], ['KL7', 'Chevrolet'], ['KL4', 'Buick'],
-  ['KNA', 'Kia'], ['KND', 'Kia'], ['5XY', 'Kia'], ['KMH', 'Hyundai'], ['5NP', 'Hyundai'], ['5NM', 'Hyundai'], ['JN1', 'Nissan'], ['JN8', 'Nissan'], ['1N4', 'Nissan'], ['1N6', 'Nissan'], ['5N1', 'Nissan'],
-  ['WBA', 'BMW'], ['5UX', 'BMW'], ['WDD', 'Mercedes-Benz'], ['W1K', 'Mercedes-Benz'], ['4JG', 'Mercedes-Benz'], ['WAU', 'Audi'], ['WVW', 'Volkswagen'], ['3VW', 'Volkswagen'],
-  ['JF1', 'Subaru'], ['JF2', 'Subaru'], ['4S4', 'Subaru'], ['JM1', 'Mazda'], ['JM3', 'Mazda'], ['1C4', 'Jeep'], ['1C6', 'Ram'], ['2T2', 'Lexus'], ['JTH', 'Lexus'], ['58A', 'Lexus'],
-];
 
 export interface ConflictFilters { dealer_id?: string[] | null; kind?: string[] | null; vehicle_id?: string | null; price_threshold?: number | null; mileage_threshold?: number | null }
 export interface Conflict { vehicle_id: string; vin: string; dealer_id: string; field: string; kind: string; winning_source: string | null; difference: number | null; details: unknown; detected_at: Date }
@@ -99,48 +93,23 @@ export async function conflicts(caller: Caller, filters: ConflictFilters & { lim
   const priceThreshold = filters.price_threshold ?? 500;
   const mileageThreshold = filters.mileage_threshold ?? 250;
   if (priceThreshold < 0 || mileageThreshold < 0) throw badInput(priceThreshold < 0 ? 'price_threshold' : 'mileage_threshold', 'must not be negative');
-  const scope = [Prisma.sql`v.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[])`];
-  if (dealers) scope.push(Prisma.sql`v.dealer_id = ANY(${dealers}::uuid[])`);
-  if (filters.vehicle_id) scope.push(Prisma.sql`v.id = ${filters.vehicle_id}::uuid`);
-  const wmi = Prisma.join(WMI_MAKES.map(([code, make]) => Prisma.sql`(${code}, ${make})`));
-  const numeric = (value: string) => Prisma.raw(`CASE WHEN (${value} #>> '{}') ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${value} #>> '{}')::numeric END`);
-  const rows = await caller.db.$queryRaw<Array<Conflict & { total: number }>>`/* multiSourceConflicts */
-    WITH scope AS (SELECT v.id, v.vin, v.dealer_id, v.dealer_group_id, v.make, v.stock_number, v.status, v.updated_at, v.field_sources FROM vehicles v WHERE ${Prisma.join(scope, ' AND ')}),
-    vals AS (
-      SELECT r.vehicle_id, f.key AS field, f.value, r.source, r.seen_at FROM scope v JOIN vehicle_source_records r ON r.vehicle_id = v.id
-      CROSS JOIN LATERAL jsonb_each(r.data) f WHERE f.key <> 'photos' AND f.value <> 'null'::jsonb AND f.value <> '""'::jsonb),
-    disagreements AS (
-      SELECT vehicle_id, field, max(seen_at) AS detected_at,
-        jsonb_agg(jsonb_build_object('source', source, 'value', value, 'seen_at', seen_at) ORDER BY seen_at DESC) AS details,
-        CASE WHEN field IN ('price', 'msrp', 'internet_price', 'mileage') THEN (max(${numeric('value')}) - min(${numeric('value')}))::float8 END AS difference
-      FROM vals GROUP BY vehicle_id, field HAVING count(DISTINCT lower(value #>> '{}')) > 1),
-    found AS (
-      SELECT d.vehicle_id, d.field, CASE
-          WHEN d.field IN ('price', 'msrp', 'internet_price') AND d.difference > ${priceThreshold} THEN 'price_disagreement'
-          WHEN d.field = 'mileage' AND d.difference > ${mileageThreshold} THEN 'mileage_disagreement'
-          ELSE 'source_disagreement' END AS kind, d.difference, d.details, d.detected_at
-      FROM disagreements d
-      UNION ALL
-      SELECT v.id, 'stock_number', 'duplicate_stock_number', NULL, jsonb_build_object('stock_number', v.stock_number, 'other_vins',
-          (SELECT jsonb_agg(o.vin ORDER BY o.vin) FROM vehicles o WHERE o.dealer_group_id = v.dealer_group_id AND o.dealer_id = v.dealer_id AND o.stock_number = v.stock_number AND o.id <> v.id AND o.status NOT IN ('sold', 'presumed_sold'))),
-        v.updated_at
-      FROM scope v WHERE v.stock_number IS NOT NULL AND v.status NOT IN ('sold', 'presumed_sold') AND EXISTS (
-        SELECT 1 FROM vehicles o WHERE o.dealer_group_id = v.dealer_group_id AND o.dealer_id = v.dealer_id AND o.stock_number = v.stock_number AND o.id <> v.id AND o.status NOT IN ('sold', 'presumed_sold'))
-      UNION ALL
-      SELECT v.id, 'vin', 'invalid_vin', NULL, jsonb_build_object('vin', v.vin, 'problem', CASE WHEN check_digit.expected IS NULL THEN 'not 17 characters of digits and letters other than I, O and Q' ELSE 'check digit (9th character) should be ' || check_digit.expected END), v.updated_at
-      FROM scope v CROSS JOIN LATERAL (
-        SELECT CASE WHEN v.vin ~ '^[A-HJ-NPR-Z0-9]{17}$' THEN (
-          SELECT CASE WHEN sum % 11 = 10 THEN 'X' ELSE (sum % 11)::text END FROM (
-            SELECT sum(substr(translate(v.vin, 'ABCDEFGHJKLMNPRSTUVWXYZ', '12345678123457923456789'), i, 1)::int * (ARRAY[8,7,6,5,4,3,2,10,0,9,8,7,6,5,4,3,2])[i]) AS sum
-            FROM generate_series(1, 17) i) digits) END AS expected) check_digit
-      WHERE check_digit.expected IS NULL OR check_digit.expected <> substr(v.vin, 9, 1)
-      UNION ALL
-      SELECT v.id, 'make', 'vin_make_mismatch', NULL, jsonb_build_object('vin', v.vin, 'make', v.make, 'vin_make', w.make), v.updated_at
-      FROM scope v JOIN (VALUES ${wmi}) AS w(code, make) ON w.code = left(v.vin, 3) WHERE lower(w.make) <> lower(v.make::text))
-    SELECT f.vehicle_id::text, v.vin, v.dealer_id::text, f.field, f.kind, v.field_sources ->> f.field AS winning_source, f.difference, f.details, f.detected_at,
-      count(*) OVER ()::int AS total
-    FROM found f JOIN scope v ON v.id = f.vehicle_id
-    WHERE ${kinds ? Prisma.sql`f.kind = ANY(${kinds}::text[])` : Prisma.sql`true`}
-    ORDER BY f.detected_at DESC, v.vin, f.field LIMIT ${limit} OFFSET ${offset}`;
-  return { conflicts: rows, total: rows[0]?.total ?? 0, limit, offset };
+  const scope = [Prisma.sql`c.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[])`];
+  if (dealers) scope.push(Prisma.sql`c.dealer_id = ANY(${dealers}::uuid[])`);
+  if (filters.vehicle_id) scope.push(Prisma.sql`c.vehicle_id = ${filters.vehicle_id}::uuid`);
+  // Disagreements are stored with their spread; the thresholds decide here which are price or mileage discrepancies.
+  const kind = Prisma.sql`CASE
+      WHEN c.kind <> 'disagreement' THEN c.kind
+      WHEN c.field IN ('price', 'msrp', 'internet_price') AND c.difference > ${priceThreshold} THEN 'price_disagreement'
+      WHEN c.field = 'mileage' AND c.difference > ${mileageThreshold} THEN 'mileage_disagreement'
+      ELSE 'source_disagreement' END`;
+  const where = Prisma.sql`${Prisma.join(scope, ' AND ')} AND ${kinds ? Prisma.sql`${kind} = ANY(${kinds}::text[])` : Prisma.sql`true`}`;
+  // The page walks the (group, detected_at) index and stops at the limit; the total counts apart.
+  const [rows, [count]] = await Promise.all([
+    caller.db.$queryRaw<Conflict[]>`/* multiSourceConflicts */
+      SELECT c.vehicle_id::text, v.vin, c.dealer_id::text, c.field, ${kind} AS kind, v.field_sources ->> c.field AS winning_source, c.difference, c.details, c.detected_at
+      FROM vehicle_conflicts c JOIN vehicles v ON v.id = c.vehicle_id WHERE ${where}
+      ORDER BY c.detected_at DESC, c.vehicle_id, c.field LIMIT ${limit} OFFSET ${offset}`,
+    caller.db.$queryRaw<Array<{ total: number }>>`/* multiSourceConflictsCount */ SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${where}`,
+  ]);
+  return { conflicts: rows, total: count?.total ?? 0, limit, offset };
 }

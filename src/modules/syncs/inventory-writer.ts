@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { insertRows } from '../../db/bulk';
+import { refreshConflicts, refreshDuplicateStockNumbers } from '../multi-source/conflicts';
 import { MERGED_FIELDS, mergeRecords, sameValue, type MergedField, type SourcePriority, type SourceRecord } from '../multi-source/merge';
 import type { VehicleData, VehicleRecord } from './records';
 
@@ -161,6 +162,8 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
     outcome.unchanged += toMerge.length - merged.updated;
     outcome.returned = merged.returned;
   }
+  // The vehicles whose records this batch wrote: their conflicts and discrepancies may have moved.
+  await refreshConflicts(client, feed.dealerId, upserts.map((upsert) => upsert.vehicle_id), now);
   return outcome;
 }
 
@@ -252,6 +255,8 @@ export async function applySoldGrace(client: pg.PoolClient, feed: FeedContext, g
   if (!presumed.rows.length) return 0;
   await client.query(`/* gracePresume */ UPDATE vehicles SET status = 'presumed_sold', sold_at = $2, updated_at = $2 WHERE id = ANY($1::uuid[])`,
     [presumed.rows.map((row) => row.id), now]);
+  // Vehicles no longer on hand no longer share stock numbers.
+  await refreshDuplicateStockNumbers(client, feed.dealerId, now);
   if (feed.trackHistory && presumed.rows.length) {
     await insertChanges(client, presumed.rows.map((row) => [randomUUID(), row.id, 'status', JSON.stringify(row.status), JSON.stringify('presumed_sold'), feed.source, feed.syncRunId, now]));
   }

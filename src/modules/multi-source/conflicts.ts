@@ -1,0 +1,119 @@
+import type pg from 'pg';
+import { inTransaction } from '../../db/bulk';
+
+/**
+ * Conflicts and discrepancies, kept in vehicle_conflicts by the writers: each sync batch refreshes
+ * the vehicles it wrote, a rebuild or seed refreshes a whole rooftop. Reading them is then an
+ * indexed lookup instead of a comparison of every source record on every request.
+ */
+
+/** World manufacturer identifiers of the makes dealers stock most, for the VIN-against-make check. */
+export const WMI_MAKES: Array<[string, string]> = [
+  ['1HG', 'Honda'], ['2HG', 'Honda'], ['5J6', 'Honda'], ['5FN', 'Honda'], ['7FA', 'Honda'], ['JHM', 'Honda'], ['19X', 'Honda'], ['2HK', 'Honda'], ['SHH', 'Honda'],
+  ['4T1', 'Toyota'], ['4T3', 'Toyota'], ['4T4', 'Toyota'], ['2T1', 'Toyota'], ['2T3', 'Toyota'], ['5TD', 'Toyota'], ['5TF', 'Toyota'], ['3TM', 'Toyota'], ['3TY', 'Toyota'], ['JTD', 'Toyota'], ['JTE', 'Toyota'], ['JTM', 'Toyota'], ['JTN', 'Toyota'], ['7MU', 'Toyota'],
+  ['1FA', 'Ford'], ['1FM', 'Ford'], ['1FT', 'Ford'], ['1FD', 'Ford'], ['2FM', 'Ford'], ['3FA', 'Ford'], ['3FM', 'Ford'], ['3FT', 'Ford'],
+  ['1G1', 'Chevrolet'], ['1GC', 'Chevrolet'], ['1GN', 'Chevrolet'], ['2GN', 'Chevrolet'], ['3GN', 'Chevrolet'], ['3GC', 'Chevrolet'], ['KL7', 'Chevrolet'], ['KL4', 'Buick'],
+  ['KNA', 'Kia'], ['KND', 'Kia'], ['5XY', 'Kia'], ['KMH', 'Hyundai'], ['5NP', 'Hyundai'], ['5NM', 'Hyundai'], ['JN1', 'Nissan'], ['JN8', 'Nissan'], ['1N4', 'Nissan'], ['1N6', 'Nissan'], ['5N1', 'Nissan'],
+  ['WBA', 'BMW'], ['5UX', 'BMW'], ['WDD', 'Mercedes-Benz'], ['W1K', 'Mercedes-Benz'], ['4JG', 'Mercedes-Benz'], ['WAU', 'Audi'], ['WVW', 'Volkswagen'], ['3VW', 'Volkswagen'],
+  ['JF1', 'Subaru'], ['JF2', 'Subaru'], ['4S4', 'Subaru'], ['JM1', 'Mazda'], ['JM3', 'Mazda'], ['1C4', 'Jeep'], ['1C6', 'Ram'], ['2T2', 'Lexus'], ['JTH', 'Lexus'], ['58A', 'Lexus'],
+];
+const WMI_CODES = WMI_MAKES.map(([code]) => code);
+const WMI_NAMES = WMI_MAKES.map(([, make]) => make);
+
+const NUMERIC = (value: string) => `CASE WHEN (${value} #>> '{}') ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${value} #>> '{}')::numeric END`;
+
+/** An unchanged conflict keeps when it was first detected; a new or changed one takes the new time. */
+const UPSERT = `INSERT INTO vehicle_conflicts (vehicle_id, dealer_group_id, dealer_id, field, kind, difference, details, signature, detected_at)
+  SELECT vehicle_id, dealer_group_id, dealer_id, field, kind, difference, details, md5(signature), detected_at FROM found
+  ON CONFLICT (vehicle_id, field, kind) DO UPDATE SET difference = excluded.difference, details = excluded.details, signature = excluded.signature,
+    detected_at = CASE WHEN vehicle_conflicts.signature = excluded.signature THEN vehicle_conflicts.detected_at ELSE excluded.detected_at END`;
+
+/**
+ * Recomputes the conflicts of a rooftop's vehicles (`vehicleIds`, or all of them with null):
+ * fields whose sources disagree (with the spread for prices and mileage), invalid VINs (check
+ * digit computed in SQL), VINs whose manufacturer code disagrees with the make; then the
+ * rooftop's duplicate stock numbers, which any write there can change.
+ */
+export async function refreshConflicts(client: pg.PoolClient, dealerId: string, vehicleIds: string[] | null, now = new Date()): Promise<void> {
+  if (vehicleIds && !vehicleIds.length) return;
+  await client.query(
+    `/* conflictsRefresh */ WITH scope AS (
+       SELECT v.id, v.vin, v.dealer_id, v.dealer_group_id, v.make, v.updated_at FROM vehicles v WHERE v.dealer_id = $1 AND ($2::uuid[] IS NULL OR v.id = ANY($2::uuid[]))),
+     vals AS (
+       SELECT r.vehicle_id, f.key AS field, f.value, r.source, r.seen_at FROM scope v JOIN vehicle_source_records r ON r.vehicle_id = v.id
+       CROSS JOIN LATERAL jsonb_each(r.data) f WHERE f.key <> 'photos' AND f.value <> 'null'::jsonb AND f.value <> '""'::jsonb),
+     disagreements AS (
+       SELECT vehicle_id, field, max(seen_at) AS detected_at,
+         jsonb_agg(jsonb_build_object('source', source, 'value', value, 'seen_at', seen_at) ORDER BY seen_at DESC, source) AS details,
+         jsonb_agg(jsonb_build_object('source', source, 'value', value) ORDER BY source)::text AS signature,
+         CASE WHEN field IN ('price', 'msrp', 'internet_price', 'mileage') THEN (max(${NUMERIC('value')}) - min(${NUMERIC('value')}))::float8 END AS difference
+       FROM vals GROUP BY vehicle_id, field HAVING count(DISTINCT lower(value #>> '{}')) > 1),
+     check_digits AS (
+       SELECT v.id, CASE WHEN v.vin ~ '^[A-HJ-NPR-Z0-9]{17}$' THEN (
+         SELECT CASE WHEN sum % 11 = 10 THEN 'X' ELSE (sum % 11)::text END FROM (
+           SELECT sum(substr(translate(v.vin, 'ABCDEFGHJKLMNPRSTUVWXYZ', '12345678123457923456789'), i, 1)::int * (ARRAY[8,7,6,5,4,3,2,10,0,9,8,7,6,5,4,3,2])[i]) AS sum
+           FROM generate_series(1, 17) i) digits) END AS expected
+       FROM scope v),
+     found AS (
+       SELECT d.vehicle_id, s.dealer_group_id, s.dealer_id, d.field, 'disagreement' AS kind, d.difference, d.details, d.signature, d.detected_at
+       FROM disagreements d JOIN scope s ON s.id = d.vehicle_id
+       UNION ALL
+       SELECT v.id, v.dealer_group_id, v.dealer_id, 'vin', 'invalid_vin', NULL, jsonb_build_object('vin', v.vin, 'problem', CASE WHEN c.expected IS NULL
+           THEN 'not 17 characters of digits and letters other than I, O and Q' ELSE 'check digit (9th character) should be ' || c.expected END), v.vin, $3::timestamptz
+       FROM scope v JOIN check_digits c ON c.id = v.id WHERE c.expected IS NULL OR c.expected <> substr(v.vin, 9, 1)
+       UNION ALL
+       SELECT v.id, v.dealer_group_id, v.dealer_id, 'make', 'vin_make_mismatch', NULL, jsonb_build_object('vin', v.vin, 'make', v.make, 'vin_make', w.make), v.vin || v.make, $3::timestamptz
+       FROM scope v JOIN unnest($4::text[], $5::text[]) AS w(code, make) ON w.code = left(v.vin, 3) WHERE lower(w.make) <> lower(v.make::text)),
+     removed AS (
+       DELETE FROM vehicle_conflicts c USING scope s WHERE c.vehicle_id = s.id AND c.kind <> 'duplicate_stock_number'
+         AND NOT EXISTS (SELECT 1 FROM found f WHERE f.vehicle_id = c.vehicle_id AND f.field = c.field AND f.kind = c.kind))
+     ${UPSERT}`,
+    [dealerId, vehicleIds, now, WMI_CODES, WMI_NAMES]);
+  await refreshDuplicateStockNumbers(client, dealerId, now);
+}
+
+/** A rooftop's vehicles on hand that share a stock number with another one on hand. */
+export async function refreshDuplicateStockNumbers(client: pg.PoolClient, dealerId: string, now = new Date()): Promise<void> {
+  await client.query(
+    `/* conflictsDuplicateStock */ WITH dupes AS (
+       SELECT v.id, v.dealer_group_id, v.dealer_id, v.stock_number, jsonb_agg(o.vin ORDER BY o.vin) AS other_vins
+       FROM vehicles v JOIN vehicles o ON o.dealer_group_id = v.dealer_group_id AND o.dealer_id = v.dealer_id AND o.stock_number = v.stock_number
+         AND o.id <> v.id AND o.status NOT IN ('sold', 'presumed_sold')
+       WHERE v.dealer_id = $1 AND v.stock_number IS NOT NULL AND v.status NOT IN ('sold', 'presumed_sold')
+       GROUP BY v.id),
+     found AS (
+       SELECT id AS vehicle_id, dealer_group_id, dealer_id, 'stock_number' AS field, 'duplicate_stock_number' AS kind, NULL::float8 AS difference,
+         jsonb_build_object('stock_number', stock_number, 'other_vins', other_vins) AS details, stock_number || other_vins::text AS signature, $2::timestamptz AS detected_at
+       FROM dupes),
+     removed AS (
+       DELETE FROM vehicle_conflicts c WHERE c.dealer_id = $1 AND c.kind = 'duplicate_stock_number' AND NOT EXISTS (SELECT 1 FROM dupes d WHERE d.id = c.vehicle_id))
+     ${UPSERT}`,
+    [dealerId, now]);
+}
+
+/** Recomputes every vehicle of a rooftop and marks it checked. */
+export async function refreshDealerConflicts(client: pg.PoolClient, dealerId: string, now = new Date()): Promise<void> {
+  await refreshConflicts(client, dealerId, null, now);
+  await client.query('UPDATE dealers SET conflicts_checked_at = $2 WHERE id = $1', [dealerId, now]);
+}
+
+/**
+ * Rooftops whose vehicles were never checked together (data from before vehicle_conflicts, or
+ * loaded around the writers): checked once, each under its merge lock, so concurrent starts of
+ * several instances do the work once. Answers how many rooftops were checked.
+ */
+export async function checkUncheckedDealers(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ id: string }>(
+    'SELECT d.id FROM dealers d WHERE d.conflicts_checked_at IS NULL AND EXISTS (SELECT 1 FROM vehicles v WHERE v.dealer_id = d.id)');
+  let checked = 0;
+  for (const { id } of rows) {
+    await inTransaction(pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${id}`]);
+      const still = await client.query('SELECT 1 FROM dealers WHERE id = $1 AND conflicts_checked_at IS NULL', [id]);
+      if (!still.rows.length) return;
+      await refreshDealerConflicts(client, id);
+      checked += 1;
+    });
+  }
+  return checked;
+}
