@@ -62,6 +62,11 @@ for (const row of results) {
   console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.rps / floorRps).toFixed(2)} | ${row.errors} |`);
 }
 
+// The conflicts and discrepancies list over the same vehicles (kept current by the writers, read through an index).
+const { rows: [conflicts] } = await app.database.pool.query<{ total: number }>('SELECT count(*)::int AS total FROM vehicle_conflicts WHERE dealer_group_id = $1', [groupId]);
+const [conflictRow] = await drive([{ name: 'REST GET /api/v1/multi-source/conflicts', options: { url: `${app.url}/api/v1/multi-source/conflicts?limit=50`, headers: auth } }], connections, duration);
+console.log(`\nconflicts list (page of 50 of ${conflicts!.total.toLocaleString('en-US')} conflicts and discrepancies): ${conflictRow!.rps.toFixed(0)} requests/s, p50 ${conflictRow!.p50} ms, p99 ${conflictRow!.p99} ms, ${conflictRow!.errors} errors`);
+
 floor.close();
 await floorPool.end();
 await bench.stop();

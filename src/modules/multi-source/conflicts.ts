@@ -20,6 +20,24 @@ export const WMI_MAKES: Array<[string, string]> = [
 const WMI_CODES = WMI_MAKES.map(([code]) => code);
 const WMI_NAMES = WMI_MAKES.map(([, make]) => make);
 
+/** The VIN check digit (ISO 3779) as one arithmetic expression per row: letters transliterated, positions weighted, mod 11. */
+const CHECK_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+const CHECK_SUM = CHECK_WEIGHTS.flatMap((weight, index) => (weight ? [`substr(t.digits, ${index + 1}, 1)::int * ${weight}`] : [])).join(' + ');
+
+/** VINs whose check digit (or shape) is wrong. A vehicle's VIN never changes and syncs refuse bad ones, so only whole-rooftop checks look. */
+const CHECK_DIGITS = `     check_digits AS MATERIALIZED (
+       SELECT v.id, s.expected FROM scope v
+       CROSS JOIN LATERAL (SELECT CASE WHEN v.vin ~ '^[A-HJ-NPR-Z0-9]{17}$' THEN translate(v.vin, 'ABCDEFGHJKLMNPRSTUVWXYZ', '12345678123457923456789') END AS digits) t
+       CROSS JOIN LATERAL (SELECT (${CHECK_SUM}) % 11 AS remainder) r
+       CROSS JOIN LATERAL (SELECT CASE WHEN t.digits IS NULL THEN NULL WHEN r.remainder = 10 THEN 'X' ELSE r.remainder::text END AS expected) s
+       WHERE t.digits IS NULL OR s.expected <> substr(v.vin, 9, 1)),
+`;
+const INVALID_VINS = `       UNION ALL
+       SELECT v.id, v.dealer_group_id, v.dealer_id, 'vin', 'invalid_vin', NULL, jsonb_build_object('vin', v.vin, 'problem', CASE WHEN c.expected IS NULL
+           THEN 'not 17 characters of digits and letters other than I, O and Q' ELSE 'check digit (9th character) should be ' || c.expected END), v.vin, $3::timestamptz
+       FROM scope v JOIN check_digits c ON c.id = v.id
+`;
+
 const NUMERIC = (value: string) => `CASE WHEN (${value} #>> '{}') ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${value} #>> '{}')::numeric END`;
 
 /** An unchanged conflict keeps when it was first detected; a new or changed one takes the new time. */
@@ -30,65 +48,77 @@ const UPSERT = `INSERT INTO vehicle_conflicts (vehicle_id, dealer_group_id, deal
 
 /**
  * Recomputes the conflicts of a rooftop's vehicles (`vehicleIds`, or all of them with null):
- * fields whose sources disagree (with the spread for prices and mileage), invalid VINs (check
- * digit computed in SQL), VINs whose manufacturer code disagrees with the make; then the
- * rooftop's duplicate stock numbers, which any write there can change.
+ * fields whose sources disagree (with the spread for prices and mileage), VINs whose manufacturer
+ * code disagrees with the make, and (whole rooftop only) invalid VINs; then the duplicate stock
+ * numbers those vehicles take part in.
  */
 export async function refreshConflicts(client: pg.PoolClient, dealerId: string, vehicleIds: string[] | null, now = new Date()): Promise<void> {
   if (vehicleIds && !vehicleIds.length) return;
+  // The planner would JIT-compile this statement (its VIN arithmetic looks costly), which takes
+  // longer than running it; callers hold a transaction, so this lasts until it ends.
+  await client.query('SET LOCAL jit = off');
+  // Two shapes, so each plans well: the batch's vehicles by primary key, or the whole rooftop.
+  const chosen = vehicleIds
+    ? 'unnest($2::uuid[]) AS chosen(id) JOIN vehicles v ON v.id = chosen.id WHERE v.dealer_id = $1'
+    : 'vehicles v WHERE v.dealer_id = $1 AND $2::uuid[] IS NULL';
   await client.query(
-    `/* conflictsRefresh */ WITH scope AS (
-       SELECT v.id, v.vin, v.dealer_id, v.dealer_group_id, v.make, v.updated_at FROM vehicles v WHERE v.dealer_id = $1 AND ($2::uuid[] IS NULL OR v.id = ANY($2::uuid[]))),
+    `/* conflictsRefresh */ WITH scope AS MATERIALIZED (
+       SELECT v.id, v.vin, v.dealer_id, v.dealer_group_id, v.make, v.updated_at FROM ${chosen}),
      vals AS (
+       -- Only vehicles more than one source reports can disagree.
        SELECT r.vehicle_id, f.key AS field, f.value, r.source, r.seen_at FROM scope v JOIN vehicle_source_records r ON r.vehicle_id = v.id
-       CROSS JOIN LATERAL jsonb_each(r.data) f WHERE f.key <> 'photos' AND f.value <> 'null'::jsonb AND f.value <> '""'::jsonb),
+       CROSS JOIN LATERAL jsonb_each(r.data) f
+       WHERE EXISTS (SELECT 1 FROM vehicle_source_records o WHERE o.vehicle_id = r.vehicle_id AND o.source <> r.source)
+         AND f.key <> 'photos' AND f.value <> 'null'::jsonb AND f.value <> '""'::jsonb),
      disagreements AS (
        SELECT vehicle_id, field, max(seen_at) AS detected_at,
          jsonb_agg(jsonb_build_object('source', source, 'value', value, 'seen_at', seen_at) ORDER BY seen_at DESC, source) AS details,
          jsonb_agg(jsonb_build_object('source', source, 'value', value) ORDER BY source)::text AS signature,
          CASE WHEN field IN ('price', 'msrp', 'internet_price', 'mileage') THEN (max(${NUMERIC('value')}) - min(${NUMERIC('value')}))::float8 END AS difference
        FROM vals GROUP BY vehicle_id, field HAVING count(DISTINCT lower(value #>> '{}')) > 1),
-     check_digits AS (
-       SELECT v.id, CASE WHEN v.vin ~ '^[A-HJ-NPR-Z0-9]{17}$' THEN (
-         SELECT CASE WHEN sum % 11 = 10 THEN 'X' ELSE (sum % 11)::text END FROM (
-           SELECT sum(substr(translate(v.vin, 'ABCDEFGHJKLMNPRSTUVWXYZ', '12345678123457923456789'), i, 1)::int * (ARRAY[8,7,6,5,4,3,2,10,0,9,8,7,6,5,4,3,2])[i]) AS sum
-           FROM generate_series(1, 17) i) digits) END AS expected
-       FROM scope v),
-     found AS (
+${vehicleIds ? '' : CHECK_DIGITS}     found AS (
        SELECT d.vehicle_id, s.dealer_group_id, s.dealer_id, d.field, 'disagreement' AS kind, d.difference, d.details, d.signature, d.detected_at
        FROM disagreements d JOIN scope s ON s.id = d.vehicle_id
-       UNION ALL
-       SELECT v.id, v.dealer_group_id, v.dealer_id, 'vin', 'invalid_vin', NULL, jsonb_build_object('vin', v.vin, 'problem', CASE WHEN c.expected IS NULL
-           THEN 'not 17 characters of digits and letters other than I, O and Q' ELSE 'check digit (9th character) should be ' || c.expected END), v.vin, $3::timestamptz
-       FROM scope v JOIN check_digits c ON c.id = v.id WHERE c.expected IS NULL OR c.expected <> substr(v.vin, 9, 1)
-       UNION ALL
+${vehicleIds ? '' : INVALID_VINS}       UNION ALL
        SELECT v.id, v.dealer_group_id, v.dealer_id, 'make', 'vin_make_mismatch', NULL, jsonb_build_object('vin', v.vin, 'make', v.make, 'vin_make', w.make), v.vin || v.make, $3::timestamptz
        FROM scope v JOIN unnest($4::text[], $5::text[]) AS w(code, make) ON w.code = left(v.vin, 3) WHERE lower(w.make) <> lower(v.make::text)),
      removed AS (
-       DELETE FROM vehicle_conflicts c USING scope s WHERE c.vehicle_id = s.id AND c.kind <> 'duplicate_stock_number'
+       DELETE FROM vehicle_conflicts c USING scope s WHERE c.vehicle_id = s.id AND c.kind NOT IN ('duplicate_stock_number'${vehicleIds ? ", 'invalid_vin'" : ''})
          AND NOT EXISTS (SELECT 1 FROM found f WHERE f.vehicle_id = c.vehicle_id AND f.field = c.field AND f.kind = c.kind))
      ${UPSERT}`,
     [dealerId, vehicleIds, now, WMI_CODES, WMI_NAMES]);
-  await refreshDuplicateStockNumbers(client, dealerId, now);
+  await refreshDuplicateStockNumbers(client, dealerId, vehicleIds, now);
 }
 
-/** A rooftop's vehicles on hand that share a stock number with another one on hand. */
-export async function refreshDuplicateStockNumbers(client: pg.PoolClient, dealerId: string, now = new Date()): Promise<void> {
+/**
+ * A rooftop's vehicles on hand that share a stock number with another one on hand. With
+ * `vehicleIds`, only the stock numbers those vehicles have or had are looked at (what a write to
+ * them can change), so a sync batch does not re-read the whole rooftop.
+ */
+export async function refreshDuplicateStockNumbers(client: pg.PoolClient, dealerId: string, vehicleIds: string[] | null, now = new Date()): Promise<void> {
+  if (vehicleIds && !vehicleIds.length) return;
   await client.query(
-    `/* conflictsDuplicateStock */ WITH dupes AS (
+    `/* conflictsDuplicateStock */ WITH rooftop AS (SELECT id, dealer_group_id FROM dealers WHERE id = $1),
+     touched AS (
+       SELECT stock_number FROM vehicles WHERE $3::uuid[] IS NOT NULL AND id = ANY($3::uuid[]) AND stock_number IS NOT NULL
+       UNION SELECT details ->> 'stock_number' FROM vehicle_conflicts WHERE $3::uuid[] IS NOT NULL AND vehicle_id = ANY($3::uuid[]) AND kind = 'duplicate_stock_number'),
+     dupes AS (
        SELECT v.id, v.dealer_group_id, v.dealer_id, v.stock_number, jsonb_agg(o.vin ORDER BY o.vin) AS other_vins
-       FROM vehicles v JOIN vehicles o ON o.dealer_group_id = v.dealer_group_id AND o.dealer_id = v.dealer_id AND o.stock_number = v.stock_number
+       FROM rooftop d JOIN vehicles v ON v.dealer_group_id = d.dealer_group_id AND v.dealer_id = d.id
+       JOIN vehicles o ON o.dealer_group_id = v.dealer_group_id AND o.dealer_id = v.dealer_id AND o.stock_number = v.stock_number
          AND o.id <> v.id AND o.status NOT IN ('sold', 'presumed_sold')
-       WHERE v.dealer_id = $1 AND v.stock_number IS NOT NULL AND v.status NOT IN ('sold', 'presumed_sold')
+       WHERE v.stock_number IS NOT NULL AND v.status NOT IN ('sold', 'presumed_sold')
+         AND ($3::uuid[] IS NULL OR v.stock_number IN (SELECT stock_number FROM touched))
        GROUP BY v.id),
      found AS (
        SELECT id AS vehicle_id, dealer_group_id, dealer_id, 'stock_number' AS field, 'duplicate_stock_number' AS kind, NULL::float8 AS difference,
          jsonb_build_object('stock_number', stock_number, 'other_vins', other_vins) AS details, stock_number || other_vins::text AS signature, $2::timestamptz AS detected_at
        FROM dupes),
      removed AS (
-       DELETE FROM vehicle_conflicts c WHERE c.dealer_id = $1 AND c.kind = 'duplicate_stock_number' AND NOT EXISTS (SELECT 1 FROM dupes d WHERE d.id = c.vehicle_id))
+       DELETE FROM vehicle_conflicts c WHERE c.dealer_id = $1 AND c.kind = 'duplicate_stock_number'
+         AND ($3::uuid[] IS NULL OR c.details ->> 'stock_number' IN (SELECT stock_number FROM touched)) AND NOT EXISTS (SELECT 1 FROM dupes d WHERE d.id = c.vehicle_id))
      ${UPSERT}`,
-    [dealerId, now]);
+    [dealerId, now, vehicleIds]);
 }
 
 /** Recomputes every vehicle of a rooftop and marks it checked. */

@@ -256,7 +256,7 @@ export async function applySoldGrace(client: pg.PoolClient, feed: FeedContext, g
   await client.query(`/* gracePresume */ UPDATE vehicles SET status = 'presumed_sold', sold_at = $2, updated_at = $2 WHERE id = ANY($1::uuid[])`,
     [presumed.rows.map((row) => row.id), now]);
   // Vehicles no longer on hand no longer share stock numbers.
-  await refreshDuplicateStockNumbers(client, feed.dealerId, now);
+  await refreshDuplicateStockNumbers(client, feed.dealerId, presumed.rows.map((row) => row.id), now);
   if (feed.trackHistory && presumed.rows.length) {
     await insertChanges(client, presumed.rows.map((row) => [randomUUID(), row.id, 'status', JSON.stringify(row.status), JSON.stringify('presumed_sold'), feed.source, feed.syncRunId, now]));
   }
