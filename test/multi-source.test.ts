@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, testVin, type SeededGroup } from './helpers/seed';
 import { connect, deliver, FIXTURES, syncNow } from './helpers/feeds';
+import { generatedLine, generatedVin, writeGeneratedFeed } from './helpers/generated-feed';
 
 describe('multi-source merge, conflicts and discrepancies (catalog rows 25-29)', () => {
   let app: TestApp;
@@ -105,6 +106,26 @@ describe('multi-source merge, conflicts and discrepancies (catalog rows 25-29)',
     deliver(app, second.integration.id, same);
     await syncNow(app, admin, second.integration.id);
     expect(await priceConflict()).toBeUndefined();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('flags duplicate stock numbers as a feed writes them, and clears both sides when one changes', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'ddp-stock-'));
+    const day1 = path.join(directory, 'stock-day-1.csv');
+    const day2 = path.join(directory, 'stock-day-2.csv');
+    await writeGeneratedFeed(day1, 3, { tag: 'STOCK', line: (index) => (index < 2 ? generatedLine(index, 'STOCK', { Stock: 'DUP-7' }) : null) });
+    await writeGeneratedFeed(day2, 3, { tag: 'STOCK', line: (index) => (index === 0 ? generatedLine(index, 'STOCK', { Stock: 'DUP-7' }) : null) });
+    const fresh = await seedGroup(app.database.prisma, { users: { admin: 'admin' } });
+    const token = await fresh.login(app.client, 'admin');
+    const { integration } = await connect(app, token, { plugin_key: 'homenet_inventory_csv', dealer_id: fresh.dealerIds[0] });
+    const duplicates = async () => (await app.client.get('/multi-source/conflicts?kind=duplicate_stock_number', token)).body.conflicts
+      .map((entry: { vin: string; details: { other_vins: string[] } }) => [entry.vin, entry.details.other_vins]).sort();
+    deliver(app, integration.id, day1);
+    await syncNow(app, token, integration.id);
+    expect(await duplicates()).toEqual([[generatedVin(0, 'STOCK'), [generatedVin(1, 'STOCK')]], [generatedVin(1, 'STOCK'), [generatedVin(0, 'STOCK')]]].sort());
+    deliver(app, integration.id, day2);
+    await syncNow(app, token, integration.id);
+    expect(await duplicates()).toEqual([]);
     rmSync(directory, { recursive: true, force: true });
   });
 });

@@ -9,7 +9,9 @@ const MODELS = [['Toyota', 'RAV4', 'SUV'], ['Honda', 'Civic', 'Sedan'], ['Ford',
 
 /** The VIN of generated row `index` (valid check digit, distinct up to 8,000,000 rows); `tag` keeps feeds of different tests apart. */
 export function generatedVin(index: number, tag = 'BENCH'): string {
-  return withCheckDigit(`1HG${tag.padEnd(5, '0').slice(0, 5)}0T${'ABCDEFGH'[Math.floor(index / 1_000_000) % 8]}${String(index % 1_000_000).padStart(6, '0')}`);
+  // I, O and Q are not VIN characters.
+  const code = tag.toUpperCase().replace(/[IOQ]/g, 'X').padEnd(5, '0').slice(0, 5);
+  return withCheckDigit(`1HG${code}0T${'ABCDEFGH'[Math.floor(index / 1_000_000) % 8]}${String(index % 1_000_000).padStart(6, '0')}`);
 }
 
 /** One CSV line for row `index`; `overrides` replaces columns by header name (Year, SellingPrice, …). */

@@ -38,6 +38,12 @@ const INVALID_VINS = `       UNION ALL
        FROM scope v JOIN check_digits c ON c.id = v.id
 `;
 
+/**
+ * The planner would JIT-compile these statements (their expressions look costly), which takes
+ * longer than running them. Callers hold a transaction, so this lasts until it ends.
+ */
+const withoutJit = (client: pg.PoolClient) => client.query('SET LOCAL jit = off');
+
 const NUMERIC = (value: string) => `CASE WHEN (${value} #>> '{}') ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${value} #>> '{}')::numeric END`;
 
 /** An unchanged conflict keeps when it was first detected; a new or changed one takes the new time. */
@@ -54,9 +60,7 @@ const UPSERT = `INSERT INTO vehicle_conflicts (vehicle_id, dealer_group_id, deal
  */
 export async function refreshConflicts(client: pg.PoolClient, dealerId: string, vehicleIds: string[] | null, now = new Date()): Promise<void> {
   if (vehicleIds && !vehicleIds.length) return;
-  // The planner would JIT-compile this statement (its VIN arithmetic looks costly), which takes
-  // longer than running it; callers hold a transaction, so this lasts until it ends.
-  await client.query('SET LOCAL jit = off');
+  await withoutJit(client);
   // Two shapes, so each plans well: the batch's vehicles by primary key, or the whole rooftop.
   const chosen = vehicleIds
     ? 'unnest($2::uuid[]) AS chosen(id) JOIN vehicles v ON v.id = chosen.id WHERE v.dealer_id = $1'
@@ -97,18 +101,22 @@ ${vehicleIds ? '' : INVALID_VINS}       UNION ALL
  */
 export async function refreshDuplicateStockNumbers(client: pg.PoolClient, dealerId: string, vehicleIds: string[] | null, now = new Date()): Promise<void> {
   if (vehicleIds && !vehicleIds.length) return;
+  await withoutJit(client);
   await client.query(
     `/* conflictsDuplicateStock */ WITH rooftop AS (SELECT id, dealer_group_id FROM dealers WHERE id = $1),
+     -- The stock numbers to look at: those the given vehicles have or had, or every one the rooftop
+     -- uses twice. The query is driven from them, through the (group, stock number) index.
      touched AS (
        SELECT stock_number FROM vehicles WHERE $3::uuid[] IS NOT NULL AND id = ANY($3::uuid[]) AND stock_number IS NOT NULL
-       UNION SELECT details ->> 'stock_number' FROM vehicle_conflicts WHERE $3::uuid[] IS NOT NULL AND vehicle_id = ANY($3::uuid[]) AND kind = 'duplicate_stock_number'),
+       UNION SELECT details ->> 'stock_number' FROM vehicle_conflicts WHERE $3::uuid[] IS NOT NULL AND vehicle_id = ANY($3::uuid[]) AND kind = 'duplicate_stock_number'
+       UNION SELECT v.stock_number FROM rooftop d JOIN vehicles v ON v.dealer_group_id = d.dealer_group_id AND v.dealer_id = d.id
+         WHERE $3::uuid[] IS NULL AND v.stock_number IS NOT NULL AND v.status NOT IN ('sold', 'presumed_sold') GROUP BY v.stock_number HAVING count(*) > 1),
      dupes AS (
        SELECT v.id, v.dealer_group_id, v.dealer_id, v.stock_number, jsonb_agg(o.vin ORDER BY o.vin) AS other_vins
-       FROM rooftop d JOIN vehicles v ON v.dealer_group_id = d.dealer_group_id AND v.dealer_id = d.id
-       JOIN vehicles o ON o.dealer_group_id = v.dealer_group_id AND o.dealer_id = v.dealer_id AND o.stock_number = v.stock_number
-         AND o.id <> v.id AND o.status NOT IN ('sold', 'presumed_sold')
-       WHERE v.stock_number IS NOT NULL AND v.status NOT IN ('sold', 'presumed_sold')
-         AND ($3::uuid[] IS NULL OR v.stock_number IN (SELECT stock_number FROM touched))
+       FROM touched t CROSS JOIN rooftop d
+       JOIN vehicles v ON v.dealer_group_id = d.dealer_group_id AND v.stock_number = t.stock_number AND v.dealer_id = d.id
+       JOIN vehicles o ON o.dealer_group_id = d.dealer_group_id AND o.stock_number = t.stock_number AND o.dealer_id = d.id AND o.id <> v.id
+       WHERE v.status NOT IN ('sold', 'presumed_sold') AND o.status NOT IN ('sold', 'presumed_sold')
        GROUP BY v.id),
      found AS (
        SELECT id AS vehicle_id, dealer_group_id, dealer_id, 'stock_number' AS field, 'duplicate_stock_number' AS kind, NULL::float8 AS difference,
@@ -116,7 +124,7 @@ export async function refreshDuplicateStockNumbers(client: pg.PoolClient, dealer
        FROM dupes),
      removed AS (
        DELETE FROM vehicle_conflicts c WHERE c.dealer_id = $1 AND c.kind = 'duplicate_stock_number'
-         AND ($3::uuid[] IS NULL OR c.details ->> 'stock_number' IN (SELECT stock_number FROM touched)) AND NOT EXISTS (SELECT 1 FROM dupes d WHERE d.id = c.vehicle_id))
+         AND ($3::uuid[] IS NULL OR c.details ->> 'stock_number' IN (SELECT stock_number FROM touched)) AND NOT EXISTS (SELECT 1 FROM dupes u WHERE u.id = c.vehicle_id))
      ${UPSERT}`,
     [dealerId, now, vehicleIds]);
 }

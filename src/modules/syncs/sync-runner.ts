@@ -178,6 +178,7 @@ export class SyncRunner {
       let mentioned: string[] = [];
       let batch: Array<{ line: number; record: unknown }> = [];
       let errors: RowError[] = [];
+      let analyzed = false;
 
       const flush = async () => {
         if (batch.length || mentioned.length) {
@@ -204,6 +205,12 @@ export class SyncRunner {
         batch = [];
         seen = new Map();
         mentioned = [];
+        // A first large batch into a rooftop can change the tables' shape (an empty rooftop filling
+        // up); fresh statistics keep the next batches' plans sound.
+        if (!analyzed && counts.created + counts.updated >= 1000) {
+          analyzed = true;
+          await this.database.pool.query(`ANALYZE ${plugin.target === 'vehicles' ? 'vehicles, vehicle_source_records, vehicle_conflicts' : plugin.target}`);
+        }
         await report(errors);
         errors = [];
       };
