@@ -4,7 +4,7 @@ import { badInput } from '../../errors';
 import { DAYS_ON_LOT_SQL, inventoryOrderBy, inventoryWhere, ON_LOT_STATUSES, type InventoryFilterArgs } from '../inventory/inventory.filters';
 import { leadWhere, type LeadFilters } from '../leads/leads.service';
 import { callWhere, type CallFilters } from '../calls/calls.service';
-import { saleWhere, type SaleFilters } from '../sales/sales.service';
+import { saleSql, saleWhere, type SaleFilters } from '../sales/sales.service';
 
 /**
  * The assistant's structured queries: what both engines (the built-in one and a provider's tool
@@ -77,7 +77,7 @@ export const QUERY_SCHEMA = {
     subject: { type: 'string', enum: SUBJECTS, description: 'What to look at: vehicles in inventory, leads, calls or sales (deals).' },
     measure: { type: 'string', enum: MEASURES, description: 'count; list (records, ordered by field); average, max, min or sum of field.' },
     field: { type: 'string', enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration'], description: 'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year; sales sale_price, front_gross, back_gross, total_gross; calls duration.' },
-    group_by: { type: 'string', enum: GROUPINGS, description: 'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls), status, type (leads), salesperson (sales).' },
+    group_by: { type: 'string', enum: GROUPINGS, description: 'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales).' },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
     order: { type: 'string', enum: ['asc', 'desc'], description: 'A list ordered by field: desc (default, largest first) or asc.' },
     filters: {
@@ -203,13 +203,33 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
 
 type ActivityWhere = Prisma.LeadWhereInput & Prisma.CallWhereInput & Prisma.SaleWhereInput;
 
+function saleFilters(query: AssistantQuery): SaleFilters {
+  const { filters } = query;
+  return { dealer_id: filters.dealer_id, from: day(filters.from, 'from'), to: day(filters.to, 'to', true), condition: filters.condition?.[0] };
+}
+
+/** Deals per source: each deal counts for the source of the first lead or call that led to it. */
+async function salesBySource(caller: Caller, query: AssistantQuery): Promise<ResultRow[]> {
+  return caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantSalesBySource */
+    SELECT first_touch.source_id::text AS key, COALESCE(s.name::text, 'unattributed') AS label, count(*)::int AS count, NULL::float8 AS value
+    FROM sales d
+    LEFT JOIN LATERAL (
+      SELECT t.source_id FROM (
+        SELECT l.source_id, l.received_at AS at, l.id FROM leads l WHERE l.sale_id = d.id
+        UNION ALL SELECT c.source_id, c.started_at, c.id FROM calls c WHERE c.sale_id = d.id) t
+      ORDER BY t.at, t.id LIMIT 1) first_touch ON true
+    LEFT JOIN sources s ON s.id = first_touch.source_id
+    WHERE ${saleSql(caller.session, saleFilters(query))}
+    GROUP BY 1, 2 ORDER BY count DESC, label`);
+}
+
 function activityWhere(caller: Caller, query: AssistantQuery): ActivityWhere {
   const { filters } = query;
   const from = day(filters.from, 'from');
   const to = day(filters.to, 'to', true);
   if (query.subject === 'leads') return leadWhere(caller.session, { dealer_id: filters.dealer_id, from, to, source: filters.source, status: filters.status, type: filters.type } satisfies LeadFilters) as ActivityWhere;
   if (query.subject === 'calls') return callWhere(caller.session, { dealer_id: filters.dealer_id, from, to, source: filters.source, status: filters.status, first_time: filters.first_time } satisfies CallFilters) as ActivityWhere;
-  return saleWhere(caller.session, { dealer_id: filters.dealer_id, from, to, condition: filters.condition?.[0] } satisfies SaleFilters) as ActivityWhere;
+  return saleWhere(caller.session, saleFilters(query)) as ActivityWhere;
 }
 
 async function runActivity(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
@@ -237,11 +257,12 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
     } else throw badInput('measure', 'leads can be counted or listed');
   }
   let groups: ResultRow[] = [];
-  if (query.group_by) {
+  if (query.group_by === 'source' && query.subject === 'sales') groups = await salesBySource(caller, query);
+  else if (query.group_by) {
     const by = query.group_by === 'dealer' ? 'dealerId' : query.group_by === 'source' && query.subject !== 'sales' ? 'sourceId'
       : query.group_by === 'salesperson' && query.subject === 'sales' ? 'salesperson'
       : query.group_by === 'status' && query.subject !== 'sales' ? 'status' : query.group_by === 'type' && query.subject === 'leads' ? 'type' : null;
-    if (!by) throw badInput('group_by', `${query.subject} group by dealer${query.subject === 'sales' ? ' or salesperson' : ', source, status'}${query.subject === 'leads' ? ' or type' : ''}`);
+    if (!by) throw badInput('group_by', `${query.subject} group by dealer, source${query.subject === 'sales' ? ' or salesperson' : ', status'}${query.subject === 'leads' ? ' or type' : ''}`);
     type Grouped = Array<Record<string, string | null> & { _count: { _all: number } }>;
     const rows = await (model as unknown as { groupBy(args: object): Promise<Grouped> }).groupBy({ by: [by], where, _count: { _all: true } });
     const keys = rows.map((row) => row[by] ?? null);

@@ -141,10 +141,10 @@ function fieldOf(q: string, subject: Subject): string | undefined {
 }
 
 function groupOf(q: string, subject: Subject): Grouping | null {
-  if (/\b(?:by|per|each|every|across|between)\s+(?:the\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:store|rooftop|dealer|dealership|location)\b|\bstore by store\b/.test(q)) return 'dealer';
-  if (/\b(?:by|per|each)\s+make\b|\bwhich make\b/.test(q)) return 'make';
+  if (/\b(?:by|per|each|every|across|between)\s+(?:the\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b/.test(q)) return 'dealer';
+  if (/\b(?:by|per|each)\s+make\b|\bwhich makes?\b/.test(q)) return 'make';
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
-  if (/\b(?:by|per|each)\s+(?:lead\s+)?(?:source|channel|provider)\b|\bwhich (?:source|channel)\b|\bwhere .* come from\b/.test(q) && subject !== 'vehicles' && subject !== 'sales') return 'source';
+  if (/\b(?:by|per|each)\s+(?:lead\s+)?(?:source|channel|provider)\b|\bwhich (?:sources?|channels?)\b|\bwhere .* come from\b/.test(q) && subject !== 'vehicles') return 'source';
   if (/\bnew (?:vs\.?|versus|and|or) used\b|\b(?:by|per)\s+condition\b/.test(q)) return subject === 'vehicles' ? 'condition' : null;
   if (subject === 'sales' && /\bsalespe(?:rson|ople)\b|\bsales ?reps?\b/.test(q)) return 'salesperson';
   if (/\b(?:by|per)\s+status\b/.test(q)) return 'status';

@@ -41,7 +41,8 @@ export async function findSaleId(caller: Caller, id: string): Promise<string> {
   return sale.id;
 }
 
-function saleSql(session: Caller['session'], filters: SaleFilters): Prisma.Sql {
+/** The same filters as saleWhere, as SQL over `sales d`. */
+export function saleSql(session: Caller['session'], filters: SaleFilters): Prisma.Sql {
   const where = saleWhere(session, filters);
   const parts = [Prisma.sql`d.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
   const dealers = (where.dealerId as { in?: string[] } | undefined)?.in;
