@@ -51,6 +51,17 @@ describe('administration', () => {
     expect(await auditActions()).toEqual(expect.arrayContaining(['user.created', 'password.changed']));
   });
 
+  it('throttles guesses of the current password like sign-ins', async () => {
+    await app.client.post('/admin/users', { email: 'guessed@example.com', name: 'Guessed', role: 'viewer', dealer_group_ids: [group.groupId], password: 'guessed-password-1' }, admin);
+    const token = (await app.client.post('/auth/login', { email: 'guessed@example.com', password: 'guessed-password-1' })).body.token;
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      expect((await app.client.post('/auth/password', { current_password: `guess-${attempt}`, new_password: 'another-password-1' }, token)).status).toBe(400);
+    }
+    const blocked = await app.client.post('/auth/password', { current_password: 'guessed-password-1', new_password: 'another-password-1' }, token);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('invites a user by email (the outbox when no SMTP server is set); the invitation works once', async () => {
     const created = await app.client.post('/admin/users', { email: 'invitee@example.com', name: 'Invitee', role: 'viewer', dealer_group_ids: [group.groupId, second.groupId] }, admin);
     expect(created.status).toBe(201);
