@@ -11,7 +11,7 @@ import { createKey } from './helpers/keys';
 /** The built-in assistant (catalog rows 92-95) over a demo dealer group: the question fixture, follow-ups, conversations, tenancy. */
 
 interface Expectation {
-  count?: string; value?: string; groups?: string; vins?: string; vins_among?: string; records?: string; records_among?: string; unanswerable?: boolean;
+  count?: string; share?: string; value?: string; groups?: string; vins?: string; vins_among?: string; records?: string; records_among?: string; unanswerable?: boolean;
 }
 const FIXTURE = JSON.parse(readFileSync(path.resolve(import.meta.dirname, 'fixtures/assistant-questions.json'), 'utf8')) as { questions: Array<{ q: string; conversation?: string; expect: Expectation }> };
 
@@ -71,6 +71,13 @@ describe('the assistant without a provider', () => {
       if (Number(figures[0]?.value) !== expected) return `count ${figures[0]?.value}, expected ${expected}`;
       if (!answer.content.includes(expected.toLocaleString('en-US')) && !(expected === 0 && /\bno\b/.test(answer.content))) return `the text does not say ${expected}`;
       return null;
+    }
+    if (expectation.share) {
+      const [row] = await sql<{ part: string; whole: string }>(expectation.share);
+      const percent = Math.round((Number(row!.part) / Number(row!.whole)) * 1000) / 10;
+      const got = figures.find((entry) => entry.label === 'share (%)');
+      if (Number(figures[0]?.value) !== Number(row!.part) || Number(got?.value) !== percent) return `share ${got?.value}% of count ${figures[0]?.value}, expected ${percent}% of ${row!.part}`;
+      return answer.content.includes(`${percent.toLocaleString('en-US')}%`) ? null : `the text does not say ${percent}%`;
     }
     if (expectation.value) {
       const [row] = await sql<{ value: number | null }>(expectation.value);

@@ -183,6 +183,7 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
     group_by: pick('group_by', GROUPINGS, false),
     order: pick('order', ['asc', 'desc'] as const, false),
     limit: typeof args.limit === 'number' ? Math.max(1, Math.min(25, Math.round(args.limit))) : undefined,
+    share: args.share === true,
     filters,
   };
 }
@@ -190,6 +191,7 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
 function toolResult(result: QueryResult, dealerNames: Map<string, string>) {
   return {
     count: result.count,
+    whole: result.whole ?? null,
     value: result.value,
     field: result.query.field ?? null,
     groups: result.groups.map((group) => ({ label: group.label, count: group.count, value: group.value })),

@@ -95,6 +95,12 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
   switch (query.measure) {
     case 'count': {
       lines.push(result.count === 0 ? `You have no ${what}${inStock}.` : `You have ${number(result.count)} ${result.count === 1 ? describe(query, dealerNames, false) : what}${inStock}.`);
+      if (result.whole !== undefined) {
+        const whole = describe({ ...query, filters: { dealer_id: query.filters.dealer_id, from: query.filters.from, to: query.filters.to } }, dealerNames);
+        const percent = result.whole ? Math.round((result.count / result.whole) * 1000) / 10 : 0;
+        lines[lines.length - 1] = `${lines.at(-1)!.slice(0, -1)}: ${one(percent)}% of your ${number(result.whole)} ${whole}${inStock}.`;
+        figures.push({ label: 'share (%)', value: String(percent) }, { label: `${whole}: count`, value: String(result.whole) });
+      }
       if (result.vehicles.length) {
         lines.push(result.count <= result.vehicles.length ? 'They are:' : `The ${result.vehicles.length} longest on the lot:`);
         for (const vehicle of result.vehicles) lines.push(`- ${vehicleLine(vehicle)}`);

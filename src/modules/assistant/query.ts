@@ -50,6 +50,8 @@ export interface AssistantQuery {
   limit?: number;
   /** A list's order by `field`: desc (default) or asc. */
   order?: 'asc' | 'desc';
+  /** With a count: also the whole it is part of (the same rooftops and period, without the other filters). */
+  share?: boolean;
 }
 
 export interface ResultRow { key: string | null; label: string; count: number; value: number | null }
@@ -59,6 +61,8 @@ export interface ActivityRow { id: string; at: Date; label: string; dealer_name:
 export interface QueryResult {
   query: AssistantQuery;
   count: number;
+  /** With `share`: the count of the whole the answer is a part of. */
+  whole?: number;
   /** The figure asked for (an average, a maximum, a sum), when there is one. */
   value: number | null;
   groups: ResultRow[];
@@ -79,6 +83,7 @@ export const QUERY_SCHEMA = {
     field: { type: 'string', enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration'], description: 'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year; sales sale_price, front_gross, back_gross, total_gross; calls duration.' },
     group_by: { type: 'string', enum: GROUPINGS, description: 'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales).' },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
+    share: { type: 'boolean', description: 'With count: also count the whole (same rooftops and period, no other filters), for percentages.' },
     order: { type: 'string', enum: ['asc', 'desc'], description: 'A list ordered by field: desc (default, largest first) or asc.' },
     filters: {
       type: 'object',
@@ -305,6 +310,11 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
 }
 
 /** Runs a structured query as the caller. */
-export function runQuery(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
-  return query.subject === 'vehicles' ? runVehicles(caller, query) : runActivity(caller, query);
+export async function runQuery(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
+  const run = (asked: AssistantQuery) => (asked.subject === 'vehicles' ? runVehicles(caller, asked) : runActivity(caller, asked));
+  const result = await run(query);
+  if (!query.share || query.measure !== 'count') return result;
+  const { dealer_id, from, to } = query.filters;
+  const whole = await run({ subject: query.subject, measure: 'count', filters: { dealer_id, from, to } });
+  return { ...result, whole: whole.count };
 }

@@ -8,7 +8,7 @@ const vocabulary: Vocabulary = {
     { id: 'sfw', name: 'Summit Ford Westside', city: 'Lakewood', code: 'SFW' }, { id: 'sca', name: 'Summit Chevrolet Aurora', city: 'Aurora', code: 'SCA' },
   ],
   makes: ['Toyota', 'Honda', 'Ford', 'Chevrolet', 'Jeep'],
-  models: ['Camry', 'RAV4', 'Tacoma', 'Civic', 'CR-V', 'F-150', 'Silverado 1500', 'Grand Cherokee', 'Wrangler'],
+  models: ['Camry', 'RAV4', 'Tacoma', 'Civic', 'CR-V', 'F-150', 'Silverado 1500', 'Grand Cherokee', 'Wrangler', 'Escape'],
   bodyStyles: ['SUV', 'Sedan', 'Truck', 'Coupe', 'Minivan'],
   sources: ['Google Ads', 'Cars.com', 'Facebook'],
 };
@@ -36,6 +36,13 @@ describe('reading questions', () => {
     ['how many cars did we sell this month', { subject: 'sales', measure: 'count' }],
     ['total revenue last month', { subject: 'sales', measure: 'sum', field: 'sale_price', filters: { from: '2026-10-01', to: '2026-10-31' } }],
     ['who is the best salesperson', { subject: 'sales', group_by: 'salesperson' }],
+    ['who sold the most cars last month', { subject: 'sales', group_by: 'salesperson', filters: { from: '2026-10-01', to: '2026-10-31' } }],
+    ['show voicemails from yesterday', { subject: 'calls', measure: 'list', filters: { status: ['voicemail'], from: '2026-11-20' } }],
+    ['how many certified pre-owned Hondas', { filters: { condition: ['certified'], make: ['Honda'] } }],
+    ['what is our oldest Escape', { measure: 'max', field: 'days_on_lot' }],
+    ['sedans vs suvs', { measure: 'count', group_by: 'body_style', filters: { body_style: ['SUV', 'Sedan'] } }],
+    ['what percentage of inventory is used', { measure: 'count', share: true, filters: { condition: ['used'] } }],
+    ['do we have any red trucks under 40k', { measure: 'count', filters: { body_style: ['Truck'], color: ['red'], price_max: 39999.99 } }],
   ] as const)('%s', (question, expected) => {
     expect(read(question)).toMatchObject(expected);
   });

@@ -82,7 +82,7 @@ export function dateRangeOf(q: string, now = new Date()): { from?: string; to?: 
 
 function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean): Subject | null {
   if (/\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b/.test(q)) return 'leads';
-  if (/\bcalls?\b|\bcallers?\b|\bphone\b/.test(q)) return 'calls';
+  if (/\bcalls?\b|\bcallers?\b|\bphone\b|\bvoice ?mails?\b/.test(q)) return 'calls';
   if (/\bpresumed sold\b/.test(q)) return 'vehicles';
   if (/\bsales\b(?!\s*person)|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b/.test(q)) return 'sales';
   if (mentionsVehicle || /\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|in stock|on hand|priced?|prices|msrp|mileage|days on (?:the )?lot)\b/.test(q)) return 'vehicles';
@@ -111,6 +111,8 @@ function measureOf(q: string, subject: Subject): { measure: Measure; field?: str
     if (/\bhighest mileage\b|\bmost miles\b/.test(q)) return superlative('max', 'mileage');
     if (/\blowest mileage\b|\bfewest miles\b|\bleast miles\b/.test(q)) return superlative('min', 'mileage');
     if (/\boldest model year\b|\boldest year\b/.test(q)) return superlative('min', 'year');
+    // "Our oldest Escape": on a lot, oldest means aged the longest.
+    if (/\boldest\b/.test(q)) return superlative('max', 'days_on_lot');
   } else if (subject === 'sales') {
     if (/\bbiggest\b|\blargest\b|\bhighest\b|\bmost expensive\b/.test(q)) return superlative('max', fieldOf(q, subject) ?? 'sale_price');
     if (/\bsmallest\b|\blowest\b|\bcheapest\b/.test(q)) return superlative('min', fieldOf(q, subject) ?? 'sale_price');
@@ -146,7 +148,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
   if (/\b(?:by|per|each)\s+(?:lead\s+)?(?:source|channel|provider)\b|\bwhich (?:sources?|channels?)\b|\bwhere .* come from\b/.test(q) && subject !== 'vehicles') return 'source';
   if (/\bnew (?:vs\.?|versus|and|or) used\b|\b(?:by|per)\s+condition\b/.test(q)) return subject === 'vehicles' ? 'condition' : null;
-  if (subject === 'sales' && /\bsalespe(?:rson|ople)\b|\bsales ?reps?\b/.test(q)) return 'salesperson';
+  if (subject === 'sales' && /\bsalespe(?:rson|ople)\b|\bsales ?reps?\b|\bwho (?:sold|closed|delivered)\b/.test(q)) return 'salesperson';
   if (/\b(?:by|per)\s+status\b/.test(q)) return 'status';
   if (/\b(?:by|per)\s+(?:lead\s+)?type\b/.test(q) && subject === 'leads') return 'type';
   return null;
@@ -170,8 +172,8 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
   if (dealerIds.length) filters.dealer_id = dealerIds;
 
   if (vehicles || subject === 'sales') {
-    if (/\b(?:used|pre-?owned|second-?hand)\b/.test(q)) filters.condition = ['used'];
-    else if (/\b(?:certified|cpo)\b/.test(q)) filters.condition = ['certified'];
+    if (/\b(?:certified|cpo)\b/.test(q)) filters.condition = ['certified'];
+    else if (/\b(?:used|pre-?owned|second-?hand)\b/.test(q)) filters.condition = ['used'];
     else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(q)) filters.condition = ['new'];
     // "new vs used" compares conditions: it filters on neither.
     if (/\bnew (?:vs\.?|versus|and|or) used\b|\bused (?:vs\.?|versus|and|or) new\b/.test(q)) delete filters.condition;
@@ -288,8 +290,12 @@ export function understand(question: string, vocabulary: Vocabulary, previous: A
   const subject = explicitSubject ?? (followUp ? previous!.subject : null);
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
   const measured = measureOf(q, subject);
-  const group = groupOf(q, subject);
   const filters = filtersOf(q, subject, vocabulary, now);
+  // "Sedans vs SUVs", "Toyota versus Honda", "north compared to downtown": a breakdown over what is named.
+  const versus = /\bvs\.?\b|\bversus\b|\bcompared (?:to|with)\b|\bor\b/.test(q)
+    ? (filters.body_style?.length ?? 0) > 1 ? 'body_style' : (filters.make?.length ?? 0) > 1 ? 'make' : (filters.dealer_id?.length ?? 0) > 1 ? 'dealer' : null
+    : null;
+  const group = groupOf(q, subject) ?? versus;
 
   if (followUp && previous) {
     const sameSubject = subject === previous.subject;
@@ -305,6 +311,10 @@ export function understand(question: string, vocabulary: Vocabulary, previous: A
         filters: { ...base, ...filters },
       },
     };
+  }
+  // "What percentage of inventory is used?": the count, with its share of the whole.
+  if (/\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b/.test(q)) {
+    return { followUp: false, query: { subject, measure: 'count', share: true, ...(group ? { group_by: group } : {}), filters } };
   }
   if (!measured && !group) {
     // "Used SUVs under 30k?" is a count; anything else we do not recognise is not guessed at.
