@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isEmailAddress } from './validation';
 
 /** Every environment variable the server reads, parsed and validated once. */
 export interface Config {
@@ -125,7 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail ??= DEV_ADMIN_EMAIL;
     adminPassword ??= DEV_ADMIN_PASSWORD;
   }
-  if (adminEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(adminEmail)) throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`);
+  if (adminEmail && !isEmailAddress(adminEmail)) throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`);
 
   const jwksUrl = text(env, 'JWT_JWKS_URL');
   if (jwksUrl && (!text(env, 'JWT_ISSUER') || !text(env, 'JWT_AUDIENCE'))) {

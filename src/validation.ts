@@ -29,10 +29,13 @@ export function optionalText(field: string, value: string | null | undefined, ma
 }
 
 /** North American numbers to E.164 (+1…); other numbers must already carry their + and country code. Null when it is not a phone number. */
+/** Something @ something . something, no spaces: the one email shape the platform accepts. */
+export const isEmailAddress = (value: string) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value);
+
 /** A lower-cased email address, else 400 naming the field. */
 export function emailAddress(field: string, value: string | null | undefined): string {
   const email = (value ?? '').trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 200) throw badInput(field, 'must be an email address');
+  if (!isEmailAddress(email) || email.length > 200) throw badInput(field, 'must be an email address');
   return email;
 }
 

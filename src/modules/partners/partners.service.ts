@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
-import { isUuid, oneOf, optionalText, requiredText, websiteUrl } from '../../validation';
+import { isEmailAddress, isUuid, oneOf, optionalText, requiredText, websiteUrl } from '../../validation';
 import { findDealer } from '../dealers/dealers.service';
 
 /** Data partners (vendors, agencies, OEM programs) and which rooftops' data each may receive. */
@@ -17,7 +17,7 @@ export const DATA_PERMISSIONS = ['inventory', 'calls', 'leads', 'sales', 'dealer
 export interface PartnerInput { name?: string | null; kind?: string | null; contact_email?: string | null; website?: string | null; notes?: string | null; dealer_group_id?: string | null }
 
 function partnerFields(input: PartnerInput) {
-  if (input.contact_email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(input.contact_email.trim())) throw badInput('contact_email', 'is not an email address');
+  if (input.contact_email && !isEmailAddress(input.contact_email.trim())) throw badInput('contact_email', 'is not an email address');
   return {
     ...(input.name !== undefined ? { name: requiredText('name', input.name, 100) } : {}),
     ...(input.kind != null ? { kind: oneOf('kind', input.kind, PARTNER_KINDS) } : {}),

@@ -1,5 +1,5 @@
 import { normalizeVin, vinProblem } from '../inventory/vin';
-import { toE164 } from '../../validation';
+import { isEmailAddress, toE164 } from '../../validation';
 import type { MergedField } from '../multi-source/merge';
 import { cleanText, flag, isBlank, money, timestamp, wholeNumber, type Target } from './fields';
 
@@ -153,7 +153,7 @@ export interface LeadRecord {
 
 export function leadRecord(row: Row, defaultType: string): LeadRecord {
   const email = cleanText(row.email, 200)?.toLowerCase() ?? null;
-  if (email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new RowProblem('email', `"${email}" is not an email address`);
+  if (email && !isEmailAddress(email)) throw new RowProblem('email', `"${email}" is not an email address`);
   const rawVin = cleanText(row.vehicle_vin, 40);
   const vin = rawVin && !vinProblem(rawVin) ? normalizeVin(rawVin) : null;
   const record: LeadRecord = {
