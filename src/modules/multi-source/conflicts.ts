@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from '../../db/bulk';
+import { lockDealerMerges } from './merge-lock';
 
 /**
  * Conflicts and discrepancies, kept in vehicle_conflicts by the writers: each sync batch refreshes
@@ -146,7 +147,7 @@ export async function checkUncheckedDealers(pool: pg.Pool): Promise<number> {
   let checked = 0;
   for (const { id } of rows) {
     await inTransaction(pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${id}`]);
+      await lockDealerMerges(client, id);
       const still = await client.query('SELECT 1 FROM dealers WHERE id = $1 AND conflicts_checked_at IS NULL', [id]);
       if (!still.rows.length) return;
       await refreshDealerConflicts(client, id);

@@ -6,7 +6,8 @@ import { pageArgs } from '../../pagination';
 import { inCallerGroups, inputDealer } from '../../tenancy';
 import { dealerIds, enumList } from '../../validation';
 import { MERGED_FIELDS, type SourcePriority } from './merge';
-import { lockDealerMerges, remergeVehicles } from '../syncs/inventory-writer';
+import { remergeVehicles } from '../syncs/inventory-writer';
+import { lockDealerMerges } from './merge-lock';
 import { inTransaction } from '../../db/bulk';
 import { refreshDealerConflicts } from './conflicts';
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { insertRows } from '../../db/bulk';
 import { refreshConflicts, refreshDuplicateStockNumbers } from '../multi-source/conflicts';
+import { lockDealerMerges } from '../multi-source/merge-lock';
 import { MERGED_FIELDS, mergeRecords, sameValue, type MergedField, type SourcePriority, type SourceRecord } from '../multi-source/merge';
 import type { VehicleData, VehicleRecord } from './records';
 
@@ -226,11 +227,6 @@ export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedCont
 /** Rows of [id, vehicle_id, field, old_value, new_value, source, sync_run_id, changed_at]. */
 const insertChanges = (client: pg.PoolClient, changes: unknown[][]) =>
   insertRows(client, 'vehicle_changes', ['id', 'vehicle_id', 'field', 'old_value', 'new_value', 'source', 'sync_run_id', 'changed_at'], changes);
-
-/** Two writers of one rooftop's vehicles (feeds, rebuilds) take turns: a transaction-scoped lock per dealer. */
-export async function lockDealerMerges(client: pg.PoolClient, dealerId: string) {
-  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`merge:${dealerId}`]);
-}
 
 /**
  * The sold grace period, after a complete run of a full-inventory feed: the source's vehicles it
