@@ -55,4 +55,9 @@ export class SecretBox {
   needsRotation(sealed: string): boolean {
     return sealed.split('.')[1] !== this.currentKeyId;
   }
+
+  /** The value sealed again with the current key, or null when it already is. */
+  reseal(sealed: string, context: string): string | null {
+    return this.needsRotation(sealed) ? this.seal(this.open(sealed, context), context) : null;
+  }
 }

@@ -136,8 +136,9 @@ export async function resealProviderKeys(db: Caller['db'], secrets: Caller['serv
   const sealed = await db.aiConfig.findMany({ where: { apiKey: { not: null } }, select: { dealerGroupId: true, apiKey: true } });
   let resealed = 0;
   for (const config of sealed) {
-    if (!secrets.needsRotation(config.apiKey!)) continue;
-    await db.aiConfig.update({ where: { dealerGroupId: config.dealerGroupId }, data: { apiKey: secrets.seal(secrets.open(config.apiKey!, config.dealerGroupId), config.dealerGroupId) } });
+    const apiKey = secrets.reseal(config.apiKey!, config.dealerGroupId);
+    if (!apiKey) continue;
+    await db.aiConfig.update({ where: { dealerGroupId: config.dealerGroupId }, data: { apiKey } });
     resealed += 1;
   }
   return resealed;

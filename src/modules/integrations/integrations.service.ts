@@ -284,9 +284,9 @@ export async function resealCredentials(db: Context['db'], secrets: Context['ser
   const sealed = await db.integration.findMany({ where: { credentials: { not: null } }, select: { id: true, credentials: true } });
   let resealed = 0;
   for (const integration of sealed) {
-    if (!secrets.needsRotation(integration.credentials!)) continue;
-    const plain = secrets.open(integration.credentials!, integration.id);
-    await db.integration.update({ where: { id: integration.id }, data: { credentials: secrets.seal(plain, integration.id) } });
+    const credentials = secrets.reseal(integration.credentials!, integration.id);
+    if (!credentials) continue;
+    await db.integration.update({ where: { id: integration.id }, data: { credentials } });
     resealed += 1;
   }
   return resealed;
