@@ -26,5 +26,9 @@ describe('SecretBox (AES-256-GCM with a rotatable key ring)', () => {
     expect(after).toMatch(/^v1\.k2\./);
     expect(rotated.needsRotation(after)).toBe(false);
     expect(() => new SecretBox([newKey]).open(before, 'x')).toThrow(/key "k1"/);
+    const resealed = rotated.reseal(before, 'x')!;
+    expect(resealed).toMatch(/^v1\.k2\./);
+    expect(new SecretBox([newKey]).open(resealed, 'x')).toBe('secret');
+    expect(rotated.reseal(resealed, 'x')).toBeNull();
   });
 });
