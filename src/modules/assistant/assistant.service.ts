@@ -92,14 +92,13 @@ export async function ask(caller: Caller, conversationId: string, content: strin
   const previous = history.find((message) => message.role === 'assistant' && (message.data as AnswerData).query)?.data as AnswerData | undefined;
   const vocabulary = await vocabularyOf(caller);
 
-  const config = await activeProvider(caller.db, caller.session.dealerGroupIds);
+  const chosen = await providerFor(caller);
   let answer: Omit<Prisma.AssistantMessageUncheckedCreateInput, 'conversationId' | 'role'>;
-  if (!config) answer = await builtIn(caller, question, vocabulary, previous?.query ?? null, null);
-  else if ((await tokensUsedToday(caller.db, config.dealerGroupId)) >= config.dailyTokenLimit) {
-    answer = await builtIn(caller, question, vocabulary, previous?.query ?? null, `The assistant's daily token limit (${config.dailyTokenLimit.toLocaleString('en-US')}) is used up for today, so the built-in engine answered.`);
+  if (!chosen) answer = await builtIn(caller, question, vocabulary, previous?.query ?? null, null);
+  else if (chosen.limitReached) {
+    answer = await builtIn(caller, question, vocabulary, previous?.query ?? null, `The assistant's daily token limit (${chosen.provider.config.dailyTokenLimit.toLocaleString('en-US')}) is used up for today, so the built-in engine answered.`);
   } else {
-    const provider = new ChatProvider(config, { secrets: caller.services.secrets, allowPrivateNetworks: caller.services.allowPrivateNetworks });
-    answer = await withProvider(caller, provider, question, [...history].reverse(), vocabulary).catch(async (error: Error & { usage?: { prompt: number; completion: number } }) => {
+    answer = await withProvider(caller, chosen.provider, question, [...history].reverse(), vocabulary).catch(async (error: Error & { usage?: { prompt: number; completion: number } }) => {
       if (!(error instanceof ProviderError)) throw error;
       const fallback = await builtIn(caller, question, vocabulary, previous?.query ?? null, `The assistant's provider failed (${error.message}), so the built-in engine answered.`);
       return { ...fallback, promptTokens: error.usage?.prompt ?? 0, completionTokens: error.usage?.completion ?? 0 };
@@ -257,8 +256,18 @@ async function withProvider(caller: Caller, provider: ChatProvider, question: st
 
 /** The dealer matcher's re-ranker for the caller: the group's provider when one is enabled for it and within its daily limit, else none. */
 export async function matchReranker(caller: Caller, onFailure: (error: Error) => void) {
+  const chosen = await providerFor(caller);
+  if (!chosen?.provider.config.rerankDealerMatches || chosen.limitReached) return undefined;
+  const { provider } = chosen;
+  return providerReranker(provider, (prompt, completion) => recordTokens(caller.db, provider.config.dealerGroupId, prompt, completion), onFailure);
+}
+
+/** The caller's provider (the first of their groups with one enabled), and whether its group's tokens for today are spent. */
+async function providerFor(caller: Caller): Promise<{ provider: ChatProvider; limitReached: boolean } | null> {
   const config = await activeProvider(caller.db, caller.session.dealerGroupIds);
-  if (!config?.rerankDealerMatches || (await tokensUsedToday(caller.db, config.dealerGroupId)) >= config.dailyTokenLimit) return undefined;
-  const provider = new ChatProvider(config, { secrets: caller.services.secrets, allowPrivateNetworks: caller.services.allowPrivateNetworks });
-  return providerReranker(provider, (prompt, completion) => recordTokens(caller.db, config.dealerGroupId, prompt, completion), onFailure);
+  if (!config) return null;
+  return {
+    provider: new ChatProvider(config, { secrets: caller.services.secrets, allowPrivateNetworks: caller.services.allowPrivateNetworks }),
+    limitReached: (await tokensUsedToday(caller.db, config.dealerGroupId)) >= config.dailyTokenLimit,
+  };
 }
