@@ -1,5 +1,4 @@
 import { builder, Pagination } from '../../builder';
-import { verifyPassword } from '../../auth/passwords';
 import { AuthTokens, UserRoleEnum } from '../auth/auth.schema';
 import { signIn } from '../auth/auth.service';
 import { acceptInvitation, changePassword, createUser, INVITE_DAYS, listUsers, MIN_PASSWORD_LENGTH, sharedGroups, updateUser, type Invitation, type UserRow } from './users.service';
@@ -88,7 +87,7 @@ builder.mutationFields((t) => ({
     description: 'Change your password (required after signing in with an initial password an admin chose).',
     authScopes: { authenticated: true },
     args: { current_password: t.arg.string({ required: true }), new_password: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => changePassword(context, args, verifyPassword),
+    resolve: (_root, args, context) => changePassword(context, args),
   }),
   acceptInvitation: t.field({
     type: AuthTokens,

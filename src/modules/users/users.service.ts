@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { recordAudit } from '../../audit';
-import { hashPassword } from '../../auth/passwords';
+import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { hashToken } from '../../auth/tokens';
 import type { Role } from '../../auth/scopes';
 import { AppError, badInput, conflict, notFound } from '../../errors';
@@ -159,14 +159,14 @@ export async function updateUser(caller: Caller, id: string, input: UpdateUserIn
 }
 
 /** A signed-in user changes their password (required after an initial password an admin chose). */
-export async function changePassword(caller: Caller & Pick<Context, 'auth'>, input: { current_password?: string | null; new_password?: string | null }, verify: (password: string, hash: string | null) => Promise<boolean>) {
+export async function changePassword(caller: Caller & Pick<Context, 'auth'>, input: { current_password?: string | null; new_password?: string | null }) {
   const userId = caller.session.userId;
   if (!userId) throw new AppError(403, 'FORBIDDEN', 'only a signed-in user has a password to change');
   const user = await caller.db.user.findUniqueOrThrow({ where: { id: userId }, include: userInclude });
   // Guessing the current password here is throttled like sign-ins (a stolen access token must not become a password oracle).
   const wait = await caller.auth.loginThrottle.blockedFor(user.email, caller.meta.ip);
   if (wait > 0) throw new AppError(429, 'RATE_LIMITED', `too many wrong passwords; try again in ${wait} s`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
-  if (!input.current_password || !(await verify(input.current_password.slice(0, 1024), user.passwordHash))) {
+  if (!input.current_password || !(await verifyPassword(input.current_password.slice(0, 1024), user.passwordHash))) {
     await caller.auth.loginThrottle.recordFailure(user.email, caller.meta.ip);
     throw badInput('current_password', 'is not your current password');
   }
