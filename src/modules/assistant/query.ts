@@ -192,14 +192,11 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
       FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} GROUP BY 1 ORDER BY ${query.measure === 'count' ? Prisma.sql`count DESC` : Prisma.sql`value DESC NULLS LAST`}, label`);
   }
   let vehicles: VehicleRow[] = [];
-  if (query.measure === 'list' || query.measure === 'max' || query.measure === 'min') {
-    const descending = query.measure === 'max' || (query.measure === 'list' && query.order !== 'asc');
-    const order = inventoryOrderBy(`${descending ? '-' : ''}${field}`);
-    vehicles = await vehicleRows(caller, Prisma.sql`${where} AND ${figure} IS NOT NULL`, order, query.measure === 'list' ? limit : 1);
-    // Ties for the top: every vehicle that shares the extreme value is cited.
-    if (query.measure !== 'list' && vehicles[0]) {
-      vehicles = await vehicleRows(caller, Prisma.sql`${where} AND ${figure} = ${value}`, inventoryOrderBy('vin'), 5);
-    }
+  if (query.measure === 'list') {
+    vehicles = await vehicleRows(caller, Prisma.sql`${where} AND ${figure} IS NOT NULL`, inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field}`), limit);
+  } else if ((query.measure === 'max' || query.measure === 'min') && value !== null) {
+    // The totals already hold the extreme: cite the vehicles that have it (ties included, up to five).
+    vehicles = await vehicleRows(caller, Prisma.sql`${where} AND ${figure} = ${value}`, inventoryOrderBy('vin'), 5);
   } else if (query.measure === 'count' && count > 0 && !query.group_by) {
     vehicles = await vehicleRows(caller, where, inventoryOrderBy('-days_on_lot'), 10);
   }
