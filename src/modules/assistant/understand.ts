@@ -284,18 +284,20 @@ export function understand(question: string, vocabulary: Vocabulary, previous: A
   vocabulary = { ...vocabulary, makes: [...vocabulary.makes, ...KNOWN_MAKES.filter((make) => !stocked.has(make.toLowerCase()))] };
   const vehicleWords = BODY_WORDS.some(([pattern]) => pattern.test(q)) || vocabulary.models.some((model) => word(model).test(q));
   const explicitSubject = subjectOf(q, vocabulary, vehicleWords);
-  // A short question naming no subject follows up only when it says something we read ("which ones?", "just the Fords").
-  const followUp = previous !== null && (FOLLOW_UP.test(q) || (!explicitSubject && q.split(' ').length <= 8
-    && (measureOf(q, previous.subject) !== null || groupOf(q, previous.subject) !== null || Object.keys(filtersOf(q, previous.subject, vocabulary, now)).length > 0)));
-  const subject = explicitSubject ?? (followUp ? previous!.subject : null);
+  // Read once, as about the subject named or else the previous question's.
+  const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
   const measured = measureOf(q, subject);
   const filters = filtersOf(q, subject, vocabulary, now);
+  const named = groupOf(q, subject);
+  // A short question naming no subject follows up only when it says something we read ("which ones?", "just the Fords").
+  const followUp = previous !== null && (FOLLOW_UP.test(q) || (!explicitSubject && q.split(' ').length <= 8 && (measured !== null || named !== null || Object.keys(filters).length > 0)));
+  if (!explicitSubject && !followUp) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
   // "Sedans vs SUVs", "Toyota versus Honda", "north compared to downtown": a breakdown over what is named.
   const versus = /\bvs\.?\b|\bversus\b|\bcompared (?:to|with)\b|\bor\b/.test(q)
     ? (filters.body_style?.length ?? 0) > 1 ? 'body_style' : (filters.make?.length ?? 0) > 1 ? 'make' : (filters.dealer_id?.length ?? 0) > 1 ? 'dealer' : null
     : null;
-  const group = groupOf(q, subject) ?? versus;
+  const group = named ?? versus;
 
   if (followUp && previous) {
     const sameSubject = subject === previous.subject;
