@@ -106,6 +106,8 @@ describe('multi-source merge, conflicts and discrepancies (catalog rows 25-29)',
     deliver(app, second.integration.id, same);
     await syncNow(app, admin, second.integration.id);
     expect(await priceConflict()).toBeUndefined();
+    // A rooftop whose conflicts its writers keep current is not re-checked at the next start.
+    expect((await app.database.prisma.dealer.findUniqueOrThrow({ where: { id: dealerId } })).conflictsCheckedAt).not.toBeNull();
     rmSync(directory, { recursive: true, force: true });
   });
 

@@ -137,8 +137,8 @@ export async function refreshDealerConflicts(client: pg.PoolClient, dealerId: st
 }
 
 /**
- * Rooftops whose vehicles were never checked together (data from before vehicle_conflicts, or
- * loaded around the writers): checked once, each under its merge lock, so concurrent starts of
+ * Rooftops whose vehicles were never checked together (those that had vehicles before
+ * vehicle_conflicts existed; rooftops created since are kept current by their writers): checked once, each under its merge lock, so concurrent starts of
  * several instances do the work once. Answers how many rooftops were checked.
  */
 export async function checkUncheckedDealers(pool: pg.Pool): Promise<number> {
