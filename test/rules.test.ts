@@ -33,7 +33,7 @@ describe('transformation rules (catalog rows 83-87)', () => {
 
   it.each([
     [{ name: 'x', action: { type: 'explode', field: 'make' } }, 'action.type'],
-    [{ name: 'x', conditions: [{ field: 'make', operator: 'matches', value: '(a+)+' }], action: { type: 'trim', field: 'make' } }, 'conditions[0].value'],
+    [{ name: 'x', conditions: [{ field: 'make', operator: 'matches', value: '(a)\\1' }], action: { type: 'trim', field: 'make' } }, 'conditions[0].value'],
     [{ name: 'x', action: { type: 'regex_replace', field: 'vin', pattern: '[', replacement: '' } }, 'action.pattern'],
     [{ name: '', action: { type: 'trim', field: 'make' } }, 'name'],
     [{ name: 'x', position: -1, action: { type: 'trim', field: 'make' } }, 'position'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyRules, conditionHolds, ruleProblem, type Rule } from './engine';
+import { globPattern } from '../syncs/sync-runner';
 
 const rule = (id: string, conditions: Rule['conditions'], action: Rule['action']): Rule => ({ id, name: id, conditions, action });
 
@@ -49,7 +50,7 @@ describe('transformation rules', () => {
   it.each([
     [[{ field: 'Make', operator: 'equals', value: 'x' }], { type: 'trim', field: 'make' }, 'conditions[0].field'],
     [[{ field: 'make', operator: 'like', value: 'x' }], { type: 'trim', field: 'make' }, 'conditions[0].operator'],
-    [[{ field: 'make', operator: 'matches', value: '(a+)+' }], { type: 'trim', field: 'make' }, 'conditions[0].value'],
+    [[{ field: 'make', operator: 'matches', value: '(a)\\1' }], { type: 'trim', field: 'make' }, 'conditions[0].value'],
     [[{ field: 'price', operator: 'greater_than', value: 'lots' }], { type: 'trim', field: 'make' }, 'conditions[0].value'],
     [[{ field: 'make', operator: 'in', value: 'x' }], { type: 'trim', field: 'make' }, 'conditions[0].value'],
     [[], { type: 'explode', field: 'make' }, 'action.type'],
@@ -64,5 +65,30 @@ describe('transformation rules', () => {
 
   it('accepts a sound rule', () => {
     expect(ruleProblem([{ field: 'make', operator: 'equals', value: 'Chevy' }], { type: 'set_field', field: 'make', value: 'Chevrolet' })).toBeNull();
+  });
+
+  it('runs patterns that backtrack catastrophically on V8 in linear time', () => {
+    for (const pattern of ['((a)+)+$', '(a|a?)+$', '(x+x+)+y', '([a-z]+)*!x']) {
+      for (const input of ['a'.repeat(25) + '!', 'a'.repeat(10_000) + '!']) {
+        const started = performance.now();
+        conditionHolds({ make: input }, { field: 'make', operator: 'matches', value: pattern });
+        applyRules({ make: input }, [rule('r', [], { type: 'regex_replace', field: 'make', pattern, replacement: '' })]);
+        expect(performance.now() - started, `${pattern} on ${input.length} characters`).toBeLessThan(500);
+      }
+    }
+  });
+
+  it('keeps regex_replace group references and case-insensitive matching', () => {
+    const outcome = applyRules({ stock_number: 'ab-12-34' }, [rule('swap', [], { type: 'regex_replace', field: 'stock_number', pattern: '(\\d+)-(\\d+)', replacement: '$2$1' })]);
+    expect(outcome.row.stock_number).toBe('ab-3412');
+    expect(conditionHolds({ make: 'TOYOTA' }, { field: 'make', operator: 'matches', value: '^toy' })).toBe(true);
+  });
+
+  it('matches file globs without backtracking', () => {
+    expect(globPattern('inventory_*.csv, *.TXT').test('Inventory_2026.csv')).toBe(true);
+    expect(globPattern('inventory_*.csv').test('inventory.csv.bak')).toBe(false);
+    const started = performance.now();
+    expect(globPattern('*a*a*a*a*a*a*a*a*a*a*a*b').test('a'.repeat(255))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

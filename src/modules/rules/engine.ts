@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { patternProblem } from '../sources/normalize';
 
 /** Transformation rules: ordered conditions and actions applied to each source row during a sync. */
@@ -32,14 +33,17 @@ const number = (value: unknown) => {
   return Number.isFinite(parsed) && text(value).trim() !== '' ? parsed : null;
 };
 
-const regexCache = new Map<string, RegExp>();
-function regex(pattern: string, flags = 'i'): RegExp {
-  const key = `${flags}/${pattern}`;
-  let compiled = regexCache.get(key);
+/**
+ * Tenant patterns run on RE2 (linear in the input, whatever the pattern), never on V8's backtracking
+ * engine: `((a)+)+$` on 25 characters held the event loop for seconds there. Case-insensitive, as rules are.
+ */
+const regexCache = new Map<string, RE2JS>();
+function regex(pattern: string): RE2JS {
+  let compiled = regexCache.get(pattern);
   if (!compiled) {
-    compiled = new RegExp(pattern, flags);
+    compiled = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
     if (regexCache.size > 1000) regexCache.clear();
-    regexCache.set(key, compiled);
+    regexCache.set(pattern, compiled);
   }
   return compiled;
 }
@@ -95,7 +99,7 @@ export function applyRules(input: Row, rules: Rule[]): RuleOutcome {
         if (typeof row[action.field] === 'string') row[action.field] = (row[action.field] as string).toLowerCase();
         break;
       case 'regex_replace':
-        if (!isEmpty(row[action.field])) row[action.field] = text(row[action.field]).replace(regex(action.pattern, 'gi'), action.replacement);
+        if (!isEmpty(row[action.field])) row[action.field] = regex(action.pattern).matcher(text(row[action.field])).replaceAll(action.replacement);
         break;
       case 'flag':
         outcome.flags.push(action.message);

@@ -1,6 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
+import { fieldRateLimit } from '../../http/field-rate-limits';
 import { createRule, deleteRule, rulePage, testRules, updateRule, type RuleInput } from './rules.service';
 import { ACTIONS, OPERATORS } from './engine';
 
@@ -66,6 +67,8 @@ builder.queryFields((t) => ({
     type: RuleTest,
     description: 'Dry run on sample records: each before and after, with the rules that fired. Uses your enabled rules, or the draft `rules` given.',
     authScopes: { scope: 'mappings:read' },
+    // Runs every rule over every sample record the caller sends (up to the body limit).
+    ...fieldRateLimit({ operation: 'dry-running rules', max: 60, window: '1m' }),
     args: { records: t.arg({ type: 'JSON', required: true }), rules: t.arg({ type: 'JSON', description: 'Draft rules [{ name, conditions, action }] to try instead of the saved ones.' }) },
     resolve: (_root, args, context) => testRules(context, args),
   }),

@@ -1,3 +1,4 @@
+import { timeSlicer } from '../../time-slice';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput } from '../../errors';
@@ -89,8 +90,12 @@ export async function testRules(caller: Caller, input: { records?: unknown; rule
     rules = await enabledRules(caller.db, [...caller.session.dealerGroupIds]);
   }
   const names = new Map(rules.map((rule) => [rule.id, rule.name]));
-  return (input.records as Row[]).map((before) => {
+  const breathe = timeSlicer();
+  const results = [];
+  for (const before of input.records as Row[]) {
     const outcome = applyRules(before, rules);
-    return { before, after: outcome.row, skipped: outcome.skipped, skip_reason: outcome.skipReason, flags: outcome.flags, fired: outcome.fired.map((id) => ({ id, name: names.get(id) ?? id })) };
-  });
+    results.push({ before, after: outcome.row, skipped: outcome.skipped, skip_reason: outcome.skipReason, flags: outcome.flags, fired: outcome.fired.map((id) => ({ id, name: names.get(id) ?? id })) });
+    await breathe();
+  }
+  return results;
 }

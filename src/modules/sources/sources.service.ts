@@ -108,21 +108,26 @@ export async function createMappings(caller: Caller, input: { source_id: string;
     } else if (!normalizeRawSource(value)) throw badInput('raw_values', `"${value}" has no letters or digits`);
   }
   const keys = values.map((value) => ({ value, normalized: match === 'exact' ? normalizeRawSource(value) : null }));
-  const existing = await caller.db.sourceMapping.findMany({
-    where: {
-      dealerGroupId: source.dealerGroupId,
-      match,
-      OR: match === 'exact' ? [{ normalized: { in: keys.map((key) => key.normalized as string) } }] : [{ rawValue: { in: values } }],
-    },
-    select: { id: true, rawValue: true, normalized: true, sourceId: true },
-  });
-  const clash = existing.find((mapping) => mapping.sourceId !== source.id);
-  if (clash) throw conflict(`"${clash.rawValue}" is already mapped to another source (mapping ${clash.id}); delete that mapping first`);
-  const known = new Set(existing.map((mapping) => (match === 'exact' ? mapping.normalized : mapping.rawValue)));
-  const fresh = [...new Map(keys.filter((key) => !known.has(match === 'exact' ? key.normalized : key.value)).map((key) => [key.normalized ?? key.value, key])).values()];
-  await caller.db.sourceMapping.createMany({
-    data: fresh.map((key) => ({ dealerGroupId: source.dealerGroupId, sourceId: source.id, match, rawValue: key.value, normalized: key.normalized })),
-    skipDuplicates: true,
+  // One group's mapping writes take turns: the clash check and the insert must see each other, or two
+  // requests could map "Google PPC" and "google ppc" (one normalised value) to two different sources.
+  const { existing, fresh } = await caller.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`source-mappings:${source.dealerGroupId}`}))`;
+    const existing = await tx.sourceMapping.findMany({
+      where: {
+        dealerGroupId: source.dealerGroupId,
+        match,
+        OR: match === 'exact' ? [{ normalized: { in: keys.map((key) => key.normalized as string) } }] : [{ rawValue: { in: values } }],
+      },
+      select: { id: true, rawValue: true, normalized: true, sourceId: true },
+    });
+    const clash = existing.find((mapping) => mapping.sourceId !== source.id);
+    if (clash) throw conflict(`"${clash.rawValue}" is already mapped to another source (mapping ${clash.id}); delete that mapping first`);
+    const known = new Set(existing.map((mapping) => (match === 'exact' ? mapping.normalized : mapping.rawValue)));
+    const fresh = [...new Map(keys.filter((key) => !known.has(match === 'exact' ? key.normalized : key.value)).map((key) => [key.normalized ?? key.value, key])).values()];
+    await tx.sourceMapping.createMany({
+      data: fresh.map((key) => ({ dealerGroupId: source.dealerGroupId, sourceId: source.id, match, rawValue: key.value, normalized: key.normalized })),
+    });
+    return { existing, fresh };
   });
   const ids = await caller.db.sourceMapping.findMany({ where: { dealerGroupId: source.dealerGroupId, sourceId: source.id, match, rawValue: { in: values } }, select: { id: true } });
   // Calls and leads waiting in the unmapped queue take the new mapping at once.
