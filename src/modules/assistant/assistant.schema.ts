@@ -1,5 +1,6 @@
 import type { AssistantMessage as MessageRow } from '../../generated/prisma/client';
 import { builder, Pagination } from '../../builder';
+import { fieldRateLimit } from '../../http/field-rate-limits';
 import { ask, findConversation, listConversations, startConversation, type AnswerData } from './assistant.service';
 
 /** Catalog rows 92-95: conversations with the assistant, each the caller's own. */
@@ -83,11 +84,17 @@ builder.queryFields((t) => ({
   }),
 }));
 
+// Each question runs several aggregates and may call the provider (whose tokens cost money). One count for both ways
+// of asking (a conversation started without a question is free), over 10 minutes so that a burst of questions fits
+// while a sustained stream is held to 10 a minute.
+const ASSISTANT_MESSAGES = { operation: 'asking the assistant', bucket: 'assistant-messages', max: 100, window: '10m' } as const;
+
 builder.mutationFields((t) => ({
   startAssistantConversation: t.field({
     type: Conversation,
     description: 'Start a conversation, optionally with a first question (answered before this returns).',
     authScopes: { scope: 'assistant:use' },
+    ...fieldRateLimit({ ...ASSISTANT_MESSAGES, countsWhen: (args) => Boolean(args.message) }),
     args: { title: t.arg.string(), message: t.arg.string({ description: 'A first question.' }) },
     resolve: (_root, args, context) => startConversation(context, args),
   }),
@@ -95,6 +102,7 @@ builder.mutationFields((t) => ({
     type: Exchange,
     description: 'Ask in a conversation. The answer uses your own data only, and follows up on the conversation ("and how many of those are white?").',
     authScopes: { scope: 'assistant:use' },
+    ...fieldRateLimit(ASSISTANT_MESSAGES),
     args: { id: t.arg.id({ required: true, description: 'The conversation.' }), content: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => ({ ...(await ask(context, String(args.id), args.content)), conversationId: String(args.id) }),
   }),

@@ -2,6 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { childPageLoader } from '../../loaders';
 import { builder, Deletion, Pagination } from '../../builder';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
+import { fieldRateLimit } from '../../http/field-rate-limits';
 import { pageArgs, type PageRef } from '../../pagination';
 import { dateRange, oneOf } from '../../validation';
 import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
@@ -203,6 +204,8 @@ builder.queryFields((t) => ({
     type: MatchResult,
     description: 'Rank your dealers against a name and optionally an address, phone or website, with scores and reasons.',
     authScopes: { scope: 'dealers:read' },
+    // Compares against every rooftop, and may ask the assistant's provider to re-rank.
+    ...fieldRateLimit({ operation: 'dealer matching', max: 120, window: '1m' }),
     args: {
       name: t.arg.string(), street: t.arg.string(), city: t.arg.string(), state: t.arg.string(), postal_code: t.arg.string(),
       phone: t.arg.string(), website: t.arg.string(), limit: t.arg.int({ description: '1-50, default 5.' }),

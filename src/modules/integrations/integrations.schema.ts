@@ -1,6 +1,7 @@
 import type { Prisma, SyncRun as SyncRunRow } from '../../generated/prisma/client';
 import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
+import { fieldRateLimit } from '../../http/field-rate-limits';
 import { pluginByKey } from '../plugins/registry';
 import {
   createIntegration, disconnectIntegration, findIntegration, findSyncRun, freshness, integrationPage, setCredentials, STRATEGIES, syncRunPage,
@@ -263,6 +264,8 @@ builder.mutationFields((t) => ({
     type: ConnectionTestRef,
     description: 'Reaches the feed and parses its first rows as a sync would, without writing anything.',
     authScopes: { scope: 'integrations:write' },
+    // Each test reaches an address the tenant chose.
+    ...fieldRateLimit({ operation: 'testing connections', max: 10, window: '1m' }),
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, context) => testIntegration(context, String(args.id)),
   }),
@@ -270,6 +273,8 @@ builder.mutationFields((t) => ({
     type: SyncRunDetail,
     description: 'Starts a run now (409 while one is running). With wait: true the answer comes when it ends.',
     authScopes: { scope: 'integrations:write' },
+    // A run pulls and writes a whole feed: this bounds the runs one caller can start across its integrations.
+    ...fieldRateLimit({ operation: 'starting syncs', max: 30, window: '10m' }),
     args: { id: t.arg.id({ required: true }), wait: t.arg.boolean() },
     resolve: async (query, _root, args, context) => context.db.syncRun.findUniqueOrThrow({ ...query, where: { id: await triggerSync(context, String(args.id), args.wait ?? false) } }),
   }),

@@ -6,7 +6,7 @@ import { badInput, conflict } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, inputDealer } from '../../tenancy';
 import { visibleTo as templatesVisibleTo } from '../mappings/mappings.service';
-import { dealerIds, isUuid, oneOf, optionalText } from '../../validation';
+import { dealerIds, isUuid, oneOf, requiredText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { hashPassword } from '../../auth/passwords';
 import { pluginByKey, validateConfig, type PluginDefinition } from '../plugins/registry';
@@ -64,7 +64,7 @@ async function checkedTemplate(caller: Caller, templateId: string | null | undef
 /** Settings shared by create and update, validated; undefined leaves a setting as it is. */
 function settings(input: IntegrationInput) {
   return {
-    ...(input.name !== undefined && input.name !== null ? { name: optionalText('name', input.name, 100)! } : {}),
+    ...(input.name !== undefined && input.name !== null ? { name: requiredText('name', input.name, 100) } : {}),
     ...(input.strategy ? { strategy: oneOf('strategy', input.strategy, STRATEGIES) } : {}),
     ...(input.sold_grace_syncs !== undefined ? { soldGraceSyncs: bounded('sold_grace_syncs', input.sold_grace_syncs, 1, 365) } : {}),
     ...(input.sold_grace_hours !== undefined ? { soldGraceHours: bounded('sold_grace_hours', input.sold_grace_hours, 1, 24 * 90) } : {}),

@@ -2,6 +2,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { PageRef } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
+import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { findLeadId, LEAD_STATUSES, LEAD_TYPES, leadPage, leadsBySource, leadsByStatus, leadsByType, updateLead, type LeadFilters } from './leads.service';
 
@@ -111,6 +112,9 @@ export function leadFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
   };
 }
 
+// Cost grows with the range asked for (every matching lead is aggregated). The three breakdowns share one count.
+const LONG_RANGE_STATS = fieldRateLimit({ operation: 'asking for lead stats over more than 90 days', bucket: 'lead-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) });
+
 const asFilters = (args: object) => withDealerIds<LeadFilters & { limit?: number | null; offset?: number | null }>(args);
 
 builder.queryFields((t) => ({
@@ -127,9 +131,9 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => context.db.lead.findUniqueOrThrow({ ...query, where: { id: await findLeadId(context, String(args.id)) } }),
   }),
-  leadsByType: t.field({ type: TypeStats, authScopes: { scope: 'leads:read' }, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsByType(context, asFilters(args)) }),
-  leadsByStatus: t.field({ type: FunnelStats, authScopes: { scope: 'leads:read' }, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsByStatus(context, asFilters(args)) }),
-  leadsBySource: t.field({ type: SourceStats, authScopes: { scope: 'leads:read' }, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsBySource(context, asFilters(args)) }),
+  leadsByType: t.field({ type: TypeStats, authScopes: { scope: 'leads:read' }, ...LONG_RANGE_STATS, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsByType(context, asFilters(args)) }),
+  leadsByStatus: t.field({ type: FunnelStats, authScopes: { scope: 'leads:read' }, ...LONG_RANGE_STATS, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsByStatus(context, asFilters(args)) }),
+  leadsBySource: t.field({ type: SourceStats, authScopes: { scope: 'leads:read' }, ...LONG_RANGE_STATS, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsBySource(context, asFilters(args)) }),
 }));
 
 builder.mutationFields((t) => ({

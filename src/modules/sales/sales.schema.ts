@@ -2,6 +2,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { PageRef } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
+import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { CONTRACT_TYPES, findSaleId, salePage, saleStats, salespeopleStats, type SaleFilters, type SaleMeasures } from './sales.service';
 
@@ -95,6 +96,9 @@ export function saleFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
   };
 }
 
+// Cost grows with the range asked for (every matching deal is aggregated). Both breakdowns share one count.
+const LONG_RANGE_STATS = fieldRateLimit({ operation: 'asking for sale stats over more than 90 days', bucket: 'sale-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) });
+
 const asFilters = (args: object) => withDealerIds<SaleFilters & { limit?: number | null; offset?: number | null }>(args);
 
 builder.queryFields((t) => ({
@@ -111,6 +115,6 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => context.db.sale.findUniqueOrThrow({ ...query, where: { id: await findSaleId(context, String(args.id)) } }),
   }),
-  saleStats: t.field({ type: SaleStats, authScopes: { scope: 'sales:read' }, args: saleFilterArgs(t), resolve: (_root, args, context) => saleStats(context, asFilters(args)) }),
-  salespeopleStats: t.field({ type: SalespeopleStats, authScopes: { scope: 'sales:read' }, args: saleFilterArgs(t), resolve: (_root, args, context) => salespeopleStats(context, asFilters(args)) }),
+  saleStats: t.field({ type: SaleStats, authScopes: { scope: 'sales:read' }, ...LONG_RANGE_STATS, args: saleFilterArgs(t), resolve: (_root, args, context) => saleStats(context, asFilters(args)) }),
+  salespeopleStats: t.field({ type: SalespeopleStats, authScopes: { scope: 'sales:read' }, ...LONG_RANGE_STATS, args: saleFilterArgs(t), resolve: (_root, args, context) => salespeopleStats(context, asFilters(args)) }),
 }));
