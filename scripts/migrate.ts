@@ -5,6 +5,11 @@ import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { openDatabaseServer } from '../src/db/database';
 import { applyMigrations, diffMigrationsToSchema, MIGRATIONS_DIR } from '../src/db/schema-engine';
+import { helpRequested } from './usage';
+
+helpRequested(`
+usage: npm run db:migrate                       apply pending migrations to DATABASE_URL (or the embedded database under DATA_DIR)
+       npm run db:migration:create -- <name>    write the next migration from changes to prisma/schema.prisma (name in snake_case)`);
 
 const [command, name] = process.argv.slice(2);
 const config = loadConfig();

@@ -6,6 +6,12 @@ import { loadConfig } from '../src/config';
 import { connectDatabase, openDatabaseServer } from '../src/db/database';
 import { applyMigrations } from '../src/db/schema-engine';
 import { seedDealerGroup } from '../src/seed/demo';
+import { helpRequested } from './usage';
+
+helpRequested(`
+usage: npm run seed -- [--vehicles N] [--name "Group name"] [--seed S]
+  Adds a dealer group of N generated vehicles (default 10000, at most 5000000) to DATABASE_URL (or the
+  embedded database under DATA_DIR) and gives the first admin access to it. --seed makes the data repeatable.`);
 
 const { values } = parseArgs({ options: { vehicles: { type: 'string', default: '10000' }, name: { type: 'string' }, seed: { type: 'string', default: '1' } } });
 const vehicles = Number(values.vehicles);

@@ -12,6 +12,12 @@ import { createLogger } from '../src/logger';
 import { SecretBox } from '../src/secrets';
 import { SyncRunner, type RunProgress } from '../src/modules/syncs/sync-runner';
 import { isUuid } from '../src/validation';
+import { helpRequested } from './usage';
+
+helpRequested(`
+usage: npm run sync -- <integration id>                  run an integration's sync now (its waiting file, or its API pull)
+       npm run sync -- <file> --integration <id>         load a local file through that integration's mapping and rules
+  The exit code is 1 when the run fails. With the embedded database, stop the server first.`);
 
 const args = process.argv.slice(2);
 const flag = args.indexOf('--integration');

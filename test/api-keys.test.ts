@@ -198,3 +198,22 @@ describe('API keys (catalog rows 79-82)', () => {
     expect((await app.client.post('/auth/login', { email: group.users.admin!.email, password: TEST_PASSWORD })).status).toBe(200);
   });
 });
+
+describe('last used, with the default 30 s batching', () => {
+  let app: TestApp;
+  let admin: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    admin = await (await seedGroup(app.database.prisma)).login(app.client);
+  });
+  afterAll(() => app?.stop());
+
+  it("shows a key's first use at once (later uses are batched)", async () => {
+    const partner = await createKey(app.client, admin, { name: 'first use' });
+    expect((await app.client.get('/inventory', partner.key)).status).toBe(200);
+    const listed = (await app.client.get('/api-keys', admin)).body.apiKeys.find((row: { id: string }) => row.id === partner.id);
+    expect(listed.lastUsedAt).not.toBeNull();
+    expect(Date.now() - new Date(listed.lastUsedAt).getTime()).toBeLessThan(60_000);
+  });
+});

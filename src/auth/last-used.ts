@@ -4,7 +4,8 @@ import type { Logger } from '../logger';
 
 /**
  * Remembers when each API key was last used and writes it in one statement every interval
- * (30 s by default), so "last used" is accurate to the minute without a write per request.
+ * (30 s by default), so "last used" is accurate to the minute without a write per request. A key's
+ * first use is written at once: an admin checking whether a partner's new key works sees it.
  */
 export class LastUsedRecorder {
   private pending = new Map<string, Date>();
@@ -15,8 +16,14 @@ export class LastUsedRecorder {
     this.timer.unref();
   }
 
-  touch(apiKeyId: string): void {
-    this.pending.set(apiKeyId, new Date());
+  async touch(apiKeyId: string, firstUse = false): Promise<void> {
+    const at = new Date();
+    if (!firstUse) {
+      this.pending.set(apiKeyId, at);
+      return;
+    }
+    await this.db.$executeRaw`/* firstApiKeyUse */ UPDATE api_keys SET last_used_at = ${at} WHERE id = ${apiKeyId}::uuid AND last_used_at IS NULL`
+      .catch(() => this.pending.set(apiKeyId, at));
   }
 
   async flush(): Promise<void> {

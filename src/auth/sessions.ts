@@ -43,7 +43,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ApiKeyRow {
   id: string; name: string; key_hash: string; scopes: string[]; rate_limit_per_hour: number; allowed_ips: string[];
-  revoked_at: Date | null; dealer_group_ids: string[];
+  revoked_at: Date | null; dealer_group_ids: string[]; never_used: boolean;
 }
 
 /**
@@ -53,14 +53,14 @@ interface ApiKeyRow {
 async function resolveApiKey(key: string, db: Db, ip: string | null): Promise<Session> {
   const hash = hashApiKey(key);
   const [row] = await db.$queryRaw<ApiKeyRow[]>(Prisma.sql`/* sessionApiKey */
-    SELECT k.id, k.name, k.key_hash, k.scopes, k.rate_limit_per_hour, k.allowed_ips, k.revoked_at,
+    SELECT k.id, k.name, k.key_hash, k.scopes, k.rate_limit_per_hour, k.allowed_ips, k.revoked_at, k.last_used_at IS NULL AS never_used,
       COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
     FROM api_keys k LEFT JOIN api_key_dealer_groups g ON g.api_key_id = k.id WHERE k.key_hash = ${hash} GROUP BY k.id`);
   if (!row || !sameDigest(row.key_hash, hash)) throw unauthenticated('invalid API key');
   if (row.revoked_at && row.revoked_at.getTime() <= Date.now()) throw unauthenticated('API key revoked');
   if (!ipAllowed(ip, row.allowed_ips)) throw forbidden(`this API key may not be used from ${ip ?? 'an unknown address'}`);
   return new Session(
-    { kind: 'apiKey', apiKeyId: row.id, name: row.name, rateLimitPerHour: row.rate_limit_per_hour },
+    { kind: 'apiKey', apiKeyId: row.id, name: row.name, rateLimitPerHour: row.rate_limit_per_hour, neverUsed: row.never_used },
     row.scopes.filter(isScope),
     row.dealer_group_ids,
   );
