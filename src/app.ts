@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config';
 import { Redis } from 'ioredis';
@@ -18,6 +18,12 @@ import { REST_ROUTES } from './http/rest-routes';
 import { createHttpServer } from './http/server';
 import { RequestLogWriter } from './http/request-log';
 import { errorResponse } from './http/errors';
+import { useGraphqlEdge } from './http/graphql-edge';
+import { useGraphqlLimits } from './http/graphql-limits';
+import { FieldRateLimiter } from './http/field-rate-limits';
+import { databaseErrorFor } from './db/errors';
+import { API_KEY_PREFIX, hashApiKey } from './auth/api-keys';
+import { isUuid } from './validation';
 import { bootstrap, seedDemoFeeds } from './seed/bootstrap';
 import { checkUncheckedDealers } from './modules/multi-source/conflicts';
 import { createLoaders } from './loaders';
@@ -42,13 +48,16 @@ export interface App {
 }
 
 const VERSION = '0.1.0';
+const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 export async function startApp(config: Config): Promise<App> {
   const logger = createLogger(config.logLevel);
   const databaseServer = await openDatabaseServer(config);
   const applied = await applyMigrations(databaseServer.url);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
-  const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10, preparedStatements: config.preparedStatements && !databaseServer.embedded });
+  const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10, preparedStatements: config.preparedStatements && !databaseServer.embedded,
+    // The embedded engine runs one session for every client and cannot cancel a statement.
+    statementTimeoutMs: databaseServer.embedded ? null : config.statementTimeoutMs });
   const demoGroupId = await bootstrap(database, config, logger);
   const checked = await checkUncheckedDealers(database.pool);
   if (checked) logger.info('conflicts and discrepancies computed for rooftops not checked before', { rooftops: checked });
@@ -80,13 +89,21 @@ export async function startApp(config: Config): Promise<App> {
   const scheduler = config.ingestion.scheduler ? new SyncScheduler(database, syncs, logger, config.ingestion.schedulerIntervalMs) : null;
   scheduler?.start();
   const keyLimiter = new KeyRateLimiter(redis);
+  const fieldLimits = new FieldRateLimiter({ redis, overrides: config.fieldRateLimits, logger });
   const lastUsed = new LastUsedRecorder(database.prisma, logger, config.lastUsedFlushMs);
   const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
 
   const yoga = createYoga<{ meta: RequestMeta }, Context>({
-    schema,
+    schema: fieldLimits.apply(schema),
     graphqlEndpoint: '/graphql',
-    graphiql: { title: 'Dealership Data Platform' },
+    graphiql: config.graphiql ? { title: 'Dealership Data Platform' } : false,
+    // Browsers may call the API only from the configured origins; bearer tokens, never cookies.
+    cors: (request) => {
+      const origin = request.headers.get('origin');
+      return origin && config.corsOrigins.includes(origin)
+        ? { origin: [origin], credentials: false, maxAge: 600, exposedHeaders: CORS_EXPOSED_HEADERS }
+        : false;
+    },
     landingPage: false,
     // Yoga's own liveness probe; the catalog's GET /api/v1/health is the health query.
     healthCheckEndpoint: '/healthz',
@@ -94,6 +111,11 @@ export async function startApp(config: Config): Promise<App> {
     maskedErrors: {
       maskError(error, message) {
         const original = (error as { originalError?: Error }).originalError;
+        const known = databaseErrorFor(original);
+        if (known) {
+          if (known.extensions.code !== 'CONFLICT') logger.warn('statement cancelled', { error: original?.message });
+          return new GraphQLError(known.message, { nodes: (error as GraphQLError).nodes, path: (error as GraphQLError).path, extensions: known.extensions });
+        }
         if (original && !(original as { extensions?: object }).extensions) logger.error('resolver failed', { error: original });
         return (error as { extensions?: { http?: unknown } }).extensions?.http ? (error as Error) : new GraphQLError(message);
       },
@@ -104,13 +126,15 @@ export async function startApp(config: Config): Promise<App> {
       meta.apiKeyId = session.apiKeyId;
       meta.dealerGroupIds = session.dealerGroupIds;
       if (session.principal.kind === 'apiKey') {
-        lastUsed.touch(session.principal.apiKeyId);
+        await lastUsed.touch(session.principal.apiKeyId, session.principal.neverUsed);
         meta.rateLimit = await keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour);
         if (meta.rateLimit.limited) throw rateLimited(meta.rateLimit);
       }
       return { requestId: meta.requestId, db: database.prisma, session, meta, auth, loaders: createLoaders(), services };
     },
     plugins: [
+      useGraphqlEdge({ graphqlEndpoint: '/graphql', anonymousIntrospection: config.anonymousIntrospection }),
+      useGraphqlLimits({ ...config.graphqlLimits, hideFieldSuggestions: !config.anonymousIntrospection }),
       <Plugin<Context>>{
         onRequest({ url, endResponse }) {
           if (url.pathname === '/') {
@@ -119,9 +143,16 @@ export async function startApp(config: Config): Promise<App> {
             endResponse(errorResponse(404, 'NOT_FOUND', `no such path ${url.pathname}; the REST API is under /api/v1, GraphQL at /graphql`));
           }
         },
-        onExecute({ args }: { args: { contextValue: unknown; operationName?: string | null } }) {
-          const meta = (args.contextValue as Context).meta;
+        async onExecute({ args }) {
+          const { meta, session } = args.contextValue as Context;
           meta.operation ??= args.operationName ?? null;
+          // A key's hour counts operations, not HTTP requests: each further root field (aliases too)
+          // is one more, as if sent alone. The first was counted when the session was made.
+          const extra = rootFieldCount(args.document, args.operationName) - 1;
+          if (session.principal.kind === 'apiKey' && extra > 0) {
+            meta.rateLimit = await keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour, extra);
+            if (meta.rateLimit.limited) throw rateLimited(meta.rateLimit);
+          }
         },
       },
       useRestApi({
@@ -134,7 +165,17 @@ export async function startApp(config: Config): Promise<App> {
     ],
   });
 
-  const http = createHttpServer({ yoga: yoga as never, trustProxyHops: config.trustProxyHops, jwks: keys.jwks, maxBodyBytes: config.maxBodyBytes, requestLog, logger });
+  const http = createHttpServer({
+    yoga: yoga as never, trustProxyHops: config.trustProxyHops, jwks: keys.jwks, maxBodyBytes: config.maxBodyBytes, requestLog, logger,
+    headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs,
+    async identify(authorization) {
+      const credential = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+      if (!credential) return null;
+      if (credential.startsWith(API_KEY_PREFIX)) return { apiKeyHash: hashApiKey(credential) };
+      const { sub } = await auth.tokens.verify(credential);
+      return sub && isUuid(sub) ? { userId: sub } : null;
+    },
+  });
   const { server } = http;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -160,6 +201,7 @@ export async function startApp(config: Config): Promise<App> {
         await syncs.drain();
         services.mailer.close();
         await Promise.all([requestLog.close(), lastUsed.close()]);
+        fieldLimits.close();
         await redis?.quit().catch(() => redis.disconnect());
         await database.close();
         await databaseServer.stop();
@@ -167,4 +209,19 @@ export async function startApp(config: Config): Promise<App> {
       return stopping;
     },
   };
+}
+
+/** Root fields an operation selects (aliases and fragments included; __typename is free). */
+function rootFieldCount(document: DocumentNode, operationName: string | null | undefined): number {
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName));
+  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) return 1;
+  const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [])));
+  const count = (selectionSet: SelectionSetNode, seen: Set<string>): number => selectionSet.selections.reduce((total, selection) => {
+    if (selection.kind === Kind.FIELD) return total + (selection.name.value === '__typename' ? 0 : 1);
+    if (selection.kind === Kind.INLINE_FRAGMENT) return total + count(selection.selectionSet, seen);
+    const fragment = fragments.get(selection.name.value);
+    if (!fragment || seen.has(selection.name.value)) return total;
+    return total + count(fragment, new Set([...seen, selection.name.value]));
+  }, 0);
+  return count(operation.selectionSet, new Set());
 }

@@ -31,6 +31,24 @@ export interface Config {
   /** How many reverse proxies in front of us append to X-Forwarded-For; 0 ignores the header. */
   trustProxyHops: number;
   maxBodyBytes: number;
+  /** Browser origins allowed to call the API (CORS_ORIGINS, comma-separated); empty allows none. */
+  corsOrigins: string[];
+  /** GraphiQL at GET /graphql (GRAPHIQL; on except in production). */
+  graphiql: boolean;
+  /** Introspection for callers without credentials (INTROSPECTION_ANONYMOUS; on except in production). */
+  anonymousIntrospection: boolean;
+  /** Limits on one GraphQL operation (GRAPHQL_MAX_DEPTH, _ALIASES, _TOKENS, _COST); REST operations are fixed documents and exempt. */
+  graphqlLimits: { maxDepth: number; maxAliases: number; maxTokens: number; maxCost: number };
+  /**
+   * Overrides of the per-field rate limits the schema declares, by limit name (FIELD_RATE_LIMITS,
+   * e.g. `Query.matchDealers=60/1m,assistant-messages=10/1m`).
+   */
+  fieldRateLimits: Record<string, { max: number; window: string }>;
+  /** Longest a request's SQL statement may run before it is cancelled with a 503 (STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs: number;
+  /** Time a client has to send its headers, and its whole request. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   requestLogFlushMs: number;
   lastUsedFlushMs: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -112,6 +130,37 @@ function credentialKeys(env: Env): Array<{ id: string; key: Buffer }> {
   });
 }
 
+/** FIELD_RATE_LIMITS: `name=max/window` entries, the window a number of s, m or h (`Query.matchDealers=60/1m`). */
+function fieldRateLimits(env: Env): Record<string, { max: number; window: string }> {
+  const raw = text(env, 'FIELD_RATE_LIMITS');
+  if (!raw) return {};
+  const limits: Record<string, { max: number; window: string }> = {};
+  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const match = /^([\w.:-]{1,100})=(\d{1,7})\/([1-9]\d{0,4}[smh])$/.exec(entry);
+    if (!match || Number(match[2]) < 1) throw new ConfigError(`FIELD_RATE_LIMITS entry "${entry}" must be <limit name>=<max>/<window>, e.g. Query.matchDealers=60/1m`);
+    limits[match[1]!] = { max: Number(match[2]), window: match[3]! };
+  }
+  return limits;
+}
+
+/** CORS_ORIGINS: exact origins ("https://app.example.com"), no wildcards: a credentialed API must name who may call it from a browser. */
+function corsOrigins(env: Env): string[] {
+  const raw = text(env, 'CORS_ORIGINS');
+  if (!raw) return [];
+  return raw.split(',').map((entry) => entry.trim()).filter(Boolean).map((entry) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(entry);
+    } catch {
+      throw new ConfigError(`CORS_ORIGINS entry "${entry}" is not an origin such as https://app.example.com`);
+    }
+    if (!/^https?:$/.test(parsed.protocol) || parsed.origin !== entry.replace(/\/$/, '')) {
+      throw new ConfigError(`CORS_ORIGINS entry "${entry}" must be a scheme and host only, such as https://app.example.com`);
+    }
+    return parsed.origin;
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
   const databaseUrl = text(env, 'DATABASE_URL');
@@ -158,6 +207,19 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: text(env, 'REDIS_URL'),
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 104_857_600),
+    corsOrigins: corsOrigins(env),
+    graphiql: boolean(env, 'GRAPHIQL', mode !== 'production'),
+    anonymousIntrospection: boolean(env, 'INTROSPECTION_ANONYMOUS', mode !== 'production'),
+    graphqlLimits: {
+      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
+      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 25, 0, 1000),
+      maxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 3000, 100, 100_000),
+      maxCost: integer(env, 'GRAPHQL_MAX_COST', 50_000, 100, 100_000_000),
+    },
+    fieldRateLimits: fieldRateLimits(env),
+    statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000, 1000, 300_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10, 60_000),
     lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 30_000, 10, 60_000),
     logLevel,

@@ -57,7 +57,9 @@ describe('platform: errors, documentation, health and the request log', () => {
   it('serves GET /health without credentials and reports the database', async () => {
     const response = await app.client.get('/health');
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ status: 'ok', database: { status: 'ok' } });
+    // A busy machine may make the probe slow: that is "degraded" (still 200), never a failure.
+    expect([{ status: 'ok', database: 'ok' }, { status: 'degraded', database: 'slow' }]).toContainEqual({ status: response.body.status, database: response.body.database.status });
+    expect(response.body.database.latency_ms).toEqual(expect.any(Number));
   });
 
   it('publishes the OpenAPI document with error responses and bearer security, and a reference page', async () => {

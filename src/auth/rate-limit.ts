@@ -35,9 +35,10 @@ export class KeyRateLimiter {
     return limiter;
   }
 
-  async consume(apiKeyId: string, limit: number): Promise<RateLimitState> {
+  /** Counts `points` requests against the key's hour (a GraphQL request counts one per root field). */
+  async consume(apiKeyId: string, limit: number, points = 1): Promise<RateLimitState> {
     try {
-      const result = await this.limiterFor(limit).consume(apiKeyId, 1);
+      const result = await this.limiterFor(limit).consume(apiKeyId, points);
       return { limit, remaining: result.remainingPoints, resetSeconds: Math.ceil(result.msBeforeNext / 1000), limited: false };
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;

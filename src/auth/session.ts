@@ -6,7 +6,7 @@ import type { Role, Scope } from './scopes';
 export type Principal =
   | { kind: 'anonymous' }
   | { kind: 'user'; userId: string; email: string; role: Role; /** An initial password awaits its change: nothing else is allowed until then. */ mustChangePassword?: boolean }
-  | { kind: 'apiKey'; apiKeyId: string; name: string; rateLimitPerHour: number };
+  | { kind: 'apiKey'; apiKeyId: string; name: string; rateLimitPerHour: number; /** No use recorded yet: this one is written at once. */ neverUsed?: boolean };
 
 /**
  * Who is calling and what they may do. Never null: an unauthenticated caller holds the

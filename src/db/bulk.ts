@@ -2,11 +2,15 @@ import type pg from 'pg';
 
 /** Set-based writes on the pg pool: one transaction around a unit of work, and chunked multi-row inserts. */
 
-/** Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it throws. */
+/**
+ * Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it
+ * throws. Bulk work (a sync batch, a rooftop rebuild) may outrun the statement timeout that bounds
+ * request work, so the transaction lifts it for itself (same round trip as BEGIN).
+ */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query('BEGIN; SET LOCAL statement_timeout = 0');
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -35,8 +35,10 @@ export interface Database {
  */
 const statementName = (query: { sql: string }) => `ddp_${createHash('sha1').update(query.sql).digest('base64url').slice(0, 24)}`;
 
-export function connectDatabase(url: string, options: { poolSize?: number; preparedStatements?: boolean } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 });
+export function connectDatabase(url: string, options: { poolSize?: number; preparedStatements?: boolean; statementTimeoutMs?: number | null } = {}): Database {
+  // Every statement is bounded (request work must not hold a connection for long); bulk transactions
+  // lift the limit for themselves (db/bulk.inTransaction).
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}) });
   // An idle connection dropped by the server must not crash the process.
   pool.on('error', () => {});
   // Generous transaction limits: under load (and on the single-threaded embedded engine) a

@@ -21,7 +21,7 @@ export function classifyError(error: GraphQLError | Error): Classified {
   if (status && status < 500) {
     return { status, code: extensions.code ?? CODE_BY_STATUS[status] ?? 'BAD_REQUEST', message: error.message, details: extensions.details, headers: extensions.http?.headers };
   }
-  if (status === 503) return { status, code: extensions.code ?? 'SERVICE_UNAVAILABLE', message: error.message, details: extensions.details };
+  if (status === 503) return { status, code: extensions.code ?? 'SERVICE_UNAVAILABLE', message: error.message, details: extensions.details, headers: extensions.http?.headers };
   // Variable coercion failures from GraphQL execution name the variable: they are the caller's input.
   const variable = /^Variable "\$(\w+)" (got invalid value|of required type|of non-null type)/.exec(error.message);
   if (variable) return { status: 400, code: 'INVALID_ARGUMENT', message: `${variable[1]}: ${error.message}`, details: { field: variable[1] } };

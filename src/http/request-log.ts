@@ -1,5 +1,13 @@
+import { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db/database';
 import type { Logger } from '../logger';
+
+/**
+ * The credential a request presented when no session was made from it (a revoked key, a refused
+ * parameter): the key's digest or the token's user. The batch write resolves it to the key and its
+ * dealer groups, so the admins of that key or user see the refusal in their log.
+ */
+export type RequestCredential = { apiKeyHash: string } | { userId: string };
 
 /** One API request as the log keeps it. */
 export interface RequestLogEntry {
@@ -15,6 +23,7 @@ export interface RequestLogEntry {
   userId: string | null;
   apiKeyId: string | null;
   dealerGroupIds: string[];
+  credential?: RequestCredential | null;
 }
 
 const BATCH_SIZE = 500;
@@ -51,7 +60,7 @@ export class RequestLogWriter {
       while (this.pending.length) {
         const batch = this.pending.slice(0, BATCH_SIZE);
         try {
-          await this.db.requestLog.createMany({ data: batch.map((entry) => ({ ...entry, durationMs: Math.round(entry.durationMs * 100) / 100 })) });
+          await this.write(batch);
           this.pending.splice(0, batch.length);
         } catch (error) {
           this.logger.warn('request log write failed; will retry', { error: (error as Error).message, pending: this.pending.length });
@@ -64,6 +73,29 @@ export class RequestLogWriter {
       }
     });
     return this.flushing;
+  }
+
+  /** One INSERT for a batch; credentials without a session are resolved to their key, user and dealer groups here. */
+  private async write(batch: RequestLogEntry[]): Promise<void> {
+    const rows = batch.map(({ credential, ...entry }) => ({
+      ...entry,
+      durationMs: Math.round(entry.durationMs * 100) / 100,
+      userId: entry.userId ?? (credential && 'userId' in credential ? credential.userId : null),
+      apiKeyHash: credential && 'apiKeyHash' in credential ? credential.apiKeyHash : null,
+    }));
+    await this.db.$executeRaw(Prisma.sql`/* requestLogBatch */
+      INSERT INTO request_logs (request_id, occurred_at, method, path, operation, status, duration_ms, ip, user_agent, user_id, api_key_id, dealer_group_ids)
+      SELECT e."requestId", e."occurredAt", e.method, e.path, e.operation, e.status, e."durationMs", e.ip, e."userAgent", e."userId",
+        COALESCE(e."apiKeyId", k.id),
+        CASE
+          WHEN cardinality(e."dealerGroupIds") > 0 THEN e."dealerGroupIds"
+          WHEN k.id IS NOT NULL THEN ARRAY(SELECT g.dealer_group_id FROM api_key_dealer_groups g WHERE g.api_key_id = k.id)
+          WHEN e."userId" IS NOT NULL THEN ARRAY(SELECT g.dealer_group_id FROM user_dealer_groups g WHERE g.user_id = e."userId")
+          ELSE '{}'::uuid[]
+        END
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e("requestId" text, "occurredAt" timestamptz, method text, path text, operation text,
+        status int, "durationMs" float8, ip text, "userAgent" text, "userId" uuid, "apiKeyId" uuid, "apiKeyHash" text, "dealerGroupIds" uuid[])
+      LEFT JOIN api_keys k ON e."apiKeyId" IS NULL AND e."apiKeyHash" IS NOT NULL AND k.key_hash = e."apiKeyHash"`);
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,7 @@ import { handleMaybePromise } from '@whatwg-node/promise-helpers';
 import { useSofa as createSofaRouter } from 'sofa-api';
 import type { Plugin } from 'graphql-yoga';
 import { errorResponse, restErrorResponse } from './errors';
+import { jsonProblem } from './edge';
 import { decorateOpenApi, renderReferencePage } from './openapi';
 import type { RestRoute } from './rest-routes';
 
@@ -35,7 +36,8 @@ function compileRoutes(schema: GraphQLSchema, routes: Record<string, RestRoute>)
     const field = type?.getFields()[fieldName];
     if (!field) return [];
     const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
-    const pattern = new RegExp(`^${route.path.replace(/:(\w+)/g, '([^/]+)')}/?$`);
+    // Exact paths only: SOFA routes "/inventory", not "/inventory/", so a looser match would end in its empty 404.
+    const pattern = new RegExp(`^${route.path.replace(/:(\w+)/g, '([^/]+)')}$`);
     return [{ ...route, operation, field, params, pattern, static: params.length === 0 }];
   }).sort((a, b) => Number(b.static) - Number(a.static));
 }
@@ -109,6 +111,8 @@ function validateRequest(route: CompiledRoute, url: URL, pathValues: string[], b
   if (body !== undefined) {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return errorResponse(400, 'INVALID_BODY', 'the request body must be a JSON object');
     for (const [key, value] of Object.entries(body)) {
+      const text = jsonProblem(value, key) ?? jsonProblem(key, 'body');
+      if (text) return reject(text.field, text.message);
       const arg = args.get(key);
       if (!arg || route.params.includes(key)) {
         return errorResponse(400, 'INVALID_ARGUMENT', `unknown field "${key}" in the body; this endpoint accepts ${argumentNames(route.field).filter((name) => !route.params.includes(name)).join(', ') || 'no body'}`, { field: key });

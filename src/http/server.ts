@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { RequestMeta } from '../context';
 import type { Logger } from '../logger';
-import type { RequestLogWriter } from './request-log';
+import type { RequestLogWriter, RequestCredential } from './request-log';
 import { errorResponse } from './errors';
 import { rateLimitHeaders } from '../auth/rate-limit';
+import { ALLOWED_METHODS, pathProblem, queryProblem } from './edge';
 
-/** The HTTP front: request ids, body limits, the JWKS, the request log; everything else goes to Yoga. */
+/**
+ * The HTTP front: request ids, edge checks, body limits, security headers, time limits, the JWKS
+ * and the request log; everything else goes to Yoga.
+ */
 
 export interface HttpServerOptions {
   yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
@@ -16,10 +21,19 @@ export interface HttpServerOptions {
   maxBodyBytes: number;
   requestLog: RequestLogWriter;
   logger: Logger;
+  /**
+   * Who a credential names, for requests refused before a session exists (a revoked key, an
+   * unknown parameter), so the request log can show them to the key's or user's admins.
+   */
+  identify(authorization: string): Promise<RequestCredential | null>;
+  /** Time a client has to send its headers, and its whole request (slow clients are cut off). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const METHODS = new Set<string>(ALLOWED_METHODS);
 
 class BodyTooLarge extends Error {}
 
@@ -44,15 +58,59 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 async function send(res: ServerResponse, response: Response, requestId: string): Promise<void> {
   const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
+  response.headers.forEach((value, name) => {
+    // Some Response implementations keep the case a header was set with.
+    const key = name.toLowerCase();
     if (key === 'set-cookie') headers[key] = [...((headers[key] as string[]) ?? []), value];
     else headers[key] = value;
   });
   headers['x-request-id'] = requestId;
+  Object.assign(headers, securityHeaders(headers));
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/**
+ * Headers every answer carries: no content sniffing; nothing cached unless the answer says it may be
+ * (tokens and keys are in API answers); HTML pages may not be framed by other sites.
+ */
+function securityHeaders(headers: Record<string, string | string[]>): Record<string, string> {
+  const extra: Record<string, string> = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+  if (!headers['cache-control']) extra['cache-control'] = 'no-store';
+  if (String(headers['content-type'] ?? '').startsWith('text/html')) {
+    const policy = headers['content-security-policy'];
+    extra['content-security-policy'] = policy ? `${policy}; frame-ancestors 'none'` : "frame-ancestors 'none'";
+    extra['x-frame-options'] = 'DENY';
+  }
+  return extra;
+}
+
+/** A request the HTTP parser could not read (headers too large, garbage, too slow): the error shape, then close. */
+function refuseUnreadable(error: NodeJS.ErrnoException, socket: Duplex, maxHeaderSize: number): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'HEADERS_TOO_LARGE', `the request headers are larger than ${maxHeaderSize} bytes`]
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'REQUEST_TIMEOUT', 'the request was not received in time']
+      : [400, 'BAD_REQUEST', 'the request is not valid HTTP/1.1'];
+  endRaw(socket, status, code, message);
+}
+
+/** An error answer written straight to the socket, for requests that never reach the handler; then close. */
+function endRaw(socket: Duplex, status: number, code: string, message: string, headers = ''): void {
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** The origin the client addressed, from a well-formed Host header, for absolute URLs in answers. */
+function origin(req: IncomingMessage): string {
+  const host = req.headers.host;
+  return host && /^[\w.-]+(?::\d{1,5})?$|^\[[\da-f:.]+\](?::\d{1,5})?$/i.test(host) ? `http://${host}` : 'http://localhost';
 }
 
 /** The caller's address: the socket's, or with N trusted proxies the Nth X-Forwarded-For entry from the right. */
@@ -75,18 +133,29 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const jwks = JSON.stringify(options.jwks);
   let inFlight = 0;
   let drained: (() => void) | null = null;
-  const server = http.createServer(async (req, res) => {
+  // Slow clients are checked every second (Node's default is every 30 s, past any sensible header limit).
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs) }, async (req, res) => {
     inFlight += 1;
     const started = performance.now();
     const incomingId = req.headers['x-request-id'];
     const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
     const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+    const rawTarget = req.url ?? '/';
+    const targetProblem = pathProblem(rawTarget);
+    // A refused target is logged as sent (bounded), since no URL parser may normalise it.
+    const url = new URL(targetProblem ? '/' : rawTarget, origin(req));
+    const loggedPath = targetProblem ? rawTarget.split('?', 1)[0]!.slice(0, 500) : url.pathname;
     const meta: RequestMeta = { requestId, ip: clientIp(req, options.trustProxyHops), userId: null, apiKeyId: null, dealerGroupIds: [], operation: null, rateLimit: null };
     let status = 500;
     try {
       let response: Response;
-      if (url.pathname === '/.well-known/jwks.json' && method === 'GET') {
+      const badQuery = targetProblem ? null : queryProblem(url.searchParams);
+      if (!METHODS.has(method)) {
+        response = errorResponse(405, 'METHOD_NOT_ALLOWED', `${method.slice(0, 20)} is not supported; use ${ALLOWED_METHODS.join(', ')}`, undefined, { allow: ALLOWED_METHODS.join(', ') });
+      } else if (targetProblem || badQuery) {
+        const problem = (targetProblem ?? badQuery)!;
+        response = errorResponse(400, 'INVALID_ARGUMENT', `${problem.field}: ${problem.message}`, { field: problem.field });
+      } else if (url.pathname === '/.well-known/jwks.json' && method === 'GET') {
         response = new Response(jwks, { headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' } });
       } else {
         let rawBody: Buffer | null = null;
@@ -115,11 +184,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       if (!res.headersSent) await send(res, errorResponse(500, 'INTERNAL', 'internal error; the request id identifies it in our logs'), requestId);
       else res.destroy();
     } finally {
+      const authorization = req.headers.authorization;
+      const credential = !meta.userId && !meta.apiKeyId && authorization ? await options.identify(authorization).catch(() => null) : null;
       options.requestLog.record({
         requestId,
         occurredAt: new Date(),
         method,
-        path: url.pathname,
+        path: loggedPath,
         operation: meta.operation,
         status,
         durationMs: performance.now() - started,
@@ -128,11 +199,18 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         userId: meta.userId,
         apiKeyId: meta.apiKeyId,
         dealerGroupIds: [...meta.dealerGroupIds],
+        credential,
       });
       inFlight -= 1;
       if (inFlight === 0) drained?.();
     }
   });
+  server.headersTimeout = options.headersTimeoutMs;
+  server.requestTimeout = options.requestTimeoutMs;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuseUnreadable(error, socket, http.maxHeaderSize));
+  // CONNECT never reaches the request handler; without a listener node would just drop the socket.
+  server.on('connect', (_request: IncomingMessage, socket: Duplex) =>
+    endRaw(socket, 405, 'METHOD_NOT_ALLOWED', `CONNECT is not supported; use ${ALLOWED_METHODS.join(', ')}`, `Allow: ${ALLOWED_METHODS.join(', ')}\r\n`));
   return {
     server,
     async close() {
