@@ -19,6 +19,7 @@ import { createHttpServer } from './http/server';
 import { RequestLogWriter } from './http/request-log';
 import { errorResponse } from './http/errors';
 import { useGraphqlEdge } from './http/graphql-edge';
+import { graphiqlOptions, offlineGraphiQL } from './http/graphiql';
 import { useGraphqlLimits } from './http/graphql-limits';
 import { FieldRateLimiter } from './http/field-rate-limits';
 import { databaseErrorFor } from './db/errors';
@@ -96,7 +97,8 @@ export async function startApp(config: Config): Promise<App> {
   const yoga = createYoga<{ meta: RequestMeta }, Context>({
     schema: fieldLimits.apply(schema),
     graphqlEndpoint: '/graphql',
-    graphiql: config.graphiql ? { title: 'Dealership Data Platform' } : false,
+    graphiql: config.graphiql ? graphiqlOptions('Dealership Data Platform') : false,
+    renderGraphiQL: offlineGraphiQL(),
     // Browsers may call the API only from the configured origins; bearer tokens, never cookies.
     cors: (request) => {
       const origin = request.headers.get('origin');
