@@ -7,11 +7,12 @@ export interface PageRef<Where> { where: Where; limit: number; offset: number; t
 
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 500;
+export const OFFSET_MAX = 10_000_000;
 
 export function pageArgs(args: { limit?: number | null; offset?: number | null }): { limit: number; offset: number } {
   const limit = args.limit ?? LIMIT_DEFAULT;
   const offset = args.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) throw badInput('limit', `must be a whole number from 1 to ${LIMIT_MAX}`);
-  if (!Number.isInteger(offset) || offset < 0 || offset > 10_000_000) throw badInput('offset', 'must be a whole number from 0 to 10000000');
+  if (!Number.isInteger(offset) || offset < 0 || offset > OFFSET_MAX) throw badInput('offset', `must be a whole number from 0 to ${OFFSET_MAX}`);
   return { limit, offset };
 }

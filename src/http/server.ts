@@ -33,6 +33,10 @@ export interface HttpServerOptions {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function hasBody(req: IncomingMessage): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
 const METHODS = new Set<string>(ALLOWED_METHODS);
 
 class BodyTooLarge extends Error {}
@@ -152,6 +156,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       const badQuery = targetProblem ? null : queryProblem(url.searchParams);
       if (!METHODS.has(method)) {
         response = errorResponse(405, 'METHOD_NOT_ALLOWED', `${method.slice(0, 20)} is not supported; use ${ALLOWED_METHODS.join(', ')}`, undefined, { allow: ALLOWED_METHODS.join(', ') });
+      } else if (!BODY_METHODS.has(method) && hasBody(req)) {
+        // Ignoring it would answer as if the filters in it applied.
+        response = errorResponse(400, 'INVALID_BODY', `${method} takes no body; send its parameters in the query string`);
       } else if (targetProblem || badQuery) {
         const problem = (targetProblem ?? badQuery)!;
         response = errorResponse(400, 'INVALID_ARGUMENT', `${problem.field}: ${problem.message}`, { field: problem.field });

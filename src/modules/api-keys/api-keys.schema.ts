@@ -2,6 +2,7 @@ import { builder, Pagination } from '../../builder';
 import { maskApiKey } from '../../auth/api-keys';
 import { SCOPES } from '../../auth/scopes';
 import { createApiKey, DEFAULT_RATE_LIMIT, listApiKeys, revokeApiKey, rotateApiKey, ROTATION_DAYS } from './api-keys.service';
+import { choices } from '../../schema-args';
 
 /** Catalog rows 79-82. The API key resource uses the documented camelCase field names. */
 
@@ -69,7 +70,7 @@ builder.mutationFields((t) => ({
     authScopes: { adminUser: true },
     args: {
       name: t.arg.string({ required: true }),
-      scopes: t.arg.stringList({ required: true, description: `Any of ${SCOPES.join(', ')}.` }),
+      scopes: t.arg.stringList({ required: true, ...choices(SCOPES) }),
       rateLimitPerHour: t.arg.int(),
       allowedIps: t.arg.stringList({ description: 'CIDR blocks, e.g. "203.0.113.0/24"; other addresses get 403.' }),
       dealerGroupIds: t.arg.idList({ description: 'Defaults to all of your dealer groups.' }),

@@ -5,6 +5,7 @@ import { builder, Pagination } from '../../builder';
 import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
 import { enrich } from '../sources/sources.service';
 import { CALL_DIRECTIONS, CALL_STATUSES, callPage, callStats, findCallId, mergedCalls, type CallFilters } from './calls.service';
+import { choice, choices } from '../../schema-args';
 
 /** Catalog rows 30-34: calls, one call, the merged view, stats and enrichment. */
 
@@ -119,8 +120,8 @@ export function callFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
     from: t.arg({ type: 'DateTime', description: 'Calls started at or after.' }),
     to: t.arg({ type: 'DateTime', description: 'Calls started at or before.' }),
     source: t.arg.string({ description: 'Canonical source id or name.' }),
-    status: t.arg.stringList({ description: CALL_STATUSES.join(', ') }),
-    direction: t.arg.string({ description: CALL_DIRECTIONS.join(', ') }),
+    status: t.arg.stringList(choices(CALL_STATUSES)),
+    direction: t.arg.string(choice(CALL_DIRECTIONS)),
     first_time: t.arg.boolean({ description: 'Only first-time callers (true) or only repeat callers (false).' }),
     min_duration: t.arg.int({ description: 'Seconds.' }),
     department: t.arg.string(),

@@ -208,7 +208,7 @@ builder.queryFields((t) => ({
     ...fieldRateLimit({ operation: 'dealer matching', max: 120, window: '1m' }),
     args: {
       name: t.arg.string(), street: t.arg.string(), city: t.arg.string(), state: t.arg.string(), postal_code: t.arg.string(),
-      phone: t.arg.string(), website: t.arg.string(), limit: t.arg.int({ description: '1-50, default 5.' }),
+      phone: t.arg.string(), website: t.arg.string(), limit: t.arg.int({ description: 'Candidates to return, 1-50.', extensions: { openapi: { minimum: 1, maximum: 50, default: 5 } } }),
     },
     resolve: async (_root, args, context) => {
       // With an assistant provider configured (and re-ranking on), it re-orders the top candidates; any failure keeps our order.

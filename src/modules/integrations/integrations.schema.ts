@@ -7,6 +7,7 @@ import {
   createIntegration, disconnectIntegration, findIntegration, findSyncRun, freshness, integrationPage, setCredentials, STRATEGIES, syncRunPage,
   testIntegration, triggerSync, updateIntegration, type ConnectionTest, type Freshness, type IntegrationInput, type SftpAccount,
 } from './integrations.service';
+import { choice } from '../../schema-args';
 
 /** Catalog rows 11-21: integrations, their credentials, connection tests, sync runs and feed freshness. */
 
@@ -188,7 +189,7 @@ const settingArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>
   source: t.arg.string({ description: 'Source name for multi-source merges; defaults to the plugin\'s.' }),
   config: t.arg({ type: 'JSON', description: 'Settings per GET /plugins/:key.' }),
   enabled: t.arg.boolean(),
-  strategy: t.arg.string({ description: STRATEGIES.join(', ') }),
+  strategy: t.arg.string(choice(STRATEGIES)),
   sold_grace_syncs: t.arg.int(),
   sold_grace_hours: t.arg.int(),
   track_history: t.arg.boolean(),

@@ -4,10 +4,11 @@ import { builder, Pagination } from '../../builder';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { pageArgs } from '../../pagination';
 import { MERGED_FIELDS, sameValue, type MergedField } from '../multi-source/merge';
-import { CONDITIONS, daysOnLot, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
+import { CONDITIONS, daysOnLot, DEFAULT_SORT, SORT_KEYS, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
 import {
   findVehicleIdByVin, inIdOrder, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds, type InventoryPageRef,
 } from './inventory.service';
+import { choices, sortKeys } from '../../schema-args';
 
 /** Catalog rows 5-10: inventory pages, one vehicle with provenance, history, stats, aging, facets. */
 
@@ -274,8 +275,8 @@ function filterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0])
     year_max: t.arg.int(),
     price_min: t.arg({ type: 'Money' }),
     price_max: t.arg({ type: 'Money' }),
-    status: t.arg.stringList({ description: `One or more of ${VEHICLE_STATUSES.join(', ')}.` }),
-    condition: t.arg.stringList({ description: `One or more of ${CONDITIONS.join(', ')}.` }),
+    status: t.arg.stringList(choices(VEHICLE_STATUSES)),
+    condition: t.arg.stringList(choices(CONDITIONS)),
     body_style: t.arg.stringList(),
     dealer_id: t.arg.idList({ description: 'Only these rooftops.' }),
     source: t.arg.stringList({ description: 'Only vehicles one of these sources reports.' }),
@@ -298,7 +299,7 @@ builder.queryFields((t) => ({
     authScopes: { scope: 'inventory:read' },
     args: {
       ...filterArgs(t),
-      sort: t.arg.string({ description: 'price, -days_on_lot, year, … comma-separated; "-" for descending. Default -updated_at.' }),
+      sort: t.arg.string(sortKeys(SORT_KEYS, DEFAULT_SORT)),
       limit: t.arg.int({ description: 'Page size, 1-500, default 50.' }),
       offset: t.arg.int({ description: 'Zero-based offset.' }),
     },

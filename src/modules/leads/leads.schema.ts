@@ -5,6 +5,7 @@ import { builder, Pagination } from '../../builder';
 import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { findLeadId, LEAD_STATUSES, LEAD_TYPES, leadPage, leadsBySource, leadsByStatus, leadsByType, updateLead, type LeadFilters } from './leads.service';
+import { choice, choices } from '../../schema-args';
 
 /** Catalog rows 35-40: leads, one lead, updates and the three breakdowns. */
 
@@ -102,8 +103,8 @@ const SourceStats = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>>
 
 export function leadFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
   return {
-    status: t.arg.stringList({ description: LEAD_STATUSES.join(', ') }),
-    type: t.arg.stringList({ description: LEAD_TYPES.join(', ') }),
+    status: t.arg.stringList(choices(LEAD_STATUSES)),
+    type: t.arg.stringList(choices(LEAD_TYPES)),
     source: t.arg.string({ description: 'Canonical source id or name.' }),
     dealer_id: t.arg.idList(),
     from: t.arg({ type: 'DateTime', description: 'Received at or after.' }),
@@ -141,7 +142,7 @@ builder.mutationFields((t) => ({
     type: Lead,
     description: "Change a lead's status or assignee.",
     authScopes: { scope: 'leads:write' },
-    args: { id: t.arg.id({ required: true }), status: t.arg.string({ description: LEAD_STATUSES.join(', ') }), assignee: t.arg.string() },
+    args: { id: t.arg.id({ required: true }), status: t.arg.string(choice(LEAD_STATUSES)), assignee: t.arg.string() },
     resolve: async (query, _root, { id, ...input }, context) => context.db.lead.findUniqueOrThrow({ ...query, where: { id: await updateLead(context, String(id), input) } }),
   }),
 }));

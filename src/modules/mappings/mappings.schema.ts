@@ -8,6 +8,7 @@ import {
   cloneTemplate, createTemplate, deleteTemplate, detect, fileColumnMappings, findTemplate, previewFileColumns, publishTemplate, setFileColumnMapping,
   templatePage, updateTemplate, type FileColumnMapping, type PreviewColumn, type TemplateInput,
 } from './mappings.service';
+import { choice } from '../../schema-args';
 
 /** Catalog rows 55-62 (mapping templates) and 88-91 (file column mappings). */
 
@@ -135,7 +136,7 @@ builder.queryFields((t) => ({
     type: Detection,
     description: 'Suggests a mapping from a header row and sample rows, with a confidence per column.',
     authScopes: { scope: 'mappings:read' },
-    args: { headers: t.arg.stringList({ required: true }), rows: t.arg({ type: 'JSON', description: 'Sample rows: lists in header order, or objects keyed by header.' }), target: t.arg.string({ description: TARGETS.join(', ') }) },
+    args: { headers: t.arg.stringList({ required: true }), rows: t.arg({ type: 'JSON', description: 'Sample rows: lists in header order, or objects keyed by header.' }), target: t.arg.string(choice(TARGETS)) },
     resolve: (_root, args, context) => detect(args),
   }),
   mappingTemplates: t.field({
@@ -170,7 +171,7 @@ builder.mutationFields((t) => ({
   createMappingTemplate: t.prismaField({
     type: MappingTemplate,
     authScopes: { scope: 'mappings:write' },
-    args: { ...templateArgs(t), name: t.arg.string({ required: true }), plugin_key: t.arg.string(), target: t.arg.string({ description: TARGETS.join(', ') }), dealer_group_id: t.arg.id() },
+    args: { ...templateArgs(t), name: t.arg.string({ required: true }), plugin_key: t.arg.string(), target: t.arg.string(choice(TARGETS)), dealer_group_id: t.arg.id() },
     resolve: async (query, _root, args, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload(await createTemplate(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as TemplateInput)) }),
   }),
   updateMappingTemplate: t.prismaField({

@@ -2,6 +2,7 @@ import { builder, Pagination } from '../../builder';
 import { VehicleDetail } from '../inventory/inventory.schema';
 import { findVehicleIdByVin } from '../inventory/inventory.service';
 import { CONFLICT_KINDS, conflicts, priorities, rebuild, setPriorities, type Conflict, type DealerPriorities } from './multi-source.service';
+import { choices } from '../../schema-args';
 
 /** Catalog rows 25-29: source priorities, the merged vehicle, conflicts and discrepancies, and rebuilds. */
 
@@ -68,7 +69,7 @@ builder.queryFields((t) => ({
     description: 'Fields where sources disagree and records with discrepancies, most recent first.',
     authScopes: { scope: 'inventory:read' },
     args: {
-      dealer_id: t.arg.idList(), kind: t.arg.stringList({ description: CONFLICT_KINDS.join(', ') }),
+      dealer_id: t.arg.idList(), kind: t.arg.stringList(choices(CONFLICT_KINDS)),
       price_threshold: t.arg.float({ description: 'Price differences above this are price_disagreement (default 500).' }),
       mileage_threshold: t.arg.int({ description: 'Mileage differences above this are mileage_disagreement (default 250).' }),
       limit: t.arg.int(), offset: t.arg.int(),

@@ -4,6 +4,7 @@ import { builder, Deletion, Pagination } from '../../builder';
 import {
   createPartner, DATA_PERMISSIONS, deletePartner, findPartner, linkDealer, PARTNER_KINDS, partnerPage, RELATIONSHIP_TYPES, unlinkDealer, updatePartner, type PartnerInput,
 } from './partners.service';
+import { choice, choices } from '../../schema-args';
 
 /** Catalog rows 72-78: data partners and their dealer relationships. */
 
@@ -45,7 +46,7 @@ const PartnerPage = builder.objectRef<PageRef<Prisma.PartnerWhereInput>>('Partne
 });
 
 const partnerArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
-  name: t.arg.string(), kind: t.arg.string({ description: PARTNER_KINDS.join(', ') }), contact_email: t.arg.string(), website: t.arg.string(), notes: t.arg.string(),
+  name: t.arg.string(), kind: t.arg.string(choice(PARTNER_KINDS)), contact_email: t.arg.string(), website: t.arg.string(), notes: t.arg.string(),
 });
 
 const reload = (id: string) => ({ where: { id } });
@@ -94,8 +95,8 @@ builder.mutationFields((t) => ({
     args: {
       id: t.arg.id({ required: true }),
       dealer_id: t.arg.id({ required: true }),
-      relationship_type: t.arg.string({ required: true, description: RELATIONSHIP_TYPES.join(', ') }),
-      data_permissions: t.arg.stringList({ required: true, description: DATA_PERMISSIONS.join(', ') }),
+      relationship_type: t.arg.string({ required: true, ...choice(RELATIONSHIP_TYPES) }),
+      data_permissions: t.arg.stringList({ required: true, ...choices(DATA_PERMISSIONS) }),
     },
     resolve: async (query, _root, args, context) =>
       context.db.partner.findUniqueOrThrow({ ...query, ...reload(await linkDealer(context, String(args.id), { ...args, dealer_id: String(args.dealer_id) })) }),

@@ -3,6 +3,7 @@ import { notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { oneOf } from '../../validation';
 import { PLUGIN_CATEGORIES, PLUGINS, pluginByKey, validateConfig, type ConfigField, type FieldError, type PluginDefinition } from './registry';
+import { choice } from '../../schema-args';
 
 /** Catalog rows 22-24: the plugin registry, each plugin's configuration schema, and validation. */
 
@@ -63,7 +64,7 @@ builder.queryFields((t) => ({
     type: PluginPage,
     description: 'Available plugins, by category.',
     authScopes: { scope: 'integrations:read' },
-    args: { category: t.arg.string({ description: PLUGIN_CATEGORIES.join(', ') }), limit: t.arg.int(), offset: t.arg.int() },
+    args: { category: t.arg.string(choice(PLUGIN_CATEGORIES)), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_root, args) => {
       const { limit, offset } = pageArgs(args);
       const category = args.category ? oneOf('category', args.category, PLUGIN_CATEGORIES) : null;

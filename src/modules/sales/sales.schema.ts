@@ -5,6 +5,7 @@ import { builder, Pagination } from '../../builder';
 import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { CONTRACT_TYPES, findSaleId, salePage, saleStats, salespeopleStats, type SaleFilters, type SaleMeasures } from './sales.service';
+import { choices } from '../../schema-args';
 
 /** Catalog rows 41-44: deals, one deal, stats by month and per salesperson. */
 
@@ -87,7 +88,7 @@ const SalespeopleStats = builder.objectRef<Awaited<ReturnType<typeof salespeople
 export function saleFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
   return {
     salesperson: t.arg.string({ description: 'Exact name, case-insensitive.' }),
-    contract_type: t.arg.stringList({ description: CONTRACT_TYPES.join(', ') }),
+    contract_type: t.arg.stringList(choices(CONTRACT_TYPES)),
     condition: t.arg.string({ description: 'new, used or certified.' }),
     dealer_id: t.arg.idList(),
     from: t.arg({ type: 'DateTime', description: 'Sold at or after.' }),

@@ -5,6 +5,7 @@ import {
   createMappings, createSource, deleteMapping, deleteSource, findSource, mappingPage, resolveRawValues, SOURCE_CATEGORIES, sourcePage, unmappedValues, updateSource,
   type SourceInput,
 } from './sources.service';
+import { choice } from '../../schema-args';
 
 /** Catalog rows 45-54: the canonical source directory, mappings, resolution and the unmapped queue. */
 
@@ -114,7 +115,7 @@ const UnmappedPage = builder.objectRef<Unmapped>('UnmappedSourcePage').implement
 
 const sourceArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
   name: t.arg.string(),
-  category: t.arg.string({ description: SOURCE_CATEGORIES.join(', ') }),
+  category: t.arg.string(choice(SOURCE_CATEGORIES)),
   channel: t.arg.string({ description: 'e.g. "Google Ads", "Cars.com".' }),
   color: t.arg.string({ description: 'Hex colour for charts, e.g. #1f6feb.' }),
   cost_per_month: t.arg({ type: 'Money' }),
