@@ -7,10 +7,11 @@ import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapte
 import * as glue from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { startEmbeddedPostgres } from './embedded';
+import { PROJECT_ROOT } from '../project-root';
 
 /** Prisma's schema engine (WebAssembly build): applies and creates SQL migrations with no native binary. */
 
-export const PRISMA_DIR = path.resolve(import.meta.dirname, '../../prisma');
+export const PRISMA_DIR = path.join(PROJECT_ROOT, 'prisma');
 export const SCHEMA_PATH = path.join(PRISMA_DIR, 'schema.prisma');
 export const MIGRATIONS_DIR = path.join(PRISMA_DIR, 'migrations');
 

@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import { hashPassword } from '../auth/passwords';
 import { seedDealerGroup } from './demo';
 import { resolveAndLink, seedActivity } from './activity';
+import { PROJECT_ROOT } from '../project-root';
 
 export const DEMO_GROUP = { name: 'Summit Auto Group', slug: 'summit-auto-group' };
 
@@ -46,7 +47,7 @@ export async function bootstrap(database: Database, config: Config, logger: Logg
   return seeded;
 }
 
-const SAMPLE_FEEDS = path.resolve(import.meta.dirname, '../../test/fixtures/feeds');
+const SAMPLE_FEEDS = path.join(PROJECT_ROOT, 'test/fixtures/feeds');
 
 /**
  * The demo's feeds: the sample files (with their real-world mess) connected to the first rooftop
