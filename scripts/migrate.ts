@@ -1,14 +1,17 @@
-// `npm run db:migrate` applies pending migrations to DATABASE_URL (or the embedded database);
+// `npm run db:migrate` applies pending migrations to DATABASE_URL (or the embedded database, through the
+// running server when it has DATA_DIR open);
 // `npm run db:migration:create -- <name>` writes a new migration from changes to schema.prisma.
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { openDatabaseServer } from '../src/db/database';
 import { applyMigrations, diffMigrationsToSchema, MIGRATIONS_DIR } from '../src/db/schema-engine';
+import { openToolDatabase } from './tool-database';
 import { helpRequested } from './usage';
 
 helpRequested(`
-usage: npm run db:migrate                       apply pending migrations to DATABASE_URL (or the embedded database under DATA_DIR)
+usage: npm run db:migrate                       apply pending migrations to DATABASE_URL (or the embedded database under DATA_DIR,
+                                                through the running server when it has DATA_DIR open)
        npm run db:migration:create -- <name>    write the next migration from changes to prisma/schema.prisma (name in snake_case)`);
 
 const [command, name] = process.argv.slice(2);
@@ -38,7 +41,7 @@ if (command === 'create') {
     await scratch.stop();
   }
 } else if (command === 'apply') {
-  const server = await openDatabaseServer(config);
+  const server = await openToolDatabase(config, 'npm run db:migrate');
   try {
     const applied = await applyMigrations(server.url);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

@@ -1,17 +1,20 @@
 // `npm run seed -- --vehicles N [--name "Group name"]`: adds a dealer group with N generated
-// vehicles to the configured database (DATABASE_URL, or the embedded one under DATA_DIR), and
-// gives the first admin access to it. For benchmarks and demos at scale.
+// vehicles to the configured database (DATABASE_URL, or the embedded one under DATA_DIR, through the
+// running server when it has DATA_DIR open), and gives the first admin access to it. For benchmarks
+// and demos at scale.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config';
-import { connectDatabase, openDatabaseServer } from '../src/db/database';
+import { connectDatabase } from '../src/db/database';
 import { applyMigrations } from '../src/db/schema-engine';
 import { seedDealerGroup } from '../src/seed/demo';
+import { openToolDatabase } from './tool-database';
 import { helpRequested } from './usage';
 
 helpRequested(`
 usage: npm run seed -- [--vehicles N] [--name "Group name"] [--seed S]
   Adds a dealer group of N generated vehicles (default 10000, at most 5000000) to DATABASE_URL (or the
-  embedded database under DATA_DIR) and gives the first admin access to it. --seed makes the data repeatable.`);
+  embedded database under DATA_DIR, through the running server when it has DATA_DIR open) and gives the first
+  admin access to it. --seed makes the data repeatable.`);
 
 const { values } = parseArgs({ options: { vehicles: { type: 'string', default: '10000' }, name: { type: 'string' }, seed: { type: 'string', default: '1' } } });
 const vehicles = Number(values.vehicles);
@@ -20,7 +23,7 @@ if (!Number.isInteger(vehicles) || vehicles < 1 || vehicles > 5_000_000) {
   process.exit(2);
 }
 const config = loadConfig();
-const server = await openDatabaseServer(config);
+const server = await openToolDatabase(config, 'npm run seed');
 await applyMigrations(server.url);
 const database = connectDatabase(server.url);
 try {

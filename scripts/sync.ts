@@ -1,23 +1,24 @@
 // `npm run sync -- <integration id>` runs an integration's sync now (its waiting file, or its API pull);
 // `npm run sync -- <file> --integration <id>` loads a local file through that integration's mapping and rules.
-// Progress shows as a bar; the exit code is 1 when the run fails. With the embedded database, stop the
-// server first (the embedded engine serves one process at a time).
+// Progress shows as a bar; the exit code is 1 when the run fails. On the embedded database, a running
+// server holds DATA_DIR (its files serve one process at a time), so the run goes through its database.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../src/config';
-import { connectDatabase, openDatabaseServer } from '../src/db/database';
+import { connectDatabase } from '../src/db/database';
 import { applyMigrations } from '../src/db/schema-engine';
 import { createLogger } from '../src/logger';
 import { SecretBox } from '../src/secrets';
 import { SyncRunner, type RunProgress } from '../src/modules/syncs/sync-runner';
 import { isUuid } from '../src/validation';
+import { openToolDatabase } from './tool-database';
 import { helpRequested } from './usage';
 
 helpRequested(`
 usage: npm run sync -- <integration id>                  run an integration's sync now (its waiting file, or its API pull)
        npm run sync -- <file> --integration <id>         load a local file through that integration's mapping and rules
-  The exit code is 1 when the run fails. With the embedded database, stop the server first.`);
+  The exit code is 1 when the run fails. On the embedded database, a running server's database is used.`);
 
 const args = process.argv.slice(2);
 const flag = args.indexOf('--integration');
@@ -30,7 +31,7 @@ if (!integrationId || !isUuid(integrationId) || (file && !existsSync(file))) {
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-const server = await openDatabaseServer(config);
+const server = await openToolDatabase(config, 'npm run sync');
 const database = connectDatabase(server.url, { poolSize: 4 });
 let exitCode = 0;
 try {

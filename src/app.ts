@@ -53,7 +53,9 @@ const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 
 
 export async function startApp(config: Config): Promise<App> {
   const logger = createLogger(config.logLevel);
-  const databaseServer = await openDatabaseServer(config);
+  const databaseServer = await openDatabaseServer(config, { role: 'server' });
+  const stale = databaseServer.tookOverFrom;
+  if (stale) logger.warn('took over DATA_DIR from a process that had stopped without closing it', { pid: stale.pid, holder: stale.command, openedAt: stale.openedAt });
   const applied = await applyMigrations(databaseServer.url);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
   const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10, preparedStatements: config.preparedStatements && !databaseServer.embedded,

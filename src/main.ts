@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from './config';
 import { startApp } from './app';
+import { DataDirInUseError } from './db/data-dir-lock';
 
 /** Entry point: read the configuration, start the server, stop gracefully on SIGINT or SIGTERM. */
 try {
@@ -17,6 +18,10 @@ try {
   if (error instanceof ConfigError) {
     process.stderr.write(`configuration error: ${error.message}\n`);
     process.exit(2);
+  }
+  if (error instanceof DataDirInUseError) {
+    process.stderr.write(`cannot start: ${error.message}\n`);
+    process.exit(1);
   }
   throw error;
 }

@@ -4,21 +4,84 @@ import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { startEmbeddedPostgres } from './embedded';
+import { DataDirInUseError, lockDataDir, type DataDirLock, type DataDirOpener, type LockHolder } from './data-dir-lock';
 
 export type Db = PrismaClient;
 
-/** A PostgreSQL server to talk to: the configured one, or the embedded one we started. */
+/** A PostgreSQL server to talk to: the configured one, the embedded one we started, or a running server's embedded one. */
 export interface DatabaseServer {
   url: string;
   embedded: boolean;
+  /** The running server (pid) whose embedded database this process works through; null when it opened its own. */
+  throughServerPid: number | null;
+  /** The previous holder of DATA_DIR, when its process had died and this one took the lock over. */
+  tookOverFrom: LockHolder | null;
   stop(): Promise<void>;
 }
 
-/** Uses DATABASE_URL when given; otherwise starts the embedded PostgreSQL under DATA_DIR/postgres. */
-export async function openDatabaseServer(options: { databaseUrl: string | null; dataDir: string | null }): Promise<DatabaseServer> {
-  if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => {} };
-  const embedded = await startEmbeddedPostgres(options.dataDir ? path.join(options.dataDir, 'postgres') : null);
-  return { url: embedded.url, embedded: true, stop: embedded.stop };
+/**
+ * Uses DATABASE_URL when given; otherwise the embedded PostgreSQL under DATA_DIR/postgres, which one
+ * process at a time may open (see data-dir-lock). A tool finding the server holding DATA_DIR works
+ * through the database socket the server already serves, as any of the server's own clients would;
+ * anything else holding it is refused with DataDirInUseError. The opener matters only with a DATA_DIR
+ * (scratch and shadow databases pass none).
+ */
+export async function openDatabaseServer(
+  options: { databaseUrl: string | null; dataDir: string | null },
+  opener: DataDirOpener = { role: 'tool', command: 'a command-line tool' },
+): Promise<DatabaseServer> {
+  if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, throughServerPid: null, tookOverFrom: null, stop: async () => {} };
+  if (!options.dataDir) {
+    const memory = await startEmbeddedPostgres(null);
+    return { url: memory.url, embedded: true, throughServerPid: null, tookOverFrom: null, stop: memory.stop };
+  }
+  let lock: DataDirLock;
+  try {
+    lock = lockDataDir(options.dataDir, opener);
+  } catch (error) {
+    const server = error instanceof DataDirInUseError && opener.role === 'tool' ? runningServerOf(error.holder) : null;
+    if (!server) throw error;
+    await assertServerAnswers(options.dataDir, server);
+    return { url: server.databaseUrl, embedded: true, throughServerPid: server.pid, tookOverFrom: null, stop: async () => {} };
+  }
+  try {
+    const embedded = await startEmbeddedPostgres(path.join(options.dataDir, 'postgres'));
+    lock.recordDatabaseUrl(embedded.url);
+    return {
+      url: embedded.url,
+      embedded: true,
+      throughServerPid: null,
+      tookOverFrom: lock.tookOverFrom,
+      async stop() {
+        await embedded.stop();
+        // Only once the database is closed may another process open its files (if closing fails,
+        // the lock goes when this process exits).
+        lock.release();
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** The holder as a server serving its database, the one kind of holder a tool may work through. */
+function runningServerOf(holder: LockHolder | null): (LockHolder & { databaseUrl: string }) | null {
+  return holder?.role === 'server' && holder.databaseUrl ? (holder as LockHolder & { databaseUrl: string }) : null;
+}
+
+/** Fails with a message naming the server when its database socket does not answer (a server stuck while stopping). */
+async function assertServerAnswers(dataDir: string, server: LockHolder & { databaseUrl: string }): Promise<void> {
+  const client = new pg.Client({ connectionString: server.databaseUrl, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (error) {
+    throw new DataDirInUseError(dataDir, server, `DATA_DIR ${dataDir} is open in the server (pid ${server.pid}), but its database at ${server.databaseUrl} does not answer (${(error as Error).message}): stop the server first.`);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** The application's connections: Prisma for most work, the pg pool for bulk paths and raw checks. */
