@@ -17,7 +17,15 @@ import { seedGroup } from './helpers/seed';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const tempDir = (prefix: string) => mkdtempSync(path.join(tmpdir(), prefix));
+const made: string[] = [];
+const tempDir = (prefix: string) => {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  made.push(directory);
+  return directory;
+};
+afterAll(() => {
+  for (const directory of made) rmSync(directory, { recursive: true, force: true });
+});
 
 /** The pid of a process that has exited: a lock naming it is stale. */
 async function deadPid(): Promise<number> {
@@ -148,7 +156,6 @@ describe('the server and the tools on one embedded DATA_DIR', () => {
       server.child.kill('SIGTERM');
       await server.exited;
     }
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('the server took over the lock its crashed predecessor left, and records its pid and database socket', () => {
@@ -216,7 +223,6 @@ describe('a tool on a DATA_DIR another tool holds', () => {
       expect(readLock(dataDir).pid).toBe(runningTool.pid);
     } finally {
       runningTool.kill();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 90_000);
 });
