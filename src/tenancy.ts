@@ -1,6 +1,6 @@
 import type { Session } from './auth/session';
 import { badInput, notFound } from './errors';
-import type { PrismaClient } from './generated/prisma/client';
+import { Prisma, type PrismaClient } from './generated/prisma/client';
 import { isUuid } from './validation';
 
 /** The dealer group a new record belongs to: the one named (if the caller holds it), or the caller's only one. */
@@ -14,7 +14,11 @@ export function targetGroup(session: Session, requested: string | null | undefin
   return groups[0] as string;
 }
 
+/** The tenant filter for Prisma: `where: { dealerGroupId: inCallerGroups(session) }`. */
 export const inCallerGroups = (session: Session) => ({ in: [...session.dealerGroupIds] });
+
+/** The tenant filter for SQL on the table aliased `alias` (a constant in our code, never input). */
+export const callerGroupsSql = (session: Session, alias: string) => Prisma.sql`${Prisma.raw(alias)}.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`;
 
 /**
  * The rooftop an input's `dealer_id` names, when it is in the caller's groups (and not archived,

@@ -5,6 +5,7 @@ import { cidrProblem, generateApiKey } from '../../auth/api-keys';
 import { isScope, SCOPES } from '../../auth/scopes';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
+import { inCallerGroups } from '../../tenancy';
 
 /** API keys: create, list, revoke and rotate, for the admin users of the keys' dealer groups. */
 
@@ -49,7 +50,7 @@ function validate(session: Caller['session'], input: CreateApiKeyInput) {
 
 /** Keys an admin may see: bound only to dealer groups the admin holds. */
 function visibleTo(session: Caller['session']): Prisma.ApiKeyWhereInput {
-  return { dealerGroups: { some: {}, every: { dealerGroupId: { in: [...session.dealerGroupIds] } } } };
+  return { dealerGroups: { some: {}, every: { dealerGroupId: inCallerGroups(session) } } };
 }
 
 export async function createApiKey(caller: Caller, input: CreateApiKeyInput) {

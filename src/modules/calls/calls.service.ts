@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { pageArgs } from '../../pagination';
-import { findInTenant } from '../../tenancy';
+import { callerGroupsSql, findInTenant, inCallerGroups } from '../../tenancy';
 import { badInput } from '../../errors';
 import { dateRange, dealerIds, enumList, isUuid, oneOf } from '../../validation';
 
@@ -29,7 +29,7 @@ export function callWhere(session: Caller['session'], filters: CallFilters): Pri
   const dealers = dealerIds(filters.dealer_id);
   const source = sourceCondition(filters.source);
   return {
-    dealerGroupId: { in: [...session.dealerGroupIds] },
+    dealerGroupId: inCallerGroups(session),
     dealerId: dealers ? { in: dealers } : undefined,
     startedAt: dateRange(filters.from, filters.to),
     status: statuses?.length ? { in: statuses } : undefined,
@@ -56,7 +56,7 @@ export async function findCallId(caller: Caller, id: string): Promise<string> {
 /** The filters as SQL over `calls c` (for the merged view and stats, which aggregate in PostgreSQL). */
 function callSql(session: Caller['session'], filters: CallFilters): Prisma.Sql {
   const where = callWhere(session, filters);
-  const parts = [Prisma.sql`c.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
+  const parts = [callerGroupsSql(session, 'c')];
   const ids = (where.dealerId as { in?: string[] } | undefined)?.in;
   if (ids) parts.push(Prisma.sql`c.dealer_id = ANY(${ids}::uuid[])`);
   if (filters.from) parts.push(Prisma.sql`c.started_at >= ${filters.from}`);

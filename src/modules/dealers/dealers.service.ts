@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl } from '../../validation';
-import { findInTenant, isUniqueViolation, targetGroup } from '../../tenancy';
+import { targetGroup, findInTenant, inCallerGroups, isUniqueViolation } from '../../tenancy';
 import { keepOrder, rankDealers, type CandidateReranker, type MatchInput } from './matching';
 
 /** Dealers (rooftops) of the caller's groups: profiles, aliases, archiving and matching. */
@@ -20,7 +20,7 @@ export async function dealerPage(caller: Caller, args: { limit?: number | null; 
   const { limit, offset } = pageArgs(args);
   const q = optionalText('q', args.q, 100);
   const where: Prisma.DealerWhereInput = {
-    dealerGroupId: { in: [...caller.session.dealerGroupIds] },
+    dealerGroupId: inCallerGroups(caller.session),
     ...(args.include_archived ? {} : { archivedAt: null }),
     ...(q ? { OR: [{ name: { contains: q, mode: 'insensitive' } }, { code: { equals: q, mode: 'insensitive' } }, { aliases: { some: { alias: { contains: q, mode: 'insensitive' } } } }] } : {}),
   };
@@ -128,7 +128,7 @@ export async function matchDealers(caller: Caller, input: MatchInput & { limit?:
   const limit = input.limit ?? 5;
   if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw badInput('limit', 'must be a whole number from 1 to 50');
   const dealers = await caller.db.dealer.findMany({
-    where: { dealerGroupId: { in: [...caller.session.dealerGroupIds] }, archivedAt: null },
+    where: { dealerGroupId: inCallerGroups(caller.session), archivedAt: null },
     select: { id: true, name: true, street: true, city: true, state: true, postalCode: true, phone: true, website: true, aliases: { select: { alias: true } } },
   });
   const ranked = rankDealers(input, dealers.map((dealer) => ({ ...dealer, aliases: dealer.aliases.map((entry) => entry.alias) })), limit);

@@ -4,7 +4,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput, conflict } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { findInTenant, inCallerGroups, inputDealer } from '../../tenancy';
+import { callerGroupsSql, findInTenant, inCallerGroups, inputDealer } from '../../tenancy';
 import { visibleTo as templatesVisibleTo } from '../mappings/mappings.service';
 import { dealerIds, isUuid, oneOf, requiredText } from '../../validation';
 import { recordAudit } from '../../audit';
@@ -266,7 +266,7 @@ export async function freshness(caller: Caller, args: { state?: string[] | null;
       FROM integrations i
       LEFT JOIN LATERAL (SELECT r.finished_at FROM sync_runs r WHERE r.integration_id = i.id AND r.status = 'succeeded' ORDER BY r.started_at DESC LIMIT 1) last_ok ON true
       LEFT JOIN LATERAL (SELECT r.status FROM sync_runs r WHERE r.integration_id = i.id ORDER BY r.started_at DESC LIMIT 1) last_run ON true
-      WHERE i.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[]) AND i.disconnected_at IS NULL AND i.enabled
+      WHERE ${callerGroupsSql(caller.session, 'i')} AND i.disconnected_at IS NULL AND i.enabled
         AND (${dealers ?? null}::uuid[] IS NULL OR i.dealer_id = ANY(${dealers ?? null}::uuid[]))),
     aged AS (
       SELECT feeds.*, EXTRACT(EPOCH FROM (now() - COALESCE(GREATEST(last_file_at, last_sync_at), created_at))) / 3600 AS hours,

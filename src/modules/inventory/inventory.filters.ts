@@ -2,6 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
 import { dealerIds, oneOf } from '../../validation';
 import type { Session } from '../../auth/session';
+import { callerGroupsSql } from '../../tenancy';
 
 /** Validates the catalog's inventory filters and turns them into one SQL WHERE clause. */
 
@@ -89,7 +90,7 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   if (q && q.length > 100) throw badInput('q', 'must be at most 100 characters');
 
   const lower = (values: string[]) => values.map((value) => value.toLowerCase());
-  const conditionsSql: Prisma.Sql[] = [Prisma.sql`v.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
+  const conditionsSql: Prisma.Sql[] = [callerGroupsSql(session, 'v')];
   // make, model and body_style are citext columns: equality ignores case and uses the indexes.
   if (makes) conditionsSql.push(Prisma.sql`v.make = ANY(${makes}::citext[])`);
   if (models) conditionsSql.push(Prisma.sql`v.model = ANY(${models}::citext[])`);

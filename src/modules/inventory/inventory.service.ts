@@ -5,6 +5,7 @@ import { notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { normalizeVin } from './vin';
 import { DAYS_ON_LOT_SQL, inventoryOrderBy, inventoryWhere, ON_LOT_STATUSES, type InventoryFilterArgs } from './inventory.filters';
+import { inCallerGroups } from '../../tenancy';
 
 /** Inventory reads: filtered pages, one vehicle, its history, and aggregates computed in SQL. */
 
@@ -44,7 +45,7 @@ export function inIdOrder<T extends { id: string }>(ids: string[], rows: T[]): T
 /** The caller's vehicle with this VIN (the most recently updated if two rooftops hold it), else 404. */
 export async function findVehicleIdByVin(db: Db, session: Session, vin: string): Promise<string> {
   const vehicle = await db.vehicle.findFirst({
-    where: { vin: normalizeVin(vin), dealerGroupId: { in: [...session.dealerGroupIds] } },
+    where: { vin: normalizeVin(vin), dealerGroupId: inCallerGroups(session) },
     orderBy: { updatedAt: 'desc' },
     select: { id: true },
   });

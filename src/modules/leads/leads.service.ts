@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { findInTenant } from '../../tenancy';
+import { callerGroupsSql, findInTenant, inCallerGroups } from '../../tenancy';
 import { dateRange, dealerIds, enumList, isUuid, oneOf, optionalText } from '../../validation';
 import { sourceCondition } from '../calls/calls.service';
 
@@ -24,7 +24,7 @@ export function leadWhere(session: Caller['session'], filters: LeadFilters): Pri
   const dealers = dealerIds(filters.dealer_id);
   const source = sourceCondition(filters.source);
   return {
-    dealerGroupId: { in: [...session.dealerGroupIds] },
+    dealerGroupId: inCallerGroups(session),
     ...(dealers ? { dealerId: { in: dealers } } : {}),
     ...(statuses?.length ? { status: { in: statuses } } : {}),
     ...(types?.length ? { type: { in: types } } : {}),
@@ -62,7 +62,7 @@ export async function updateLead(caller: Caller, id: string, input: { status?: s
 /** The lead filters as SQL over `leads l`, for the breakdowns. */
 function leadSql(session: Caller['session'], filters: LeadFilters): Prisma.Sql {
   const where = leadWhere(session, filters);
-  const parts = [Prisma.sql`l.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
+  const parts = [callerGroupsSql(session, 'l')];
   const dealers = (where.dealerId as { in?: string[] } | undefined)?.in;
   if (dealers) parts.push(Prisma.sql`l.dealer_id = ANY(${dealers}::uuid[])`);
   const statuses = (where.status as { in?: string[] } | undefined)?.in;

@@ -3,7 +3,7 @@ import type { Context } from '../../context';
 import type { Database } from '../../db/database';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { inCallerGroups, inputDealer } from '../../tenancy';
+import { callerGroupsSql, inCallerGroups, inputDealer } from '../../tenancy';
 import { dealerIds, enumList } from '../../validation';
 import { MERGED_FIELDS, type SourcePriority } from './merge';
 import { remergeVehicles } from '../syncs/inventory-writer';
@@ -94,7 +94,7 @@ export async function conflicts(caller: Caller, filters: ConflictFilters & { lim
   const priceThreshold = filters.price_threshold ?? 500;
   const mileageThreshold = filters.mileage_threshold ?? 250;
   if (priceThreshold < 0 || mileageThreshold < 0) throw badInput(priceThreshold < 0 ? 'price_threshold' : 'mileage_threshold', 'must not be negative');
-  const scope = [Prisma.sql`c.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[])`];
+  const scope = [callerGroupsSql(caller.session, 'c')];
   if (dealers) scope.push(Prisma.sql`c.dealer_id = ANY(${dealers}::uuid[])`);
   if (filters.vehicle_id) scope.push(Prisma.sql`c.vehicle_id = ${filters.vehicle_id}::uuid`);
   // Disagreements are stored with their spread; the thresholds decide here which are price or mileage discrepancies.

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import type { Db } from '../../db/database';
 import { pageArgs } from '../../pagination';
-import { findInTenant } from '../../tenancy';
+import { callerGroupsSql, findInTenant, inCallerGroups } from '../../tenancy';
 import { dateRange, dealerIds, enumList, oneOf } from '../../validation';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
@@ -20,7 +20,7 @@ export function saleWhere(session: Caller['session'], filters: SaleFilters): Pri
   const contracts = enumList('contract_type', filters.contract_type, CONTRACT_TYPES);
   const dealers = dealerIds(filters.dealer_id);
   return {
-    dealerGroupId: { in: [...session.dealerGroupIds] },
+    dealerGroupId: inCallerGroups(session),
     ...(dealers ? { dealerId: { in: dealers } } : {}),
     ...(filters.salesperson?.trim() ? { salesperson: { equals: filters.salesperson.trim(), mode: 'insensitive' } } : {}),
     ...(contracts?.length ? { contractType: { in: contracts } } : {}),
@@ -44,7 +44,7 @@ export async function findSaleId(caller: Caller, id: string): Promise<string> {
 /** The same filters as saleWhere, as SQL over `sales d`. */
 export function saleSql(session: Caller['session'], filters: SaleFilters): Prisma.Sql {
   const where = saleWhere(session, filters);
-  const parts = [Prisma.sql`d.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`];
+  const parts = [callerGroupsSql(session, 'd')];
   const dealers = (where.dealerId as { in?: string[] } | undefined)?.in;
   if (dealers) parts.push(Prisma.sql`d.dealer_id = ANY(${dealers}::uuid[])`);
   if (filters.salesperson?.trim()) parts.push(Prisma.sql`lower(d.salesperson) = lower(${filters.salesperson.trim()})`);
@@ -81,7 +81,7 @@ export async function saleStats(caller: Caller, filters: SaleFilters) {
 export async function salespeopleStats(caller: Caller, filters: SaleFilters) {
   const where = saleSql(caller.session, filters);
   const leadRange = [
-    Prisma.sql`l.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[])`,
+    callerGroupsSql(caller.session, 'l'),
     ...(filters.from ? [Prisma.sql`l.received_at >= ${filters.from}`] : []),
     ...(filters.to ? [Prisma.sql`l.received_at <= ${filters.to}`] : []),
   ];

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
+import { callerGroupsSql, findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
 import { dateRange, dealerIds, isUuid, oneOf, optionalText, requiredText, uuid } from '../../validation';
 import { jaroWinkler, nameSimilarity } from '../dealers/matching';
 import { NORMALIZE_SQL, normalizeRawSource, patternProblem } from './normalize';
@@ -152,7 +152,7 @@ export async function resolveRawValues(caller: Caller, rawValues: string[]): Pro
     FROM unnest(${rawValues}::text[]) AS v(raw)
     LEFT JOIN LATERAL (
       SELECT m.id, m.source_id, m.match FROM source_mappings m
-      WHERE m.dealer_group_id = ANY(${[...caller.session.dealerGroupIds]}::uuid[])
+      WHERE ${callerGroupsSql(caller.session, 'm')}
         AND ((m.match = 'exact' AND m.normalized = ${Prisma.raw(NORMALIZE_SQL('v.raw'))}) OR (m.match = 'pattern' AND v.raw ~* m.raw_value))
       ORDER BY (m.match = 'exact') DESC, m.created_at, m.id LIMIT 1
     ) m ON true`);

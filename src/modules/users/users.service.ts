@@ -8,6 +8,7 @@ import type { Role } from '../../auth/scopes';
 import { AppError, badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { emailAddress, isUuid, oneOf, optionalText, requiredText } from '../../validation';
+import { inCallerGroups } from '../../tenancy';
 
 /**
  * Users of the admin's dealer groups (catalog rows 105-107): list, create with a role and groups
@@ -27,7 +28,7 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
-const visibleTo = (caller: Caller): Prisma.UserWhereInput => ({ dealerGroups: { some: { dealerGroupId: { in: [...caller.session.dealerGroupIds] } } } });
+const visibleTo = (caller: Caller): Prisma.UserWhereInput => ({ dealerGroups: { some: { dealerGroupId: inCallerGroups(caller.session) } } });
 
 export const userInclude = { dealerGroups: { select: { dealerGroupId: true } } } as const;
 export type UserRow = Prisma.UserGetPayload<{ include: typeof userInclude }>;
