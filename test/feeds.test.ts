@@ -98,6 +98,10 @@ describe('feeds: plugins end to end, column mappings, templates (rows 55-62, 88-
     expect(rule.status).toBe(201);
     const flag = await app.client.post('/transformation-rules', { name: 'Check used prices', conditions: [{ field: 'condition', operator: 'equals', value: 'pre-owned' }], action: { type: 'flag', message: 'used unit: check the appraisal' } }, admin);
     expect(flag.status).toBe(201);
+    // The connection test runs rows through the sync's own pipeline, rules included.
+    const probe = await app.client.post(`/integrations/${integration.id}/test`, {}, admin);
+    const mustang = probe.body.sample.find((entry: { record: { data?: { model?: string } } | null }) => entry.record?.data?.model === 'Mustang');
+    expect(mustang?.record.data, JSON.stringify(probe.body.sample)).toMatchObject({ status: 'pending' });
 
     const run = await syncNow(app, admin, integration.id);
     expect(run).toMatchObject({ status: 'succeeded', template_version: 2, counts: { read: 6, created: 6, failed: 0, flagged: 2 } });

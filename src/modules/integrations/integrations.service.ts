@@ -13,7 +13,8 @@ import { pluginByKey, validateConfig, type PluginDefinition } from '../plugins/r
 import { FeedError } from '../syncs/parsers';
 import { rowMapper } from '../syncs/mapping';
 import { deliveredName } from '../syncs/sync-runner';
-import { RowProblem, toRecord } from '../syncs/records';
+import { runRow, type Pipeline } from '../syncs/pipeline';
+import { enabledRules } from '../rules/rules.service';
 
 /** Integrations: a plugin connected to one rooftop, with its settings, credentials, SFTP inbox and runs. */
 
@@ -192,18 +193,18 @@ export async function testIntegration(caller: Caller, id: string): Promise<Conne
   if (plugin.delivery === 'sftp' && !file) return { ok: false, message: 'no file has arrived yet: upload one to the integration\'s SFTP inbox', file_name: null, headers: [], sample: [] };
   const fileName = file ? deliveredName(file) : null;
   const rows = syncs.rowsOf(integration, plugin, file, undefined, true);
-  const mapRow = rowMapper(plugin.target, (await syncs.mappingLayers(integration)).layers);
+  const [{ layers }, rules] = await Promise.all([syncs.mappingLayers(integration), enabledRules(caller.db, [integration.dealerGroupId])]);
+  // The sync's own row pipeline, rules included, so the sample shows what a run would write.
+  const pipeline: Pipeline = { target: plugin.target, mapRow: rowMapper(plugin.target, layers), rules, defaultLeadType: String(config.default_lead_type ?? 'used') };
   const sample: ConnectionTest['sample'] = [];
   let headers: string[] = [];
   try {
     for await (const row of rows) {
       if (!headers.length) headers = Object.keys(row.values);
-      try {
-        sample.push({ row: row.line, record: toRecord(plugin.target, mapRow(row.values), { defaultLeadType: String(config.default_lead_type ?? 'used') }), error: null });
-      } catch (error) {
-        if (!(error instanceof RowProblem)) throw error;
-        sample.push({ row: row.line, record: null, error: error.field ? `${error.field}: ${error.message}` : error.message });
-      }
+      const outcome = runRow(pipeline, row.values);
+      if (outcome.kind === 'record') sample.push({ row: row.line, record: outcome.record, error: null });
+      else if (outcome.kind === 'failed') sample.push({ row: row.line, record: null, error: outcome.message });
+      else sample.push({ row: row.line, record: null, error: `skipped by a transformation rule${outcome.reason ? `: ${outcome.reason}` : ''}` });
       if (sample.length >= 5) break;
     }
   } catch (error) {

@@ -7,7 +7,6 @@ import type { Logger } from '../../logger';
 import type { SecretBox } from '../../secrets';
 import { conflict } from '../../errors';
 import type { Integration } from '../../generated/prisma/client';
-import { applyRules } from '../rules/engine';
 import { enabledRules } from '../rules/rules.service';
 import { enrich } from '../sources/sources.service';
 import { linkLeadsAndCalls } from '../sales/sales.service';
@@ -15,10 +14,11 @@ import { pluginByKey, type PluginDefinition } from '../plugins/registry';
 import type { SourcePriority } from '../multi-source/merge';
 import { FeedError, pullJson, readAdf, readCsv, type ReadProgress, type SourceRow } from './parsers';
 import { rowMapper, type ColumnMapping, type MappingLayers, type ValueMappings } from './mapping';
-import { RowProblem, toRecord, type CallRecord, type LeadRecord, type SaleRecord, type VehicleRecord } from './records';
+import { type CallRecord, type LeadRecord, type SaleRecord, type VehicleRecord } from './records';
 import { applySoldGrace, writeVehicleBatch, type FeedContext } from './inventory-writer';
 import { upsertActivity } from './activity-writer';
 import { inTransaction } from '../../db/bulk';
+import { runRow, type Pipeline } from './pipeline';
 
 /**
  * Runs syncs: one run per integration at a time (409 otherwise, across instances), rows streamed
@@ -167,7 +167,7 @@ export class SyncRunner {
         enabledRules(db, [integration.dealerGroupId]),
         db.dealer.findUniqueOrThrow({ where: { id: integration.dealerId }, select: { sourcePriority: true } }),
       ]);
-      const mapRow = rowMapper(plugin.target, layers);
+      const pipeline: Pipeline = { target: plugin.target, mapRow: rowMapper(plugin.target, layers), rules: ruleList, defaultLeadType: String(config.default_lead_type ?? 'used') };
       const feed: FeedContext = {
         dealerGroupId: integration.dealerGroupId, dealerId: integration.dealerId, source: integration.source, integrationId: integration.id, syncRunId: runId,
         strategy: integration.strategy, trackHistory: integration.trackHistory, priority: dealer.sourcePriority as SourcePriority,
@@ -220,32 +220,27 @@ export class SyncRunner {
       const breathe = timeSlicer();
       for await (const row of rows) {
         counts.rowsRead += 1;
-        const mapped = mapRow(row.values);
-        const outcome = applyRules(mapped, ruleList);
+        const outcome = runRow(pipeline, row.values);
         await breathe();
-        if (outcome.skipped) {
+        if (outcome.kind === 'skipped') {
           counts.skipped += 1;
+        } else if (outcome.kind === 'failed') {
+          counts.failed += 1;
+          if (outcome.vin) mentioned.push(outcome.vin);
+          errors.push({ row: row.line, field: outcome.field, message: outcome.message, raw: row.values });
         } else {
-          try {
-            const record = toRecord(plugin.target, outcome.row, { defaultLeadType: String(config.default_lead_type ?? 'used') });
-            const key = recordKey(plugin.target, record);
-            const first = seen.get(key);
-            if (first !== undefined) {
-              counts.skipped += 1;
-              errors.push({ row: row.line, field: null, message: `duplicate of line ${first} (same ${plugin.target === 'vehicles' ? 'VIN' : plugin.target === 'sales' ? 'deal number' : 'id'}); the first one was kept`, raw: row.values });
-            } else {
-              seen.set(key, row.line);
-              batch.push({ line: row.line, record });
-              if (outcome.flags.length) {
-                counts.flagged += 1;
-                errors.push({ row: row.line, field: null, message: outcome.flags.join('; '), raw: row.values, kind: 'flag' });
-              }
+          const key = recordKey(plugin.target, outcome.record);
+          const first = seen.get(key);
+          if (first !== undefined) {
+            counts.skipped += 1;
+            errors.push({ row: row.line, field: null, message: `duplicate of line ${first} (same ${plugin.target === 'vehicles' ? 'VIN' : plugin.target === 'sales' ? 'deal number' : 'id'}); the first one was kept`, raw: row.values });
+          } else {
+            seen.set(key, row.line);
+            batch.push({ line: row.line, record: outcome.record });
+            if (outcome.flags.length) {
+              counts.flagged += 1;
+              errors.push({ row: row.line, field: null, message: outcome.flags.join('; '), raw: row.values, kind: 'flag' });
             }
-          } catch (error) {
-            if (!(error instanceof RowProblem)) throw error;
-            counts.failed += 1;
-            if (typeof outcome.row.vin === 'string') mentioned.push(outcome.row.vin.trim().toUpperCase());
-            errors.push({ row: row.line, field: error.field, message: error.field ? `${error.field}: ${error.message}` : error.message, raw: row.values });
           }
         }
         if (batch.length >= BATCH_ROWS || errors.length >= BATCH_ROWS) await flush();
