@@ -6,6 +6,7 @@ import { Session } from './session';
 import { API_KEY_PREFIX, hashApiKey, ipAllowed, sameDigest } from './api-keys';
 import { isScope } from './scopes';
 import type { TokenService } from './tokens';
+import { isUuid } from '../validation';
 
 /** Turns an Authorization header into a Session: API key, user JWT, else anonymous. */
 export async function resolveSession(authorization: string | null, db: Db, tokens: TokenService, ip: string | null): Promise<Session> {
@@ -20,7 +21,7 @@ export async function resolveSession(authorization: string | null, db: Db, token
   // statement), so a change to any of them applies from the next request on.
   const user = tokens.external
     ? typeof claims.email === 'string' ? await loadUser(db, Prisma.sql`u.email = ${claims.email.toLowerCase()}`) : null
-    : claims.sub && UUID.test(claims.sub) ? await loadUser(db, Prisma.sql`u.id = ${claims.sub}::uuid`) : null;
+    : claims.sub && isUuid(claims.sub) ? await loadUser(db, Prisma.sql`u.id = ${claims.sub}::uuid`) : null;
   if (!user) throw unauthenticated(tokens.external ? 'no account for this identity' : 'invalid token: unknown user');
   if (user.disabled_at) throw unauthenticated('account disabled');
   // An initial password awaiting its change grants nothing but the change itself (and /auth/me).
@@ -37,8 +38,6 @@ async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
     FROM users u LEFT JOIN user_dealer_groups g ON g.user_id = u.id WHERE ${where} GROUP BY u.id`);
   return row ?? null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 
 interface ApiKeyRow {
