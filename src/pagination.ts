@@ -1,3 +1,5 @@
+import { Prisma } from './generated/prisma/client';
+import type { Db } from './db/database';
 import { badInput } from './errors';
 
 /** A page of a Prisma list: the filter, the window and the total, for a page type's items resolver. */
@@ -15,4 +17,32 @@ export function pageArgs(args: { limit?: number | null; offset?: number | null }
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) throw badInput('limit', `must be a whole number from 1 to ${LIMIT_MAX}`);
   if (!Number.isInteger(offset) || offset < 0 || offset > OFFSET_MAX) throw badInput('offset', `must be a whole number from 0 to ${OFFSET_MAX}`);
   return { limit, offset };
+}
+
+/** A page picked in SQL: the ids in order, the window and the total; the rows load by id with the GraphQL selection. */
+export interface IdPage { ids: string[]; total: number; limit: number; offset: number }
+
+/**
+ * One statement picks a page's ids and the total from `table` (aliased `alias` in `where` and
+ * `orderBy`; both names are constants in our code); a second counts only when the page lies past
+ * the end, where no row carries the window's total.
+ */
+export async function pageOfIds(db: Db, page: { name: string; table: string; alias: string; where: Prisma.Sql; orderBy: Prisma.Sql; limit: number; offset: number }): Promise<IdPage> {
+  const { limit, offset } = page;
+  const from = Prisma.raw(`${page.table} ${page.alias}`);
+  const rows = await db.$queryRaw<Array<{ id: string; total: bigint }>>(
+    Prisma.sql`${Prisma.raw(`/* ${page.name} */`)} SELECT ${Prisma.raw(page.alias)}.id, count(*) OVER () AS total FROM ${from} WHERE ${page.where} ORDER BY ${page.orderBy} LIMIT ${limit} OFFSET ${offset}`,
+  );
+  let total = rows[0] ? Number(rows[0].total) : 0;
+  if (!rows[0] && offset > 0) {
+    const [count] = await db.$queryRaw<Array<{ total: bigint }>>(Prisma.sql`${Prisma.raw(`/* ${page.name}Count */`)} SELECT count(*) AS total FROM ${from} WHERE ${page.where}`);
+    total = Number(count?.total ?? 0);
+  }
+  return { ids: rows.map((row) => row.id), total, limit, offset };
+}
+
+/** Puts rows back in the order of `ids` (SQL `IN` does not keep it). */
+export function inIdOrder<T extends { id: string }>(ids: string[], rows: T[]): T[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

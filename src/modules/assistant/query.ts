@@ -2,9 +2,9 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { badInput } from '../../errors';
 import { DAYS_ON_LOT_SQL, inventoryOrderBy, inventoryWhere, ON_LOT_STATUSES, type InventoryFilterArgs } from '../inventory/inventory.filters';
-import { leadWhere, type LeadFilters } from '../leads/leads.service';
-import { callWhere, type CallFilters } from '../calls/calls.service';
-import { saleSql, saleWhere, type SaleFilters } from '../sales/sales.service';
+import { leadFilterSql, type LeadFilters } from '../leads/leads.filters';
+import { callFilterSql, type CallFilters } from '../calls/calls.filters';
+import { saleFilterSql, type SaleFilters } from '../sales/sales.filters';
 
 /**
  * The assistant's structured queries: what both engines (the built-in one and a provider's tool
@@ -203,7 +203,14 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
   return { query: { ...query, field }, count, value, groups, vehicles, activity: [] };
 }
 
-type ActivityWhere = Prisma.LeadWhereInput & Prisma.CallWhereInput & Prisma.SaleWhereInput;
+/** Each activity subject's table, alias, time column and the columns a breakdown may use. */
+const ACTIVITY_TABLES = {
+  leads: { table: 'leads l', at: 'l.received_at', groups: { dealer: 'l.dealer_id', source: 'l.source_id', status: 'l.status', type: 'l.type' } },
+  calls: { table: 'calls c', at: 'c.started_at', groups: { dealer: 'c.dealer_id', source: 'c.source_id', status: 'c.status' } },
+  sales: { table: 'sales d', at: 'd.sold_at', groups: { dealer: 'd.dealer_id', salesperson: 'd.salesperson' } },
+} as const;
+
+const SALE_COLUMNS: Record<string, string> = { sale_price: 'd.sale_price', front_gross: 'd.front_gross', back_gross: 'd.back_gross', total_gross: '(d.front_gross + COALESCE(d.back_gross, 0))' };
 
 function saleFilters(query: AssistantQuery): SaleFilters {
   const { filters } = query;
@@ -221,87 +228,114 @@ async function salesBySource(caller: Caller, query: AssistantQuery): Promise<Res
         UNION ALL SELECT c.source_id, c.started_at, c.id FROM calls c WHERE c.sale_id = d.id) t
       ORDER BY t.at, t.id LIMIT 1) first_touch ON true
     LEFT JOIN sources s ON s.id = first_touch.source_id
-    WHERE ${saleSql(caller.session, saleFilters(query))}
+    WHERE ${saleFilterSql(caller.session, saleFilters(query))}
     GROUP BY 1, 2 ORDER BY count DESC, label`);
 }
 
-function activityWhere(caller: Caller, query: AssistantQuery): ActivityWhere {
+/** The query's filters as SQL over its subject's table, through the API's own filter builders. */
+function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
   const { filters } = query;
   const from = day(filters.from, 'from');
   const to = day(filters.to, 'to', true);
-  if (query.subject === 'leads') return leadWhere(caller.session, { dealer_id: filters.dealer_id, from, to, source: filters.source, status: filters.status, type: filters.type } satisfies LeadFilters) as ActivityWhere;
-  if (query.subject === 'calls') return callWhere(caller.session, { dealer_id: filters.dealer_id, from, to, source: filters.source, status: filters.status, first_time: filters.first_time } satisfies CallFilters) as ActivityWhere;
-  return saleWhere(caller.session, saleFilters(query)) as ActivityWhere;
+  if (query.subject === 'leads') return leadFilterSql(caller.session, { dealer_id: filters.dealer_id, from, to, source: filters.source, status: filters.status, type: filters.type } satisfies LeadFilters);
+  if (query.subject === 'calls') return callFilterSql(caller.session, { dealer_id: filters.dealer_id, from, to, source: filters.source, status: filters.status, first_time: filters.first_time } satisfies CallFilters);
+  return saleFilterSql(caller.session, saleFilters(query));
+}
+
+type FigureMeasure = 'average' | 'sum' | 'max' | 'min';
+const AGGREGATES: Record<FigureMeasure, string> = { average: 'avg', sum: 'sum', max: 'max', min: 'min' };
+
+/** average/sum/max/min of deals' figures or answered calls' durations. */
+async function activityValue(caller: Caller, query: AssistantQuery, where: Prisma.Sql, measure: FigureMeasure): Promise<{ field: string; value: number | null }> {
+  const aggregate = Prisma.raw(AGGREGATES[measure]);
+  if (query.subject === 'sales') {
+    let field = query.field && (SALE_FIELDS as readonly string[]).includes(query.field) ? query.field : 'sale_price';
+    if (field === 'total_gross' && (measure === 'max' || measure === 'min')) field = 'front_gross';
+    const [row] = await caller.db.$queryRaw<Array<{ value: number | null }>>(Prisma.sql`/* assistantSaleValue */
+      SELECT ${aggregate}(${Prisma.raw(SALE_COLUMNS[field]!)})::float8 AS value FROM sales d WHERE ${where}`);
+    return { field, value: row?.value ?? null };
+  }
+  if (query.subject === 'calls') {
+    const [row] = await caller.db.$queryRaw<Array<{ value: number | null }>>(Prisma.sql`/* assistantCallDuration */
+      SELECT ${aggregate}(c.duration_seconds)::float8 AS value FROM calls c WHERE ${where} AND c.status = 'answered'`);
+    return { field: 'duration', value: row?.value ?? null };
+  }
+  throw badInput('measure', 'leads can be counted or listed');
+}
+
+/** Counts per dealer, source, status, type or salesperson, with names, largest first. */
+async function activityGroups(caller: Caller, query: AssistantQuery, where: Prisma.Sql): Promise<ResultRow[]> {
+  const groupBy = query.group_by!;
+  const { table, groups: columns } = ACTIVITY_TABLES[query.subject as keyof typeof ACTIVITY_TABLES];
+  const column = (columns as Record<string, string>)[groupBy];
+  if (!column) throw badInput('group_by', `${query.subject} group by dealer, source${query.subject === 'sales' ? ' or salesperson' : ', status'}${query.subject === 'leads' ? ' or type' : ''}`);
+  const label = groupBy === 'dealer' ? Prisma.sql`dealer.name::text` : groupBy === 'source' ? Prisma.sql`COALESCE(source.name::text, 'unattributed')` : Prisma.sql`COALESCE(${Prisma.raw(column)}::text, 'unknown')`;
+  let groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantActivityGroups */
+    SELECT ${Prisma.raw(column)}::text AS key, ${label} AS label, count(*)::int AS count, NULL::float8 AS value
+    FROM ${Prisma.raw(table)}
+    ${groupBy === 'dealer' ? Prisma.sql`JOIN dealers dealer ON dealer.id = ${Prisma.raw(column)}` : groupBy === 'source' ? Prisma.sql`LEFT JOIN sources source ON source.id = ${Prisma.raw(column)}` : Prisma.empty}
+    WHERE ${where} GROUP BY 1, 2`);
+  if (groupBy === 'salesperson') {
+    // DMS exports spell a salesperson's name several ways: one row per person, named as most deals spell it.
+    const people = new Map<string, ResultRow & { spelled: number }>();
+    for (const group of groups) {
+      const person = people.get(group.label.toLowerCase());
+      if (!person) people.set(group.label.toLowerCase(), { ...group, spelled: group.count });
+      else {
+        if (group.count > person.spelled) Object.assign(person, { key: group.key, label: group.label, spelled: group.count });
+        person.count += group.count;
+      }
+    }
+    groups = [...people.values()].map(({ spelled: _spelled, ...group }) => group);
+  }
+  return groups.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+}
+
+/** The newest rows (or, for a deal's max/min, the extreme one), as the answer cites them. */
+async function activityRows(caller: Caller, query: AssistantQuery, where: Prisma.Sql, field: string | undefined, take: number): Promise<ActivityRow[]> {
+  if (query.subject === 'leads') {
+    return caller.db.$queryRaw<ActivityRow[]>(Prisma.sql`/* assistantLeads */
+      SELECT l.id, l.received_at AS at, COALESCE(NULLIF(concat_ws(' ', l.first_name, l.last_name), ''), l.email, 'unnamed lead') AS label, dealer.name::text AS dealer_name,
+        COALESCE(source.name::text, l.raw_source) AS source,
+        l.type || ' lead, ' || l.status || CASE WHEN l.vehicle_make IS NOT NULL THEN ', ' || concat_ws(' ', l.vehicle_year, l.vehicle_make, l.vehicle_model) ELSE '' END AS detail
+      FROM leads l JOIN dealers dealer ON dealer.id = l.dealer_id LEFT JOIN sources source ON source.id = l.source_id
+      WHERE ${where} ORDER BY l.received_at DESC, l.id LIMIT ${take}`);
+  }
+  if (query.subject === 'calls') {
+    return caller.db.$queryRaw<ActivityRow[]>(Prisma.sql`/* assistantCalls */
+      SELECT c.id, c.started_at AS at, COALESCE(c.caller_number, 'unknown caller') AS label, dealer.name::text AS dealer_name,
+        COALESCE(source.name::text, c.raw_source) AS source, c.status || ', ' || c.duration_seconds || ' s' AS detail
+      FROM calls c JOIN dealers dealer ON dealer.id = c.dealer_id LEFT JOIN sources source ON source.id = c.source_id
+      WHERE ${where} ORDER BY c.started_at DESC, c.id LIMIT ${take}`);
+  }
+  const order = query.measure === 'list'
+    ? Prisma.sql`d.sold_at DESC, d.id`
+    : Prisma.sql`${Prisma.raw(field === 'front_gross' || field === 'back_gross' ? `d.${field}` : 'd.sale_price')} ${Prisma.raw(query.measure === 'max' ? 'DESC' : 'ASC')} NULLS LAST, d.id`;
+  const rows = await caller.db.$queryRaw<Array<Omit<ActivityRow, 'detail'> & { deal_number: string; sale_price: string; salesperson: string; vin: string | null }>>(Prisma.sql`/* assistantSales */
+    SELECT d.id, d.sold_at AS at, COALESCE(NULLIF(concat_ws(' ', d.vehicle_year, d.vehicle_make, d.vehicle_model), ''), 'deal ' || d.deal_number) AS label,
+      dealer.name::text AS dealer_name, NULL::text AS source, d.deal_number, d.sale_price::text AS sale_price, d.salesperson, d.vin
+    FROM sales d JOIN dealers dealer ON dealer.id = d.dealer_id
+    WHERE ${where} ORDER BY ${order} LIMIT ${take}`);
+  return rows.map(({ deal_number, sale_price, salesperson, vin, ...row }) => ({
+    ...row, detail: `deal ${deal_number}, $${Number(sale_price).toLocaleString('en-US')}, sold by ${salesperson}${vin ? `, VIN ${vin}` : ''}`,
+  }));
 }
 
 async function runActivity(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
   const where = activityWhere(caller, query);
-  const limit = Math.min(query.limit ?? 10, 25);
-  const model = query.subject === 'leads' ? caller.db.lead : query.subject === 'calls' ? caller.db.call : caller.db.sale;
-  const count = await (model as typeof caller.db.lead).count({ where });
+  const { table } = ACTIVITY_TABLES[query.subject as keyof typeof ACTIVITY_TABLES];
+  const [counted] = await caller.db.$queryRaw<Array<{ count: number }>>(Prisma.sql`/* assistantActivityCount */ SELECT count(*)::int AS count FROM ${Prisma.raw(table)} WHERE ${where}`);
+  const count = counted?.count ?? 0;
   let value: number | null = null;
   let field = query.field;
   if (query.measure === 'average' || query.measure === 'sum' || query.measure === 'max' || query.measure === 'min') {
-    if (query.subject === 'sales') {
-      field = field && (SALE_FIELDS as readonly string[]).includes(field) ? field : 'sale_price';
-      if (field === 'total_gross' && (query.measure === 'max' || query.measure === 'min')) field = 'front_gross';
-      const measures = { salePrice: true, frontGross: true, backGross: true } as const;
-      const aggregate = await caller.db.sale.aggregate({ where, _avg: measures, _sum: measures, _max: measures, _min: measures });
-      const pick = { average: aggregate._avg, sum: aggregate._sum, max: aggregate._max, min: aggregate._min }[query.measure];
-      const number = (decimal: Prisma.Decimal | null) => (decimal === null ? null : Number(decimal));
-      value = field === 'total_gross'
-        ? (pick.frontGross === null ? null : Number(pick.frontGross) + Number(pick.backGross ?? 0))
-        : number(pick[{ sale_price: 'salePrice', front_gross: 'frontGross', back_gross: 'backGross' }[field] as 'salePrice']);
-    } else if (query.subject === 'calls') {
-      field = 'duration';
-      const aggregate = await caller.db.call.aggregate({ where: { ...where, status: 'answered' }, _avg: { durationSeconds: true }, _max: { durationSeconds: true }, _min: { durationSeconds: true }, _sum: { durationSeconds: true } });
-      value = query.measure === 'average' ? aggregate._avg.durationSeconds : query.measure === 'sum' ? aggregate._sum.durationSeconds : query.measure === 'max' ? aggregate._max.durationSeconds : aggregate._min.durationSeconds;
-    } else throw badInput('measure', 'leads can be counted or listed');
+    ({ field, value } = await activityValue(caller, query, where, query.measure));
   }
-  let groups: ResultRow[] = [];
-  if (query.group_by === 'source' && query.subject === 'sales') groups = await salesBySource(caller, query);
-  else if (query.group_by) {
-    const by = query.group_by === 'dealer' ? 'dealerId' : query.group_by === 'source' && query.subject !== 'sales' ? 'sourceId'
-      : query.group_by === 'salesperson' && query.subject === 'sales' ? 'salesperson'
-      : query.group_by === 'status' && query.subject !== 'sales' ? 'status' : query.group_by === 'type' && query.subject === 'leads' ? 'type' : null;
-    if (!by) throw badInput('group_by', `${query.subject} group by dealer, source${query.subject === 'sales' ? ' or salesperson' : ', status'}${query.subject === 'leads' ? ' or type' : ''}`);
-    type Grouped = Array<Record<string, string | null> & { _count: { _all: number } }>;
-    const rows = await (model as unknown as { groupBy(args: object): Promise<Grouped> }).groupBy({ by: [by], where, _count: { _all: true } });
-    const keys = rows.map((row) => row[by] ?? null);
-    const names = by === 'dealerId'
-      ? new Map((await caller.db.dealer.findMany({ where: { id: { in: keys.filter((key): key is string => key !== null) } }, select: { id: true, name: true } })).map((dealer) => [dealer.id, dealer.name]))
-      : by === 'sourceId' ? new Map((await caller.db.source.findMany({ where: { id: { in: keys.filter((key): key is string => key !== null) } }, select: { id: true, name: true } })).map((source) => [source.id, source.name])) : new Map<string, string>();
-    groups = rows.map((row) => ({ key: row[by] ?? null, label: row[by] ? names.get(row[by]!) ?? row[by]! : by === 'sourceId' ? 'unattributed' : 'unknown', count: row._count._all, value: null }));
-    if (by === 'salesperson') {
-      // DMS exports spell a salesperson's name several ways: one row per person, named as most deals spell it.
-      const people = new Map<string, ResultRow & { spelled: number }>();
-      for (const group of groups) {
-        const person = people.get(group.label.toLowerCase());
-        if (!person) people.set(group.label.toLowerCase(), { ...group, spelled: group.count });
-        else {
-          if (group.count > person.spelled) Object.assign(person, { key: group.key, label: group.label, spelled: group.count });
-          person.count += group.count;
-        }
-      }
-      groups = [...people.values()].map(({ spelled: _spelled, ...group }) => group);
-    }
-    groups.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
-  }
+  const groups = query.group_by === 'source' && query.subject === 'sales' ? await salesBySource(caller, query)
+    : query.group_by ? await activityGroups(caller, query, where) : [];
   let activity: ActivityRow[] = [];
   if (query.measure === 'list' || ((query.measure === 'max' || query.measure === 'min') && query.subject === 'sales')) {
-    const take = query.measure === 'list' ? limit : 1;
-    if (query.subject === 'leads') {
-      const leads = await caller.db.lead.findMany({ where, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }], take, include: { dealer: { select: { name: true } }, source: { select: { name: true } } } });
-      activity = leads.map((lead) => ({ id: lead.id, at: lead.receivedAt, label: [lead.firstName, lead.lastName].filter(Boolean).join(' ') || lead.email || 'unnamed lead', dealer_name: lead.dealer.name, source: lead.source?.name ?? lead.rawSource, detail: `${lead.type} lead, ${lead.status}${lead.vehicleMake ? `, ${[lead.vehicleYear, lead.vehicleMake, lead.vehicleModel].filter(Boolean).join(' ')}` : ''}` }));
-    } else if (query.subject === 'calls') {
-      const calls = await caller.db.call.findMany({ where, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take, include: { dealer: { select: { name: true } }, source: { select: { name: true } } } });
-      activity = calls.map((call) => ({ id: call.id, at: call.startedAt, label: call.callerNumber ?? 'unknown caller', dealer_name: call.dealer.name, source: call.source?.name ?? call.rawSource, detail: `${call.status}, ${call.durationSeconds} s` }));
-    } else {
-      const orderField = { sale_price: 'salePrice', front_gross: 'frontGross', back_gross: 'backGross', total_gross: 'salePrice' }[field ?? 'sale_price'] ?? 'salePrice';
-      const orderBy = query.measure === 'list' ? [{ soldAt: 'desc' as const }, { id: 'asc' as const }] : [{ [orderField]: query.measure === 'max' ? 'desc' : 'asc' }, { id: 'asc' as const }];
-      const sales = await caller.db.sale.findMany({ where, orderBy, take, include: { dealer: { select: { name: true } } } });
-      activity = sales.map((sale) => ({ id: sale.id, at: sale.soldAt, label: [sale.vehicleYear, sale.vehicleMake, sale.vehicleModel].filter(Boolean).join(' ') || `deal ${sale.dealNumber}`, dealer_name: sale.dealer.name, source: null, detail: `deal ${sale.dealNumber}, $${Number(sale.salePrice).toLocaleString('en-US')}, sold by ${sale.salesperson}${sale.vin ? `, VIN ${sale.vin}` : ''}` }));
-    }
+    activity = await activityRows(caller, query, where, field, query.measure === 'list' ? Math.min(query.limit ?? 10, 25) : 1);
   }
   return { query: { ...query, ...(field ? { field } : {}) }, count, value, groups, vehicles: [], activity };
 }

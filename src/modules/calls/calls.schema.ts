@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
+import { inIdOrder, type IdPage } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
 import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
@@ -38,12 +38,12 @@ export const Call = builder.prismaObject('Call', {
   }),
 });
 
-const CallPage = builder.objectRef<PageRef<Prisma.CallWhereInput>>('CallPage').implement({
+const CallPage = builder.objectRef<IdPage>('CallPage').implement({
   fields: (t) => ({
     calls: t.prismaField({
       type: [Call],
-      resolve: (query, page, _args, context) =>
-        context.db.call.findMany({ ...query, where: page.where, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+      resolve: async (query, page, _args, context) =>
+        inIdOrder(page.ids, await context.db.call.findMany({ ...query, where: { id: { in: page.ids } } })),
     }),
     pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
   }),

@@ -1,77 +1,24 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
-import { pageArgs } from '../../pagination';
-import { callerGroupsSql, findInTenant, inCallerGroups } from '../../tenancy';
-import { badInput } from '../../errors';
-import { dateRange, dealerIds, enumList, isUuid, oneOf } from '../../validation';
+import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
+import { findInTenant } from '../../tenancy';
+import { callFilterSql, type CallFilters } from './calls.filters';
 
 /** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
 
 type Caller = Pick<Context, 'db' | 'session'>;
 
-export const CALL_STATUSES = ['answered', 'missed', 'voicemail'] as const;
-export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
+export { CALL_DIRECTIONS, CALL_STATUSES, type CallFilters } from './calls.filters';
 
-export interface CallFilters {
-  dealer_id?: string[] | null; from?: Date | null; to?: Date | null; source?: string | null; status?: string[] | null;
-  direction?: string | null; first_time?: boolean | null; min_duration?: number | null; department?: string | null; updated_since?: Date | null;
-}
-
-/** A canonical source given by id, or by name (case-insensitive). */
-export function sourceCondition(source: string | null | undefined): Prisma.SourceWhereInput | undefined {
-  if (!source?.trim()) return undefined;
-  return isUuid(source) ? { id: source } : { name: { equals: source.trim() } };
-}
-
-export function callWhere(session: Caller['session'], filters: CallFilters): Prisma.CallWhereInput {
-  if (filters.min_duration != null && (!Number.isInteger(filters.min_duration) || filters.min_duration < 0)) throw badInput('min_duration', 'must be a whole number of seconds, 0 or more');
-  const statuses = enumList('status', filters.status, CALL_STATUSES);
-  const dealers = dealerIds(filters.dealer_id);
-  const source = sourceCondition(filters.source);
-  return {
-    dealerGroupId: inCallerGroups(session),
-    dealerId: dealers ? { in: dealers } : undefined,
-    startedAt: dateRange(filters.from, filters.to),
-    status: statuses?.length ? { in: statuses } : undefined,
-    direction: filters.direction ? oneOf('direction', filters.direction, CALL_DIRECTIONS) : undefined,
-    firstTimeCaller: filters.first_time ?? undefined,
-    durationSeconds: filters.min_duration != null ? { gte: filters.min_duration } : undefined,
-    department: filters.department ? { equals: filters.department, mode: 'insensitive' } : undefined,
-    updatedAt: filters.updated_since ? { gte: filters.updated_since } : undefined,
-    ...(source ? { source } : {}),
-  };
-}
-
-export async function callPage(caller: Caller, filters: CallFilters & { limit?: number | null; offset?: number | null }) {
+/** A page of calls, newest first: ids and total in one statement. */
+export async function callPage(caller: Caller, filters: CallFilters & { limit?: number | null; offset?: number | null }): Promise<IdPage> {
   const { limit, offset } = pageArgs(filters);
-  const where = callWhere(caller.session, filters);
-  return { where, limit, offset, total: await caller.db.call.count({ where }) };
+  return pageOfIds(caller.db, { name: 'callPage', table: 'calls', alias: 'c', where: callFilterSql(caller.session, filters), orderBy: Prisma.sql`c.started_at DESC, c.id`, limit, offset });
 }
 
 export async function findCallId(caller: Caller, id: string): Promise<string> {
   const call = await findInTenant(caller.session, 'call', id, (where) => caller.db.call.findFirst({ where, select: { id: true } }));
   return call.id;
-}
-
-/** The filters as SQL over `calls c` (for the merged view and stats, which aggregate in PostgreSQL). */
-function callSql(session: Caller['session'], filters: CallFilters): Prisma.Sql {
-  const where = callWhere(session, filters);
-  const parts = [callerGroupsSql(session, 'c')];
-  const ids = (where.dealerId as { in?: string[] } | undefined)?.in;
-  if (ids) parts.push(Prisma.sql`c.dealer_id = ANY(${ids}::uuid[])`);
-  if (filters.from) parts.push(Prisma.sql`c.started_at >= ${filters.from}`);
-  if (filters.to) parts.push(Prisma.sql`c.started_at <= ${filters.to}`);
-  const statuses = (where.status as { in?: string[] } | undefined)?.in;
-  if (statuses) parts.push(Prisma.sql`c.status = ANY(${statuses}::call_status[])`);
-  if (filters.direction) parts.push(Prisma.sql`c.direction = ${filters.direction}::call_direction`);
-  if (filters.first_time != null) parts.push(Prisma.sql`c.first_time_caller = ${filters.first_time}`);
-  if (filters.min_duration != null) parts.push(Prisma.sql`c.duration_seconds >= ${filters.min_duration}`);
-  if (filters.department) parts.push(Prisma.sql`lower(c.department) = lower(${filters.department})`);
-  if (filters.updated_since) parts.push(Prisma.sql`c.updated_at >= ${filters.updated_since}`);
-  if (filters.source?.trim()) {
-    parts.push(isUuid(filters.source) ? Prisma.sql`c.source_id = ${filters.source}::uuid` : Prisma.sql`c.source_id IN (SELECT id FROM sources WHERE name = ${filters.source.trim()}::citext)`);
-  }
-  return Prisma.join(parts, ' AND ');
 }
 
 export const MERGE_WINDOW_SECONDS = 120;
@@ -86,7 +33,7 @@ export interface MergedCallRow {
  */
 export async function mergedCalls(caller: Caller, filters: CallFilters & { limit?: number | null; offset?: number | null }) {
   const { limit, offset } = pageArgs(filters);
-  const where = callSql(caller.session, filters);
+  const where = callFilterSql(caller.session, filters);
   const rows = await caller.db.$queryRaw<Array<MergedCallRow & { total: bigint }>>(Prisma.sql`/* mergedCalls */
     WITH filtered AS (
       SELECT c.id, c.dealer_id, c.provider, c.started_at, c.duration_seconds, c.status, COALESCE(c.caller_number, c.id::text) AS caller,
@@ -112,7 +59,7 @@ type MeasureRow = { calls: number; answered: number; missed: number; voicemail: 
  * scan: GROUPING SETS computes the three groupings together.
  */
 export async function callStats(caller: Caller, filters: CallFilters) {
-  const where = callSql(caller.session, filters);
+  const where = callFilterSql(caller.session, filters);
   const rows = await caller.db.$queryRaw<Array<MeasureRow & { grouping: 'total' | 'source' | 'day'; source_id: string | null; source_name: string | null; day: string | null }>>(Prisma.sql`/* callStats */
     WITH grouped AS (
       SELECT CASE WHEN GROUPING(c.source_id) = 0 THEN 'source' WHEN GROUPING((c.started_at AT TIME ZONE 'UTC')::date) = 0 THEN 'day' ELSE 'total' END AS grouping,

@@ -2,12 +2,10 @@ import type { Vehicle as VehicleRow } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { builder, Pagination } from '../../builder';
 import { GRAPHQL_ONLY } from '../../rest-visibility';
-import { pageArgs } from '../../pagination';
+import { inIdOrder, pageArgs, type IdPage } from '../../pagination';
 import { MERGED_FIELDS, sameValue, type MergedField } from '../multi-source/merge';
 import { CONDITIONS, daysOnLot, DEFAULT_SORT, SORT_KEYS, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
-import {
-  findVehicleIdByVin, inIdOrder, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds, type InventoryPageRef,
-} from './inventory.service';
+import { findVehicleIdByVin, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds } from './inventory.service';
 import { choices, sortKeys } from '../../schema-args';
 
 /** Catalog rows 5-10: inventory pages, one vehicle with provenance, history, stats, aging, facets. */
@@ -151,7 +149,7 @@ const VehicleChange = builder.prismaObject('VehicleChange', {
   }),
 });
 
-const InventoryPage = builder.objectRef<InventoryPageRef>('InventoryPage').implement({
+const InventoryPage = builder.objectRef<IdPage>('InventoryPage').implement({
   fields: (t) => ({
     vehicles: t.prismaField({
       type: [Vehicle],

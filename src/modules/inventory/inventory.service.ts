@@ -2,44 +2,21 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/database';
 import type { Session } from '../../auth/session';
 import { notFound } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
 import { normalizeVin } from './vin';
 import { DAYS_ON_LOT_SQL, inventoryOrderBy, inventoryWhere, ON_LOT_STATUSES, type InventoryFilterArgs } from './inventory.filters';
 import { inCallerGroups } from '../../tenancy';
 
 /** Inventory reads: filtered pages, one vehicle, its history, and aggregates computed in SQL. */
 
-export interface InventoryPageRef {
-  ids: string[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
 /** One SQL statement picks the page's ids and the total; the vehicles themselves load in a second. */
 export async function listVehicleIds(
   db: Db,
   session: Session,
   args: InventoryFilterArgs & { limit?: number | null; offset?: number | null; sort?: string | null },
-): Promise<InventoryPageRef> {
+): Promise<IdPage> {
   const { limit, offset } = pageArgs(args);
-  const where = inventoryWhere(session, args);
-  const orderBy = inventoryOrderBy(args.sort);
-  const rows = await db.$queryRaw<Array<{ id: string; total: bigint }>>(
-    Prisma.sql`/* inventoryPage */ SELECT v.id, count(*) OVER () AS total FROM vehicles v WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
-  );
-  let total = rows[0] ? Number(rows[0].total) : 0;
-  if (!rows[0] && offset > 0) {
-    const [count] = await db.$queryRaw<Array<{ total: bigint }>>(Prisma.sql`/* inventoryCount */ SELECT count(*) AS total FROM vehicles v WHERE ${where}`);
-    total = Number(count?.total ?? 0);
-  }
-  return { ids: rows.map((row) => row.id), total, limit, offset };
-}
-
-/** Puts rows back in the order of `ids` (SQL `IN` does not keep it). */
-export function inIdOrder<T extends { id: string }>(ids: string[], rows: T[]): T[] {
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return pageOfIds(db, { name: 'inventoryPage', table: 'vehicles', alias: 'v', where: inventoryWhere(session, args), orderBy: inventoryOrderBy(args.sort), limit, offset });
 }
 
 /** The caller's vehicle with this VIN (the most recently updated if two rooftops hold it), else 404. */

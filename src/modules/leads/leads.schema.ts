@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
+import { inIdOrder, type IdPage } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
 import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
@@ -42,12 +42,12 @@ export const Lead = builder.prismaObject('Lead', {
   }),
 });
 
-const LeadPage = builder.objectRef<PageRef<Prisma.LeadWhereInput>>('LeadPage').implement({
+const LeadPage = builder.objectRef<IdPage>('LeadPage').implement({
   fields: (t) => ({
     leads: t.prismaField({
       type: [Lead],
-      resolve: (query, page, _args, context) =>
-        context.db.lead.findMany({ ...query, where: page.where, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+      resolve: async (query, page, _args, context) =>
+        inIdOrder(page.ids, await context.db.lead.findMany({ ...query, where: { id: { in: page.ids } } })),
     }),
     pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
   }),

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
+import { inIdOrder, type IdPage } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
 import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
@@ -42,11 +42,11 @@ export const Sale = builder.prismaObject('Sale', {
   }),
 });
 
-const SalePage = builder.objectRef<PageRef<Prisma.SaleWhereInput>>('SalePage').implement({
+const SalePage = builder.objectRef<IdPage>('SalePage').implement({
   fields: (t) => ({
     sales: t.prismaField({
       type: [Sale],
-      resolve: (query, page, _args, context) => context.db.sale.findMany({ ...query, where: page.where, orderBy: [{ soldAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
+      resolve: async (query, page, _args, context) => inIdOrder(page.ids, await context.db.sale.findMany({ ...query, where: { id: { in: page.ids } } })),
     }),
     pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
   }),

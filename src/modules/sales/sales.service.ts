@@ -1,60 +1,25 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import type { Db } from '../../db/database';
-import { pageArgs } from '../../pagination';
-import { callerGroupsSql, findInTenant, inCallerGroups } from '../../tenancy';
-import { dateRange, dealerIds, enumList, oneOf } from '../../validation';
+import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
+import { callerGroupsSql, findInTenant } from '../../tenancy';
+import { saleFilterSql, type SaleFilters } from './sales.filters';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
 
 type Caller = Pick<Context, 'db' | 'session'>;
 
-export const CONTRACT_TYPES = ['cash', 'finance', 'lease'] as const;
+export { CONTRACT_TYPES, type SaleFilters } from './sales.filters';
 
-export interface SaleFilters {
-  salesperson?: string | null; contract_type?: string[] | null; condition?: string | null; dealer_id?: string[] | null;
-  from?: Date | null; to?: Date | null; updated_since?: Date | null;
-}
-
-export function saleWhere(session: Caller['session'], filters: SaleFilters): Prisma.SaleWhereInput {
-  const contracts = enumList('contract_type', filters.contract_type, CONTRACT_TYPES);
-  const dealers = dealerIds(filters.dealer_id);
-  return {
-    dealerGroupId: inCallerGroups(session),
-    ...(dealers ? { dealerId: { in: dealers } } : {}),
-    ...(filters.salesperson?.trim() ? { salesperson: { equals: filters.salesperson.trim(), mode: 'insensitive' } } : {}),
-    ...(contracts?.length ? { contractType: { in: contracts } } : {}),
-    ...(filters.condition ? { vehicleCondition: oneOf('condition', filters.condition, ['new', 'used', 'certified'] as const) } : {}),
-    soldAt: dateRange(filters.from, filters.to),
-    updatedAt: filters.updated_since ? { gte: filters.updated_since } : undefined,
-  };
-}
-
-export async function salePage(caller: Caller, filters: SaleFilters & { limit?: number | null; offset?: number | null }) {
+/** A page of deals, newest first: ids and total in one statement. */
+export async function salePage(caller: Caller, filters: SaleFilters & { limit?: number | null; offset?: number | null }): Promise<IdPage> {
   const { limit, offset } = pageArgs(filters);
-  const where = saleWhere(caller.session, filters);
-  return { where, limit, offset, total: await caller.db.sale.count({ where }) };
+  return pageOfIds(caller.db, { name: 'salePage', table: 'sales', alias: 'd', where: saleFilterSql(caller.session, filters), orderBy: Prisma.sql`d.sold_at DESC, d.id`, limit, offset });
 }
 
 export async function findSaleId(caller: Caller, id: string): Promise<string> {
   const sale = await findInTenant(caller.session, 'sale', id, (where) => caller.db.sale.findFirst({ where, select: { id: true } }));
   return sale.id;
-}
-
-/** The same filters as saleWhere, as SQL over `sales d`. */
-export function saleSql(session: Caller['session'], filters: SaleFilters): Prisma.Sql {
-  const where = saleWhere(session, filters);
-  const parts = [callerGroupsSql(session, 'd')];
-  const dealers = (where.dealerId as { in?: string[] } | undefined)?.in;
-  if (dealers) parts.push(Prisma.sql`d.dealer_id = ANY(${dealers}::uuid[])`);
-  if (filters.salesperson?.trim()) parts.push(Prisma.sql`lower(d.salesperson) = lower(${filters.salesperson.trim()})`);
-  const contracts = (where.contractType as { in?: string[] } | undefined)?.in;
-  if (contracts) parts.push(Prisma.sql`d.contract_type = ANY(${contracts}::contract_type[])`);
-  if (filters.condition) parts.push(Prisma.sql`d.vehicle_condition = ${filters.condition}::vehicle_condition`);
-  if (filters.from) parts.push(Prisma.sql`d.sold_at >= ${filters.from}`);
-  if (filters.to) parts.push(Prisma.sql`d.sold_at <= ${filters.to}`);
-  if (filters.updated_since) parts.push(Prisma.sql`d.updated_at >= ${filters.updated_since}`);
-  return Prisma.join(parts, ' AND ');
 }
 
 const MEASURES = Prisma.sql`count(*)::int AS units, COALESCE(sum(d.sale_price), 0)::numeric(14,2)::text AS revenue,
@@ -68,7 +33,7 @@ export interface SaleMeasures {
 }
 
 export async function saleStats(caller: Caller, filters: SaleFilters) {
-  const where = saleSql(caller.session, filters);
+  const where = saleFilterSql(caller.session, filters);
   const [totals, byMonth] = await Promise.all([
     caller.db.$queryRaw<SaleMeasures[]>(Prisma.sql`/* saleStats */ SELECT ${MEASURES} FROM sales d WHERE ${where}`),
     caller.db.$queryRaw<Array<SaleMeasures & { month: string }>>(Prisma.sql`/* saleStatsByMonth */
@@ -79,7 +44,7 @@ export async function saleStats(caller: Caller, filters: SaleFilters) {
 
 /** Per salesperson (names compared case-insensitively): units, revenue, gross, and close rate (their deals ÷ leads assigned to them). */
 export async function salespeopleStats(caller: Caller, filters: SaleFilters) {
-  const where = saleSql(caller.session, filters);
+  const where = saleFilterSql(caller.session, filters);
   const leadRange = [
     callerGroupsSql(caller.session, 'l'),
     ...(filters.from ? [Prisma.sql`l.received_at >= ${filters.from}`] : []),
