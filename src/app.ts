@@ -14,7 +14,6 @@ import { resolveSession } from './auth/sessions';
 import { createLogger, type Logger } from './logger';
 import { schema } from './schema';
 import { useRestApi } from './http/rest-api';
-import { REST_ROUTES } from './http/rest-routes';
 import { createHttpServer } from './http/server';
 import { RequestLogWriter } from './http/request-log';
 import { errorResponse } from './http/errors';
@@ -161,7 +160,6 @@ export async function startApp(config: Config): Promise<App> {
       },
       useRestApi({
         basePath: '/api/v1',
-        routes: REST_ROUTES,
         title: 'Dealership Data Platform API',
         version: VERSION,
         onInternalError: (error) => logger.error('REST operation failed', { error }),

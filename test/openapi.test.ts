@@ -8,9 +8,13 @@ import * as spectralParsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REST_ROUTES } from '../src/http/rest-routes';
+import { restRoutes } from '../src/http/operations';
+import { schema } from '../src/schema';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, TEST_PASSWORD, type SeededGroup } from './helpers/seed';
+
+/** The REST routes, read from the schema's fields as the server reads them. */
+const REST_ROUTES = restRoutes(schema);
 
 /**
  * The published contract as partners consume it: the document lints clean under the two standard

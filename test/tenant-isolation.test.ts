@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REST_ROUTES } from '../src/http/rest-routes';
+import { restRoutes } from '../src/http/operations';
+import { schema } from '../src/schema';
 import { startTestApp, type ApiResponse, type TestApp } from './helpers/app';
 import { createKey } from './helpers/keys';
 import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
+
+/** The REST routes, read from the schema's fields as the server reads them. */
+const REST_ROUTES = restRoutes(schema);
 
 /**
  * Two dealer groups; every endpoint is called by the second group's user and API key with the

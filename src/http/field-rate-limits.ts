@@ -9,7 +9,8 @@ import { MemoryFieldCallStore, RedisFieldCallStore, type FieldCallStore, type St
 
 /**
  * Per-caller limits on expensive fields, for users, API keys and anonymous callers alike. Each limit
- * is declared beside its field (`...fieldRateLimit({ … })`); the app wraps those fields' resolvers
+ * is declared beside its field, with its route (`...operation('POST /dealers/match', …, { rateLimit: { … } })`,
+ * operations.ts), as the field's `rateLimit` extension; the app wraps those fields' resolvers
  * once at start, so fields without one pay nothing. Every execution counts: aliases too, and REST
  * calls, which run through the same resolvers.
  */
@@ -26,9 +27,6 @@ export interface FieldRateLimit {
   /** Counts only the calls whose arguments this accepts (`rangeLongerThan(90)`); the others pass free. */
   countsWhen?: (args: Record<string, unknown>) => boolean;
 }
-
-/** Marks a field as rate-limited per caller; spread into the field's options like GRAPHQL_ONLY. */
-export const fieldRateLimit = (limit: FieldRateLimit) => ({ extensions: { rateLimit: limit } }) as const;
 
 interface ResolvedLimit extends StoredLimit { operation: string; window: string; bucket: string }
 

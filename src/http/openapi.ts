@@ -2,7 +2,7 @@ import {
   getNamedType, isEnumType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType,
   type GraphQLArgument, type GraphQLField, type GraphQLNamedType, type GraphQLOutputType, type GraphQLInputType, type GraphQLSchema,
 } from 'graphql';
-import { argumentPlace, type RestRoute } from './rest-routes';
+import { argumentPlace, type RestRoute } from './operations';
 import { OPENAPI_EXAMPLES } from './openapi-examples';
 import { LIMIT_DEFAULT, LIMIT_MAX, OFFSET_MAX } from '../pagination';
 

@@ -1,6 +1,9 @@
 import { builder } from '../../builder';
 import { getAiConfig, setAiConfig, type AiConfigView } from './ai-config.service';
 import { usage, type UsageMeasures } from './usage.service';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Administration');
 
 /** Catalog rows 102-104: the assistant's provider and the usage report. */
 
@@ -78,6 +81,7 @@ const UsageReport = builder.objectRef<Report>('UsageReport').implement({
 
 builder.queryFields((t) => ({
   aiConfig: t.field({
+    ...operation('GET /admin/ai-config', 'Get the assistant configuration'),
     type: AiConfigRef,
     description: "Your dealer group's assistant provider, model and limits.",
     authScopes: { scope: 'admin' },
@@ -85,6 +89,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => getAiConfig(context, args.dealer_group_id?.toString()),
   }),
   adminUsage: t.field({
+    ...operation('GET /admin/usage', 'Usage report'),
     type: UsageReport,
     description: 'Usage stats: requests per API key, user, endpoint and day, error rates, assistant tokens. Defaults to the last 30 days.',
     authScopes: { scope: 'admin' },
@@ -95,6 +100,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   setAiConfig: t.field({
+    ...operation('PUT /admin/ai-config', 'Set the assistant configuration'),
     type: AiConfigRef,
     description: 'Set the assistant provider. Fields left out keep their value; api_key "" removes the key. Admin users only.',
     authScopes: { adminUser: true },

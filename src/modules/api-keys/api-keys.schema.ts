@@ -3,6 +3,9 @@ import { maskApiKey } from '../../auth/api-keys';
 import { SCOPES } from '../../auth/scopes';
 import { createApiKey, DEFAULT_RATE_LIMIT, listApiKeys, revokeApiKey, rotateApiKey, ROTATION_DAYS } from './api-keys.service';
 import { choices } from '../../schema-args';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('API keys');
 
 /** Catalog rows 79-82. The API key resource uses the documented camelCase field names. */
 
@@ -55,6 +58,7 @@ const ApiKeyPage = builder.objectRef<{ ids: string[]; total: number; limit: numb
 
 builder.queryFields((t) => ({
   apiKeys: t.field({
+    ...operation('GET /api-keys', 'List API keys'),
     type: ApiKeyPage,
     description: 'API keys of your dealer groups, newest first. Admin users only; API keys cannot manage keys.',
     authScopes: { adminUser: true },
@@ -65,6 +69,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createApiKey: t.field({
+    ...operation('POST /api-keys', 'Create an API key', { status: 201 }),
     type: CreatedApiKey,
     description: `Create a key bound to your dealer groups (or the ones named). rateLimitPerHour defaults to ${DEFAULT_RATE_LIMIT}.`,
     authScopes: { adminUser: true },
@@ -78,6 +83,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => createApiKey(context, { ...args, dealerGroupIds: args.dealerGroupIds?.map(String) }),
   }),
   revokeApiKey: t.prismaField({
+    ...operation('DELETE /api-keys/:id', 'Revoke an API key'),
     type: ApiKey,
     description: 'Revoke a key: it gets 401 from the next request on, on every server.',
     authScopes: { adminUser: true },
@@ -85,6 +91,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, context) => context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: await revokeApiKey(context, String(args.id)) } }),
   }),
   rotateApiKey: t.field({
+    ...operation('POST /api-keys/:id/rotate', 'Rotate an API key', { status: 201 }),
     type: CreatedApiKey,
     description: 'Issue a replacement with the same name, scopes, limit and groups; the old key stops now or after gracePeriodSeconds.',
     authScopes: { adminUser: true },

@@ -1,7 +1,9 @@
 import type { AssistantMessage as MessageRow } from '../../generated/prisma/client';
 import { builder, Pagination } from '../../builder';
-import { fieldRateLimit } from '../../http/field-rate-limits';
 import { ask, findConversation, listConversations, startConversation, type AnswerData } from './assistant.service';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('AI assistant');
 
 /** Catalog rows 92-95: conversations with the assistant, each the caller's own. */
 
@@ -69,6 +71,7 @@ const Exchange = builder.objectRef<Awaited<ReturnType<typeof ask>> & { conversat
 
 builder.queryFields((t) => ({
   assistantConversations: t.field({
+    ...operation('GET /assistant/conversations', 'List assistant conversations'),
     type: ConversationPage,
     description: 'Your conversations, most recent first.',
     authScopes: { scope: 'assistant:use' },
@@ -76,6 +79,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => listConversations(context, args),
   }),
   assistantConversation: t.field({
+    ...operation('GET /assistant/conversations/:id', 'Get an assistant conversation'),
     type: Conversation,
     description: 'One of your conversations with its messages.',
     authScopes: { scope: 'assistant:use' },
@@ -91,18 +95,18 @@ const ASSISTANT_MESSAGES = { operation: 'asking the assistant', bucket: 'assista
 
 builder.mutationFields((t) => ({
   startAssistantConversation: t.field({
+    ...operation('POST /assistant/conversations', 'Start an assistant conversation', { status: 201, rateLimit: { ...ASSISTANT_MESSAGES, countsWhen: (args) => Boolean(args.message) } }),
     type: Conversation,
     description: 'Start a conversation, optionally with a first question (answered before this returns).',
     authScopes: { scope: 'assistant:use' },
-    ...fieldRateLimit({ ...ASSISTANT_MESSAGES, countsWhen: (args) => Boolean(args.message) }),
     args: { title: t.arg.string(), message: t.arg.string({ description: 'A first question.' }) },
     resolve: (_root, args, context) => startConversation(context, args),
   }),
   askAssistant: t.field({
+    ...operation('POST /assistant/conversations/:id/messages', 'Ask the assistant', { status: 201, rateLimit: ASSISTANT_MESSAGES }),
     type: Exchange,
     description: 'Ask in a conversation. The answer uses your own data only, and follows up on the conversation ("and how many of those are white?").',
     authScopes: { scope: 'assistant:use' },
-    ...fieldRateLimit(ASSISTANT_MESSAGES),
     args: { id: t.arg.id({ required: true, description: 'The conversation.' }), content: t.arg.string({ required: true }) },
     resolve: async (_root, args, context) => ({ ...(await ask(context, String(args.id), args.content)), conversationId: String(args.id) }),
   }),

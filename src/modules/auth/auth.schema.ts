@@ -2,6 +2,9 @@ import { builder } from '../../builder';
 import type { Role } from '../../auth/scopes';
 import { DealerGroup } from '../dealers/dealers.schema';
 import { login, logout, refresh, type TokenPair } from './auth.service';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Auth');
 
 /** Rows 1-4 of the catalog: login, refresh, logout and the caller's profile. */
 
@@ -69,18 +72,21 @@ const LogoutResult = builder.objectRef<{ revoked: number }>('LogoutResult').impl
 
 builder.mutationFields((t) => ({
   login: t.field({
+    ...operation('POST /auth/login', 'Sign in', { public: true }),
     type: AuthTokens,
     description: 'Exchange an email and password for an access token and a refresh token.',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: (_root, args, context) => login(context, args),
   }),
   refresh: t.field({
+    ...operation('POST /auth/refresh', 'Refresh an access token', { public: true }),
     type: AuthTokens,
     description: 'Exchange a refresh token (single use) for a new token pair.',
     args: { refresh_token: t.arg.string({ required: true }) },
     resolve: (_root, args, context) => refresh(context, args.refresh_token),
   }),
   logout: t.field({
+    ...operation('POST /auth/logout', 'Sign out'),
     type: LogoutResult,
     description: "Revoke the caller's refresh token (and its family), or all of them when none is given.",
     authScopes: { authenticated: true },
@@ -91,6 +97,7 @@ builder.mutationFields((t) => ({
 
 builder.queryFields((t) => ({
   me: t.field({
+    ...operation('GET /auth/me', 'The caller'),
     type: Me,
     description: "The caller's profile: user, role, dealer groups and scopes.",
     authScopes: { authenticated: true },

@@ -1,8 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import { childPageLoader } from '../../loaders';
 import { builder, Deletion, Pagination } from '../../builder';
-import { GRAPHQL_ONLY } from '../../rest-visibility';
-import { fieldRateLimit } from '../../http/field-rate-limits';
 import { pageArgs, type PageRef } from '../../pagination';
 import { dateRange, oneOf } from '../../validation';
 import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
@@ -10,6 +8,9 @@ import {
   addAlias, archiveDealer, createDealer, dealerPage, findDealer, matchDealers, removeAlias, updateDealer, type DealerInput,
 } from './dealers.service';
 import { matchReranker } from '../assistant/assistant.service';
+import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
+
+const operation = restOperations('Dealers');
 
 /** Catalog rows 63-71: dealer groups and dealers (rooftops), aliases and matching. */
 
@@ -178,6 +179,7 @@ const dealerFieldArgs = (t: Parameters<Parameters<typeof builder.mutationFields>
 
 builder.queryFields((t) => ({
   dealers: t.field({
+    ...operation('GET /dealers', 'List dealers'),
     type: DealerPage,
     description: "Your dealer groups' rooftops, by name.",
     authScopes: { scope: 'dealers:read' },
@@ -185,12 +187,14 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => dealerPage(context, args),
   }),
   dealer: t.prismaField({
+    ...operation('GET /dealers/:id', 'Get a dealer'),
     type: Dealer,
     authScopes: { scope: 'dealers:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => context.db.dealer.findUniqueOrThrow({ ...query, where: { id: (await findDealer(context, String(args.id))).id } }),
   }),
   dealerAliases: t.field({
+    ...operation('GET /dealers/:id/aliases', "List a dealer's aliases"),
     type: AliasList,
     description: 'Names the dealer has in other systems.',
     authScopes: { scope: 'dealers:read' },
@@ -201,11 +205,11 @@ builder.queryFields((t) => ({
 
 builder.queryFields((t) => ({
   matchDealers: t.field({
+    // Compares against every rooftop, and may ask the assistant's provider to re-rank.
+    ...operation('POST /dealers/match', 'Match a dealer by name and address', { rateLimit: { operation: 'dealer matching', max: 120, window: '1m' } }),
     type: MatchResult,
     description: 'Rank your dealers against a name and optionally an address, phone or website, with scores and reasons.',
     authScopes: { scope: 'dealers:read' },
-    // Compares against every rooftop, and may ask the assistant's provider to re-rank.
-    ...fieldRateLimit({ operation: 'dealer matching', max: 120, window: '1m' }),
     args: {
       name: t.arg.string(), street: t.arg.string(), city: t.arg.string(), state: t.arg.string(), postal_code: t.arg.string(),
       phone: t.arg.string(), website: t.arg.string(), limit: t.arg.int({ description: 'Candidates to return, 1-50.', extensions: { openapi: { minimum: 1, maximum: 50, default: 5 } } }),
@@ -220,6 +224,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createDealer: t.prismaField({
+    ...operation('POST /dealers', 'Create a dealer', { status: 201 }),
     type: Dealer,
     authScopes: { scope: 'dealers:write' },
     args: { ...dealerFieldArgs(t), name: t.arg.string({ required: true }), code: t.arg.string({ required: true }), dealer_group_id: t.arg.id({ description: 'Needed when you belong to several groups.' }) },
@@ -227,6 +232,7 @@ builder.mutationFields((t) => ({
       context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await createDealer(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as DealerInput) } }),
   }),
   updateDealer: t.prismaField({
+    ...operation('PATCH /dealers/:id', 'Update a dealer'),
     type: Dealer,
     authScopes: { scope: 'dealers:write' },
     args: { id: t.arg.id({ required: true }), ...dealerFieldArgs(t) },
@@ -234,6 +240,7 @@ builder.mutationFields((t) => ({
       context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await updateDealer(context, String(id), input as DealerInput) } }),
   }),
   archiveDealer: t.prismaField({
+    ...operation('DELETE /dealers/:id', 'Archive a dealer'),
     type: Dealer,
     description: 'Archive a rooftop; its vehicles, calls, leads and sales stay.',
     authScopes: { scope: 'dealers:write' },
@@ -241,6 +248,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, context) => context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await archiveDealer(context, String(args.id)) } }),
   }),
   addDealerAlias: t.prismaField({
+    ...operation('POST /dealers/:id/aliases', 'Add a dealer alias', { status: 201 }),
     type: DealerAlias,
     authScopes: { scope: 'dealers:write' },
     args: { id: t.arg.id({ required: true }), alias: t.arg.string({ required: true }), system: t.arg.string({ description: 'Where the alias is used, e.g. crm.' }) },
@@ -248,6 +256,7 @@ builder.mutationFields((t) => ({
       context.db.dealerAlias.findUniqueOrThrow({ ...query, where: { id: (await addAlias(context, String(args.id), args)).id } }),
   }),
   removeDealerAlias: t.field({
+    ...operation('DELETE /dealers/:id/aliases/:aliasId', 'Remove a dealer alias'),
     type: Deletion,
     authScopes: { scope: 'dealers:write' },
     args: { id: t.arg.id({ required: true }), aliasId: t.arg.id({ required: true }) },

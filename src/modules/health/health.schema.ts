@@ -1,5 +1,8 @@
 import { builder } from '../../builder';
 import { AppError } from '../../errors';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Administration');
 
 /** Catalog row 101: liveness and readiness. */
 
@@ -27,6 +30,7 @@ const HealthRef = builder.objectRef<Health>('Health').implement({
 
 builder.queryFields((t) => ({
   health: t.field({
+    ...operation('GET /health', 'Health', { public: true }),
     type: HealthRef,
     description: 'Liveness and readiness: 200 "ok", or 200 "degraded" when the database is slow (busy, not down); 503 when it cannot be reached. No authentication.',
     resolve: async (_root, _args, context) => {

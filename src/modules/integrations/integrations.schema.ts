@@ -1,13 +1,15 @@
 import type { Prisma, SyncRun as SyncRunRow } from '../../generated/prisma/client';
 import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
-import { fieldRateLimit } from '../../http/field-rate-limits';
 import { pluginByKey } from '../plugins/registry';
 import {
   createIntegration, disconnectIntegration, findIntegration, findSyncRun, freshness, integrationPage, setCredentials, STRATEGIES, syncRunPage,
   testIntegration, triggerSync, updateIntegration, type ConnectionTest, type Freshness, type IntegrationInput, type SftpAccount,
 } from './integrations.service';
 import { choice } from '../../schema-args';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Integrations');
 
 /** Catalog rows 11-21: integrations, their credentials, connection tests, sync runs and feed freshness. */
 
@@ -200,12 +202,14 @@ const settingArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>
 
 builder.queryFields((t) => ({
   integrations: t.field({
+    ...operation('GET /integrations', 'List integrations'),
     type: IntegrationPage,
     authScopes: { scope: 'integrations:read' },
     args: { dealer_id: t.arg.idList(), plugin_key: t.arg.string(), enabled: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_root, args, context) => integrationPage(context, { ...args, dealer_id: args.dealer_id?.map(String) }),
   }),
   integrationFreshness: t.field({
+    ...operation('GET /integrations/freshness', 'Integration data freshness'),
     type: FreshnessList,
     description: 'Per feed: expected cadence, last data, and whether it is lagging or silent. Worst first.',
     authScopes: { scope: 'integrations:read' },
@@ -213,12 +217,14 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => freshness(context, { state: args.state, dealer_id: args.dealer_id?.map(String) }),
   }),
   integration: t.prismaField({
+    ...operation('GET /integrations/:id', 'Get an integration'),
     type: Integration,
     authScopes: { scope: 'integrations:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => context.db.integration.findUniqueOrThrow({ ...query, where: { id: (await findIntegration(context, String(args.id))).id } }),
   }),
   integrationSyncs: t.field({
+    ...operation('GET /integrations/:id/syncs', "List an integration's syncs"),
     type: SyncRunPage,
     description: 'Sync history, newest first.',
     authScopes: { scope: 'integrations:read' },
@@ -226,6 +232,7 @@ builder.queryFields((t) => ({
     resolve: (_root, { id, ...args }, context) => syncRunPage(context, String(id), args),
   }),
   syncRun: t.prismaField({
+    ...operation('GET /syncs/:id', 'Get a sync run'),
     type: SyncRunDetail,
     authScopes: { scope: 'integrations:read' },
     args: { id: t.arg.id({ required: true }) },
@@ -235,12 +242,14 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createIntegration: t.field({
+    ...operation('POST /integrations', 'Connect an integration', { status: 201 }),
     type: IntegrationConnection,
     authScopes: { scope: 'integrations:write' },
     args: { ...settingArgs(t), plugin_key: t.arg.string({ required: true }), dealer_id: t.arg.id({ required: true }) },
     resolve: (_root, args, context) => createIntegration(context, { ...args, dealer_id: String(args.dealer_id), template_id: args.template_id?.toString() } as IntegrationInput),
   }),
   updateIntegration: t.prismaField({
+    ...operation('PATCH /integrations/:id', 'Update an integration'),
     type: Integration,
     authScopes: { scope: 'integrations:write' },
     args: { id: t.arg.id({ required: true }), ...settingArgs(t) },
@@ -248,6 +257,7 @@ builder.mutationFields((t) => ({
       context.db.integration.findUniqueOrThrow({ ...query, where: { id: await updateIntegration(context, String(id), { ...input, template_id: input.template_id === undefined ? undefined : input.template_id?.toString() ?? null } as IntegrationInput) } }),
   }),
   disconnectIntegration: t.field({
+    ...operation('DELETE /integrations/:id', 'Disconnect an integration'),
     type: Deletion,
     description: 'Stops syncing and drops credentials and SFTP access; runs and data are kept.',
     authScopes: { scope: 'integrations:write' },
@@ -255,6 +265,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => ({ id: await disconnectIntegration(context, String(args.id)) }),
   }),
   setIntegrationCredentials: t.prismaField({
+    ...operation('PUT /integrations/:id/credentials', 'Set integration credentials'),
     type: Integration,
     description: 'Stores the plugin\'s secret settings encrypted (AES-256-GCM); they are never returned, only has_credentials.',
     authScopes: { scope: 'integrations:write' },
@@ -262,20 +273,20 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, context) => context.db.integration.findUniqueOrThrow({ ...query, where: { id: await setCredentials(context, String(args.id), args.credentials) } }),
   }),
   testIntegration: t.field({
+    // Each test reaches an address the tenant chose.
+    ...operation('POST /integrations/:id/test', "Test an integration's connection", { rateLimit: { operation: 'testing connections', max: 10, window: '1m' } }),
     type: ConnectionTestRef,
     description: 'Reaches the feed and parses its first rows as a sync would, without writing anything.',
     authScopes: { scope: 'integrations:write' },
-    // Each test reaches an address the tenant chose.
-    ...fieldRateLimit({ operation: 'testing connections', max: 10, window: '1m' }),
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, context) => testIntegration(context, String(args.id)),
   }),
   syncIntegration: t.prismaField({
+    // A run pulls and writes a whole feed: this bounds the runs one caller can start across its integrations.
+    ...operation('POST /integrations/:id/sync', 'Start a sync', { status: 202, rateLimit: { operation: 'starting syncs', max: 30, window: '10m' } }),
     type: SyncRunDetail,
     description: 'Starts a run now (409 while one is running). With wait: true the answer comes when it ends.',
     authScopes: { scope: 'integrations:write' },
-    // A run pulls and writes a whole feed: this bounds the runs one caller can start across its integrations.
-    ...fieldRateLimit({ operation: 'starting syncs', max: 30, window: '10m' }),
     args: { id: t.arg.id({ required: true }), wait: t.arg.boolean() },
     resolve: async (query, _root, args, context) => context.db.syncRun.findUniqueOrThrow({ ...query, where: { id: await triggerSync(context, String(args.id), args.wait ?? false) } }),
   }),

@@ -1,12 +1,14 @@
 import type { Vehicle as VehicleRow } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { builder, Pagination } from '../../builder';
-import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { inIdOrder, pageArgs, type IdPage } from '../../pagination';
 import { MERGED_FIELDS, sameValue, type MergedField } from '../multi-source/merge';
 import { CONDITIONS, daysOnLot, DEFAULT_SORT, SORT_KEYS, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
 import { findVehicleIdByVin, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds } from './inventory.service';
 import { choices, sortKeys } from '../../schema-args';
+import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
+
+const operation = restOperations('Inventory');
 
 /** Catalog rows 5-10: inventory pages, one vehicle with provenance, history, stats, aging, facets. */
 
@@ -292,6 +294,7 @@ const asFilters = (args: Record<string, unknown>) => args as InventoryFilterArgs
 
 builder.queryFields((t) => ({
   inventory: t.field({
+    ...operation('GET /inventory', 'List inventory'),
     type: InventoryPage,
     description: 'A filtered, sorted page of vehicles.',
     authScopes: { scope: 'inventory:read' },
@@ -304,6 +307,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => listVehicleIds(context.db, context.session, asFilters(args)),
   }),
   vehicle: t.prismaField({
+    ...operation('GET /inventory/:vin', 'Get a vehicle'),
     type: VehicleDetail,
     description: 'One vehicle by VIN, with per-field source provenance.',
     authScopes: { scope: 'inventory:read' },
@@ -314,6 +318,7 @@ builder.queryFields((t) => ({
     },
   }),
   vehicleHistory: t.field({
+    ...operation('GET /inventory/:vin/history', "A vehicle's history"),
     type: VehicleHistoryPage,
     description: "A vehicle's price, status and field changes, newest first.",
     authScopes: { scope: 'inventory:read' },
@@ -325,18 +330,21 @@ builder.queryFields((t) => ({
     },
   }),
   inventoryStats: t.field({
+    ...operation('GET /inventory/stats', 'Inventory totals'),
     type: InventoryStats,
     authScopes: { scope: 'inventory:read' },
     args: filterArgs(t),
     resolve: (_root, args, context) => inventoryStats(context.db, context.session, asFilters(args)),
   }),
   inventoryAging: t.field({
+    ...operation('GET /inventory/aging', 'Inventory aging buckets'),
     type: InventoryAging,
     authScopes: { scope: 'inventory:read' },
     args: filterArgs(t),
     resolve: (_root, args, context) => inventoryAging(context.db, context.session, asFilters(args)),
   }),
   inventoryFacets: t.field({
+    ...operation('GET /inventory/facets', 'Inventory facet counts'),
     type: InventoryFacets,
     authScopes: { scope: 'inventory:read' },
     args: filterArgs(t),

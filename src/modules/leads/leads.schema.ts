@@ -2,10 +2,12 @@ import type { Prisma } from '../../generated/prisma/client';
 import { inIdOrder, type IdPage } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
-import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
-import { GRAPHQL_ONLY } from '../../rest-visibility';
+import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import { findLeadId, LEAD_STATUSES, LEAD_TYPES, leadPage, leadsBySource, leadsByStatus, leadsByType, updateLead, type LeadFilters } from './leads.service';
 import { choice, choices } from '../../schema-args';
+import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
+
+const operation = restOperations('Leads');
 
 /** Catalog rows 35-40: leads, one lead, updates and the three breakdowns. */
 
@@ -114,12 +116,13 @@ export function leadFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
 }
 
 // Cost grows with the range asked for (every matching lead is aggregated). The three breakdowns share one count.
-const LONG_RANGE_STATS = fieldRateLimit({ operation: 'asking for lead stats over more than 90 days', bucket: 'lead-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) });
+const LONG_RANGE_STATS: FieldRateLimit = { operation: 'asking for lead stats over more than 90 days', bucket: 'lead-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) };
 
 const asFilters = (args: object) => withDealerIds<LeadFilters & { limit?: number | null; offset?: number | null }>(args);
 
 builder.queryFields((t) => ({
   leads: t.field({
+    ...operation('GET /leads', 'List leads'),
     type: LeadPage,
     description: 'Leads, newest first.',
     authScopes: { scope: 'leads:read' },
@@ -127,18 +130,38 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => leadPage(context, asFilters(args)),
   }),
   lead: t.prismaField({
+    ...operation('GET /leads/:id', 'Get a lead'),
     type: Lead,
     authScopes: { scope: 'leads:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => context.db.lead.findUniqueOrThrow({ ...query, where: { id: await findLeadId(context, String(args.id)) } }),
   }),
-  leadsByType: t.field({ type: TypeStats, authScopes: { scope: 'leads:read' }, ...LONG_RANGE_STATS, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsByType(context, asFilters(args)) }),
-  leadsByStatus: t.field({ type: FunnelStats, authScopes: { scope: 'leads:read' }, ...LONG_RANGE_STATS, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsByStatus(context, asFilters(args)) }),
-  leadsBySource: t.field({ type: SourceStats, authScopes: { scope: 'leads:read' }, ...LONG_RANGE_STATS, args: leadFilterArgs(t), resolve: (_root, args, context) => leadsBySource(context, asFilters(args)) }),
+  leadsByType: t.field({
+    ...operation('GET /leads/stats/by-type', 'Leads by type', { rateLimit: LONG_RANGE_STATS }),
+    type: TypeStats,
+    authScopes: { scope: 'leads:read' },
+    args: leadFilterArgs(t),
+    resolve: (_root, args, context) => leadsByType(context, asFilters(args)),
+  }),
+  leadsByStatus: t.field({
+    ...operation('GET /leads/stats/by-status', 'Leads by status', { rateLimit: LONG_RANGE_STATS }),
+    type: FunnelStats,
+    authScopes: { scope: 'leads:read' },
+    args: leadFilterArgs(t),
+    resolve: (_root, args, context) => leadsByStatus(context, asFilters(args)),
+  }),
+  leadsBySource: t.field({
+    ...operation('GET /leads/stats/by-source', 'Leads by source', { rateLimit: LONG_RANGE_STATS }),
+    type: SourceStats,
+    authScopes: { scope: 'leads:read' },
+    args: leadFilterArgs(t),
+    resolve: (_root, args, context) => leadsBySource(context, asFilters(args)),
+  }),
 }));
 
 builder.mutationFields((t) => ({
   updateLead: t.prismaField({
+    ...operation('PATCH /leads/:id', 'Update a lead'),
     type: Lead,
     description: "Change a lead's status or assignee.",
     authScopes: { scope: 'leads:write' },

@@ -1,6 +1,9 @@
 import type { AuditEvent as AuditRow, RequestLog as RequestRow } from '../../generated/prisma/client';
 import { builder, Pagination } from '../../builder';
 import { listAuditEvents, listRequestLogs } from './logs.service';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Logs and audit');
 
 /** Catalog rows 99-100: the API request log and the security audit trail. */
 
@@ -52,6 +55,7 @@ const AuditPage = builder.objectRef<Awaited<ReturnType<typeof listAuditEvents>>>
 
 builder.queryFields((t) => ({
   requestLogs: t.field({
+    ...operation('GET /logs/requests', 'List requests'),
     type: RequestLogPage,
     description: 'API requests by users and keys of your dealer groups, newest first.',
     authScopes: { scope: 'logs:read' },
@@ -63,6 +67,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => listRequestLogs(context, { ...args, api_key_id: args.api_key_id?.toString(), user_id: args.user_id?.toString() }),
   }),
   auditEvents: t.field({
+    ...operation('GET /logs/audit', 'List audit events'),
     type: AuditPage,
     description: 'The security audit trail of your dealer groups, newest first.',
     authScopes: { scope: 'logs:read' },

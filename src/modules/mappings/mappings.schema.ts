@@ -1,7 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
-import { GRAPHQL_ONLY } from '../../rest-visibility';
 import { TARGETS } from '../syncs/fields';
 import type { Suggestion } from '../syncs/detect';
 import {
@@ -9,6 +8,10 @@ import {
   templatePage, updateTemplate, type FileColumnMapping, type PreviewColumn, type TemplateInput,
 } from './mappings.service';
 import { choice } from '../../schema-args';
+import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
+
+const templateOperation = restOperations('Mapping templates');
+const columnMappingOperation = restOperations('File column mappings');
 
 /** Catalog rows 55-62 (mapping templates) and 88-91 (file column mappings). */
 
@@ -120,12 +123,14 @@ const reload = (id: string) => ({ where: { id } });
 
 builder.queryFields((t) => ({
   fileColumnMappings: t.field({
+    ...columnMappingOperation('GET /file-column-mappings', 'List file column mappings'),
     type: FileColumnMappingPage,
     authScopes: { scope: 'mappings:read' },
     args: { integration_id: t.arg.id(), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_root, args, context) => fileColumnMappings(context, { ...args, integration_id: args.integration_id?.toString() }),
   }),
   fileColumnMappingPreview: t.field({
+    ...columnMappingOperation('GET /file-column-mappings/:integrationId/preview', "Preview the latest file's mapping"),
     type: FilePreview,
     description: "The latest file's headers, the current mapping of each, sample values and suggestions.",
     authScopes: { scope: 'mappings:read' },
@@ -133,6 +138,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => previewFileColumns(context, String(args.integrationId)),
   }),
   detectFileColumnMapping: t.field({
+    ...columnMappingOperation('POST /file-column-mappings/detect', "Detect a file's column mapping"),
     type: Detection,
     description: 'Suggests a mapping from a header row and sample rows, with a confidence per column.',
     authScopes: { scope: 'mappings:read' },
@@ -140,6 +146,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => detect(args),
   }),
   mappingTemplates: t.field({
+    ...templateOperation('GET /mapping-templates', 'List mapping templates'),
     type: TemplatePage,
     description: "The caller's own templates.",
     authScopes: { scope: 'mappings:read' },
@@ -147,6 +154,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => templatePage(context, args),
   }),
   communityMappingTemplates: t.field({
+    ...templateOperation('GET /mapping-templates/community', 'List community mapping templates'),
     type: TemplatePage,
     description: 'Templates published to the community bank by any dealer group.',
     authScopes: { scope: 'mappings:read' },
@@ -154,6 +162,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => templatePage(context, { ...args, community: true }),
   }),
   mappingTemplate: t.prismaField({
+    ...templateOperation('GET /mapping-templates/:id', 'Get a mapping template'),
     type: MappingTemplate,
     authScopes: { scope: 'mappings:read' },
     args: { id: t.arg.id({ required: true }) },
@@ -163,30 +172,35 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   setFileColumnMapping: t.field({
+    ...columnMappingOperation('PUT /file-column-mappings/:integrationId', "Set an integration's column mapping"),
     type: FileColumnMappingRef,
     authScopes: { scope: 'mappings:write' },
     args: { integrationId: t.arg.id({ required: true }), mapping: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, context) => setFileColumnMapping(context, String(args.integrationId), args.mapping),
   }),
   createMappingTemplate: t.prismaField({
+    ...templateOperation('POST /mapping-templates', 'Create a mapping template', { status: 201 }),
     type: MappingTemplate,
     authScopes: { scope: 'mappings:write' },
     args: { ...templateArgs(t), name: t.arg.string({ required: true }), plugin_key: t.arg.string(), target: t.arg.string(choice(TARGETS)), dealer_group_id: t.arg.id() },
     resolve: async (query, _root, args, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload(await createTemplate(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as TemplateInput)) }),
   }),
   updateMappingTemplate: t.prismaField({
+    ...templateOperation('PATCH /mapping-templates/:id', 'Update a mapping template'),
     type: MappingTemplate,
     authScopes: { scope: 'mappings:write' },
     args: { id: t.arg.id({ required: true }), ...templateArgs(t) },
     resolve: async (query, _root, { id, ...input }, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload(await updateTemplate(context, String(id), input as TemplateInput)) }),
   }),
   deleteMappingTemplate: t.field({
+    ...templateOperation('DELETE /mapping-templates/:id', 'Delete a mapping template'),
     type: Deletion,
     authScopes: { scope: 'mappings:write' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, context) => ({ id: await deleteTemplate(context, String(args.id)) }),
   }),
   cloneMappingTemplate: t.prismaField({
+    ...templateOperation('POST /mapping-templates/:id/clone', 'Clone a mapping template', { status: 201 }),
     type: MappingTemplate,
     description: 'Copies a community (or own) template into the caller\'s templates.',
     authScopes: { scope: 'mappings:write' },
@@ -194,6 +208,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload(await cloneTemplate(context, String(args.id), { name: args.name, dealer_group_id: args.dealer_group_id?.toString() })) }),
   }),
   publishMappingTemplate: t.prismaField({
+    ...templateOperation('POST /mapping-templates/:id/publish', 'Publish a mapping template'),
     type: MappingTemplate,
     description: 'Shares a template to the community bank (published: false withdraws it).',
     authScopes: { scope: 'mappings:write' },

@@ -3,6 +3,9 @@ import { VehicleDetail } from '../inventory/inventory.schema';
 import { findVehicleIdByVin } from '../inventory/inventory.service';
 import { CONFLICT_KINDS, conflicts, priorities, rebuild, setPriorities, type Conflict, type DealerPriorities } from './multi-source.service';
 import { choices } from '../../schema-args';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Multi-source');
 
 /** Catalog rows 25-29: source priorities, the merged vehicle, conflicts and discrepancies, and rebuilds. */
 
@@ -52,12 +55,14 @@ builder.prismaObjectField(VehicleDetail, 'discrepancies', (t) => t.field({
 
 builder.queryFields((t) => ({
   sourcePriorities: t.field({
+    ...operation('GET /multi-source/priorities', 'List source priorities'),
     type: PriorityList,
     authScopes: { scope: 'inventory:read' },
     args: { dealer_id: t.arg.idList() },
     resolve: (_root, args, context) => priorities(context, { dealer_id: args.dealer_id?.map(String) }),
   }),
   multiSourceVehicle: t.prismaField({
+    ...operation('GET /multi-source/vehicles/:vin', 'Get a merged vehicle with its sources'),
     type: VehicleDetail,
     description: 'The merged record: each field with its winning source and the values it beat, plus discrepancies.',
     authScopes: { scope: 'inventory:read' },
@@ -65,6 +70,7 @@ builder.queryFields((t) => ({
     resolve: async (query, _root, args, context) => context.db.vehicle.findUniqueOrThrow({ ...query, where: { id: await findVehicleIdByVin(context.db, context.session, args.vin) } }),
   }),
   sourceConflicts: t.field({
+    ...operation('GET /multi-source/conflicts', 'List source conflicts'),
     type: ConflictPage,
     description: 'Fields where sources disagree and records with discrepancies, most recent first.',
     authScopes: { scope: 'inventory:read' },
@@ -80,6 +86,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   setSourcePriorities: t.field({
+    ...operation('PUT /multi-source/priorities', 'Set source priorities'),
     type: Priorities,
     description: 'Sets a rooftop\'s priorities; POST /multi-source/rebuild re-merges its vehicles under them.',
     authScopes: { scope: 'integrations:write' },
@@ -87,6 +94,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => setPriorities(context, { dealer_id: String(args.dealer_id), priorities: args.priorities }),
   }),
   rebuildMultiSource: t.field({
+    ...operation('POST /multi-source/rebuild', 'Rebuild merged vehicles'),
     type: Rebuild,
     authScopes: { scope: 'integrations:write' },
     args: { dealer_id: t.arg.id({ required: true }) },

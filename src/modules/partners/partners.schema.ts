@@ -5,6 +5,9 @@ import {
   createPartner, DATA_PERMISSIONS, deletePartner, findPartner, linkDealer, PARTNER_KINDS, partnerPage, RELATIONSHIP_TYPES, unlinkDealer, updatePartner, type PartnerInput,
 } from './partners.service';
 import { choice, choices } from '../../schema-args';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Partners');
 
 /** Catalog rows 72-78: data partners and their dealer relationships. */
 
@@ -53,12 +56,14 @@ const reload = (id: string) => ({ where: { id } });
 
 builder.queryFields((t) => ({
   partners: t.field({
+    ...operation('GET /partners', 'List partners'),
     type: PartnerPage,
     authScopes: { scope: 'partners:read' },
     args: { kind: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_root, args, context) => partnerPage(context, args),
   }),
   partner: t.prismaField({
+    ...operation('GET /partners/:id', 'Get a partner'),
     type: Partner,
     description: 'One partner with its dealer relationships.',
     authScopes: { scope: 'partners:read' },
@@ -69,6 +74,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createPartner: t.prismaField({
+    ...operation('POST /partners', 'Create a partner', { status: 201 }),
     type: Partner,
     authScopes: { scope: 'partners:write' },
     args: { ...partnerArgs(t), name: t.arg.string({ required: true }), kind: t.arg.string({ required: true }), dealer_group_id: t.arg.id() },
@@ -76,12 +82,14 @@ builder.mutationFields((t) => ({
       context.db.partner.findUniqueOrThrow({ ...query, ...reload(await createPartner(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as PartnerInput)) }),
   }),
   updatePartner: t.prismaField({
+    ...operation('PATCH /partners/:id', 'Update a partner'),
     type: Partner,
     authScopes: { scope: 'partners:write' },
     args: { id: t.arg.id({ required: true }), ...partnerArgs(t) },
     resolve: async (query, _root, { id, ...input }, context) => context.db.partner.findUniqueOrThrow({ ...query, ...reload(await updatePartner(context, String(id), input as PartnerInput)) }),
   }),
   deletePartner: t.field({
+    ...operation('DELETE /partners/:id', 'Delete a partner'),
     type: Deletion,
     description: 'Remove a partner; refused (409) while it has dealer relationships.',
     authScopes: { scope: 'partners:write' },
@@ -89,6 +97,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => ({ id: await deletePartner(context, String(args.id)) }),
   }),
   linkPartnerDealer: t.prismaField({
+    ...operation('POST /partners/:id/dealers', 'Link a partner to a dealer', { status: 201 }),
     type: Partner,
     description: 'Link a rooftop to the partner (or change the link): relationship type and the data it may receive.',
     authScopes: { scope: 'partners:write' },
@@ -102,6 +111,7 @@ builder.mutationFields((t) => ({
       context.db.partner.findUniqueOrThrow({ ...query, ...reload(await linkDealer(context, String(args.id), { ...args, dealer_id: String(args.dealer_id) })) }),
   }),
   unlinkPartnerDealer: t.field({
+    ...operation('DELETE /partners/:id/dealers/:dealerId', 'Unlink a partner from a dealer'),
     type: Deletion,
     authScopes: { scope: 'partners:write' },
     args: { id: t.arg.id({ required: true }), dealerId: t.arg.id({ required: true }) },

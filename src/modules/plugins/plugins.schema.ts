@@ -4,6 +4,9 @@ import { pageArgs } from '../../pagination';
 import { oneOf } from '../../validation';
 import { PLUGIN_CATEGORIES, PLUGINS, pluginByKey, validateConfig, type ConfigField, type FieldError, type PluginDefinition } from './registry';
 import { choice } from '../../schema-args';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Plugins');
 
 /** Catalog rows 22-24: the plugin registry, each plugin's configuration schema, and validation. */
 
@@ -61,6 +64,7 @@ const findPlugin = (key: string) => {
 
 builder.queryFields((t) => ({
   plugins: t.field({
+    ...operation('GET /plugins', 'List plugins'),
     type: PluginPage,
     description: 'Available plugins, by category.',
     authScopes: { scope: 'integrations:read' },
@@ -74,6 +78,7 @@ builder.queryFields((t) => ({
     },
   }),
   plugin: t.field({
+    ...operation('GET /plugins/:key', 'Get a plugin'),
     type: Plugin,
     description: "A plugin's configuration schema and capabilities.",
     authScopes: { scope: 'integrations:read' },
@@ -81,6 +86,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args) => findPlugin(args.key),
   }),
   validatePluginConfig: t.field({
+    ...operation('POST /plugins/:key/validate', 'Validate a plugin configuration'),
     type: Validation,
     description: "Check a configuration against the plugin's schema, field by field.",
     authScopes: { scope: 'integrations:read' },

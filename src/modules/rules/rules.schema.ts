@@ -1,9 +1,11 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
-import { fieldRateLimit } from '../../http/field-rate-limits';
 import { createRule, deleteRule, rulePage, testRules, updateRule, type RuleInput } from './rules.service';
 import { ACTIONS, OPERATORS } from './engine';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Transformation rules');
 
 /** Catalog rows 83-87: transformation rules and their dry run. */
 
@@ -57,6 +59,7 @@ const ruleArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]
 
 builder.queryFields((t) => ({
   transformationRules: t.field({
+    ...operation('GET /transformation-rules', 'List transformation rules'),
     type: RulePage,
     description: 'Rules applied during sync, in order.',
     authScopes: { scope: 'mappings:read' },
@@ -64,11 +67,11 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => rulePage(context, args),
   }),
   testTransformationRules: t.field({
+    // Runs every rule over every sample record the caller sends (up to the body limit).
+    ...operation('POST /transformation-rules/test', 'Dry-run transformation rules', { rateLimit: { operation: 'dry-running rules', max: 60, window: '1m' } }),
     type: RuleTest,
     description: 'Dry run on sample records: each before and after, with the rules that fired. Uses your enabled rules, or the draft `rules` given.',
     authScopes: { scope: 'mappings:read' },
-    // Runs every rule over every sample record the caller sends (up to the body limit).
-    ...fieldRateLimit({ operation: 'dry-running rules', max: 60, window: '1m' }),
     args: { records: t.arg({ type: 'JSON', required: true }), rules: t.arg({ type: 'JSON', description: 'Draft rules [{ name, conditions, action }] to try instead of the saved ones.' }) },
     resolve: (_root, args, context) => testRules(context, args),
   }),
@@ -76,6 +79,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createTransformationRule: t.prismaField({
+    ...operation('POST /transformation-rules', 'Create a transformation rule', { status: 201 }),
     type: TransformationRule,
     authScopes: { scope: 'mappings:write' },
     args: { ...ruleArgs(t), name: t.arg.string({ required: true }), action: t.arg({ type: 'JSON', required: true }), dealer_group_id: t.arg.id() },
@@ -83,12 +87,14 @@ builder.mutationFields((t) => ({
       context.db.transformationRule.findUniqueOrThrow({ ...query, where: { id: await createRule(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as RuleInput) } }),
   }),
   updateTransformationRule: t.prismaField({
+    ...operation('PATCH /transformation-rules/:id', 'Update a transformation rule'),
     type: TransformationRule,
     authScopes: { scope: 'mappings:write' },
     args: { id: t.arg.id({ required: true }), ...ruleArgs(t) },
     resolve: async (query, _root, { id, ...input }, context) => context.db.transformationRule.findUniqueOrThrow({ ...query, where: { id: await updateRule(context, String(id), input as RuleInput) } }),
   }),
   deleteTransformationRule: t.field({
+    ...operation('DELETE /transformation-rules/:id', 'Delete a transformation rule'),
     type: Deletion,
     authScopes: { scope: 'mappings:write' },
     args: { id: t.arg.id({ required: true }) },

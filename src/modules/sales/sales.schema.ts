@@ -2,10 +2,12 @@ import type { Prisma } from '../../generated/prisma/client';
 import { inIdOrder, type IdPage } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
-import { fieldRateLimit, rangeLongerThan } from '../../http/field-rate-limits';
-import { GRAPHQL_ONLY } from '../../rest-visibility';
+import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import { CONTRACT_TYPES, findSaleId, salePage, saleStats, salespeopleStats, type SaleFilters, type SaleMeasures } from './sales.service';
 import { choices } from '../../schema-args';
+import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
+
+const operation = restOperations('Sales');
 
 /** Catalog rows 41-44: deals, one deal, stats by month and per salesperson. */
 
@@ -98,12 +100,13 @@ export function saleFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
 }
 
 // Cost grows with the range asked for (every matching deal is aggregated). Both breakdowns share one count.
-const LONG_RANGE_STATS = fieldRateLimit({ operation: 'asking for sale stats over more than 90 days', bucket: 'sale-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) });
+const LONG_RANGE_STATS: FieldRateLimit = { operation: 'asking for sale stats over more than 90 days', bucket: 'sale-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) };
 
 const asFilters = (args: object) => withDealerIds<SaleFilters & { limit?: number | null; offset?: number | null }>(args);
 
 builder.queryFields((t) => ({
   sales: t.field({
+    ...operation('GET /sales', 'List sales'),
     type: SalePage,
     description: 'Deals, newest first.',
     authScopes: { scope: 'sales:read' },
@@ -111,11 +114,24 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => salePage(context, asFilters(args)),
   }),
   sale: t.prismaField({
+    ...operation('GET /sales/:id', 'Get a sale'),
     type: Sale,
     authScopes: { scope: 'sales:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => context.db.sale.findUniqueOrThrow({ ...query, where: { id: await findSaleId(context, String(args.id)) } }),
   }),
-  saleStats: t.field({ type: SaleStats, authScopes: { scope: 'sales:read' }, ...LONG_RANGE_STATS, args: saleFilterArgs(t), resolve: (_root, args, context) => saleStats(context, asFilters(args)) }),
-  salespeopleStats: t.field({ type: SalespeopleStats, authScopes: { scope: 'sales:read' }, ...LONG_RANGE_STATS, args: saleFilterArgs(t), resolve: (_root, args, context) => salespeopleStats(context, asFilters(args)) }),
+  saleStats: t.field({
+    ...operation('GET /sales/stats', 'Sales statistics', { rateLimit: LONG_RANGE_STATS }),
+    type: SaleStats,
+    authScopes: { scope: 'sales:read' },
+    args: saleFilterArgs(t),
+    resolve: (_root, args, context) => saleStats(context, asFilters(args)),
+  }),
+  salespeopleStats: t.field({
+    ...operation('GET /sales/stats/salespeople', 'Sales by salesperson', { rateLimit: LONG_RANGE_STATS }),
+    type: SalespeopleStats,
+    authScopes: { scope: 'sales:read' },
+    args: saleFilterArgs(t),
+    resolve: (_root, args, context) => salespeopleStats(context, asFilters(args)),
+  }),
 }));

@@ -1,6 +1,9 @@
 import type { SftpCredentialEmail } from '../../generated/prisma/client';
 import { builder, Pagination } from '../../builder';
 import { emailHistory, previewEmail, sendEmail } from './sftp-emails.service';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('SFTP credential emails');
 
 /** Catalog rows 96-98: SFTP credential emails to data providers. */
 
@@ -54,6 +57,7 @@ const emailArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0
 
 builder.queryFields((t) => ({
   sftpCredentialEmails: t.field({
+    ...operation('GET /sftp-credential-emails', 'List SFTP credential emails'),
     type: EmailPage,
     description: 'What was sent, when and to whom (never the password).',
     authScopes: { scope: 'integrations:read' },
@@ -64,6 +68,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   previewSftpCredentialEmail: t.field({
+    ...operation('POST /sftp-credential-emails/preview', 'Preview an SFTP credential email'),
     type: EmailPreview,
     description: 'The email as it would go, without sending it or changing the password.',
     authScopes: { scope: 'integrations:write' },
@@ -71,6 +76,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => previewEmail(context, { ...args, integration_id: String(args.integration_id) }),
   }),
   sendSftpCredentialEmail: t.field({
+    ...operation('POST /sftp-credential-emails', 'Send SFTP credentials by email', { status: 201 }),
     type: SentEmail,
     description: 'Issues a new SFTP password for the integration and emails the account to the data provider.',
     authScopes: { scope: 'integrations:write' },

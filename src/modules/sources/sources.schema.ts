@@ -6,6 +6,9 @@ import {
   type SourceInput,
 } from './sources.service';
 import { choice } from '../../schema-args';
+import { restOperations } from '../../http/operations';
+
+const operation = restOperations('Sources');
 
 /** Catalog rows 45-54: the canonical source directory, mappings, resolution and the unmapped queue. */
 
@@ -123,24 +126,28 @@ const sourceArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[
 
 builder.queryFields((t) => ({
   sources: t.field({
+    ...operation('GET /sources', 'List sources'),
     type: SourcePage,
     authScopes: { scope: 'sources:read' },
     args: { category: t.arg.string(), q: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_root, args, context) => sourcePage(context, args),
   }),
   source: t.prismaField({
+    ...operation('GET /sources/:id', 'Get a source'),
     type: Source,
     authScopes: { scope: 'sources:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => context.db.source.findUniqueOrThrow({ ...query, where: { id: (await findSource(context, String(args.id))).id } }),
   }),
   sourceMappings: t.field({
+    ...operation('GET /sources/mappings', 'List source mappings'),
     type: MappingPage,
     authScopes: { scope: 'sources:read' },
     args: { source_id: t.arg.id(), match: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_root, args, context) => mappingPage(context, { ...args, source_id: args.source_id?.toString() }),
   }),
   resolveSources: t.field({
+    ...operation('POST /sources/resolve', 'Resolve raw source values'),
     type: ResolutionResult,
     description: 'Resolve raw values to canonical sources.',
     authScopes: { scope: 'sources:read' },
@@ -148,6 +155,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => resolveRawValues(context, args.raw_values),
   }),
   unmappedSources: t.field({
+    ...operation('GET /sources/unmapped', 'List unmapped source values'),
     type: UnmappedPage,
     description: 'Raw source values seen in calls and leads that no mapping resolves, most frequent first, with suggestions.',
     authScopes: { scope: 'sources:read' },
@@ -158,6 +166,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createSource: t.prismaField({
+    ...operation('POST /sources', 'Create a source', { status: 201 }),
     type: Source,
     authScopes: { scope: 'sources:write' },
     args: { ...sourceArgs(t), name: t.arg.string({ required: true }), category: t.arg.string({ required: true }), dealer_group_id: t.arg.id() },
@@ -165,12 +174,14 @@ builder.mutationFields((t) => ({
       context.db.source.findUniqueOrThrow({ ...query, where: { id: await createSource(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as SourceInput) } }),
   }),
   updateSource: t.prismaField({
+    ...operation('PATCH /sources/:id', 'Update a source'),
     type: Source,
     authScopes: { scope: 'sources:write' },
     args: { id: t.arg.id({ required: true }), ...sourceArgs(t) },
     resolve: async (query, _root, { id, ...input }, context) => context.db.source.findUniqueOrThrow({ ...query, where: { id: await updateSource(context, String(id), input as SourceInput) } }),
   }),
   deleteSource: t.field({
+    ...operation('DELETE /sources/:id', 'Delete a source'),
     type: Deletion,
     description: 'Remove a source; refused (409) while mappings, calls or leads point at it.',
     authScopes: { scope: 'sources:write' },
@@ -178,6 +189,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => ({ id: await deleteSource(context, String(args.id)) }),
   }),
   createSourceMappings: t.field({
+    ...operation('POST /sources/mappings', 'Map raw source values', { status: 201 }),
     type: CreatedMappings,
     description: 'Map one raw value (raw_value) or many (raw_values) to a source, exactly (after normalising) or by pattern.',
     authScopes: { scope: 'sources:write' },
@@ -185,6 +197,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => createMappings(context, { ...args, source_id: String(args.source_id) }),
   }),
   deleteSourceMapping: t.field({
+    ...operation('DELETE /sources/mappings/:id', 'Delete a source mapping'),
     type: Deletion,
     authScopes: { scope: 'sources:write' },
     args: { id: t.arg.id({ required: true }) },

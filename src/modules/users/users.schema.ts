@@ -2,6 +2,10 @@ import { builder, Pagination } from '../../builder';
 import { AuthTokens, UserRoleEnum } from '../auth/auth.schema';
 import { signIn } from '../auth/auth.service';
 import { acceptInvitation, changePassword, createUser, INVITE_DAYS, listUsers, MIN_PASSWORD_LENGTH, sharedGroups, updateUser, type Invitation, type UserRow } from './users.service';
+import { restOperations } from '../../http/operations';
+
+const adminOperation = restOperations('Administration');
+const authOperation = restOperations('Auth');
 
 /** Catalog rows 105-107 (users of the admin's groups), with the password change and invitation acceptance they need. */
 
@@ -53,6 +57,7 @@ const PasswordChanged = builder.objectRef<{ changed: boolean }>('PasswordChanged
 
 builder.queryFields((t) => ({
   adminUsers: t.field({
+    ...adminOperation('GET /admin/users', 'List users'),
     type: UserPage,
     description: 'Users of your dealer groups, by email. Disabled users only with include_disabled.',
     authScopes: { adminUser: true },
@@ -63,6 +68,7 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createUser: t.field({
+    ...adminOperation('POST /admin/users', 'Create or invite a user', { status: 201 }),
     type: CreatedUser,
     description: `Create a user with a role and dealer groups. With \`password\` (at least ${MIN_PASSWORD_LENGTH} characters) the user must change it at first sign-in; without, an invitation valid ${INVITE_DAYS} days is emailed and returned once.`,
     authScopes: { adminUser: true },
@@ -76,6 +82,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => createUser(context, { ...args, dealer_group_ids: args.dealer_group_ids?.map(String) }),
   }),
   updateUser: t.field({
+    ...adminOperation('PATCH /admin/users/:id', 'Update a user'),
     type: ManagedUser,
     description: 'Change name, role or dealer groups (memberships in groups you do not hold stay), or disable: a disabled user is signed out everywhere and their next request gets 401.',
     authScopes: { adminUser: true },
@@ -83,6 +90,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => updateUser(context, String(args.id), { ...args, dealer_group_ids: args.dealer_group_ids?.map(String) }),
   }),
   changePassword: t.field({
+    ...authOperation('POST /auth/password', 'Change your password'),
     type: PasswordChanged,
     description: 'Change your password (required after signing in with an initial password an admin chose).',
     authScopes: { authenticated: true },
@@ -90,6 +98,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, context) => changePassword(context, args),
   }),
   acceptInvitation: t.field({
+    ...authOperation('POST /auth/invitations/accept', 'Accept an invitation', { public: true }),
     type: AuthTokens,
     description: 'Accept an invitation: choose a password and get a token pair, as a login would.',
     args: { token: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
