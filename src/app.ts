@@ -35,6 +35,7 @@ import { startSftpServer } from './sftp/sftp-server';
 import type { AppServices } from './context';
 import { resealCredentials } from './modules/integrations/integrations.service';
 import { resealProviderKeys } from './modules/admin/ai-config.service';
+import { VERSION } from './project-root';
 
 /** A running server: its address, its database and how to stop it gracefully. */
 export interface App {
@@ -47,7 +48,6 @@ export interface App {
   stop(): Promise<void>;
 }
 
-const VERSION = '0.1.0';
 const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 export async function startApp(config: Config): Promise<App> {

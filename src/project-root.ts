@@ -14,3 +14,6 @@ function findProjectRoot(start: string): string {
 }
 
 export const PROJECT_ROOT = findProjectRoot(import.meta.dirname);
+
+/** The release, from package.json: what /health, the root document and the OpenAPI document report. */
+export const VERSION = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

@@ -1,6 +1,7 @@
 import { builder } from '../../builder';
 import { AppError } from '../../errors';
 import { restOperations } from '../../http/operations';
+import { VERSION } from '../../project-root';
 
 const operation = restOperations('Administration');
 
@@ -13,7 +14,6 @@ const SLOW_MS = 500;
 const PROBE_DEADLINE_MS = 2000;
 
 const startedAt = Date.now();
-const VERSION = process.env.npm_package_version ?? '0.1.0';
 
 const DatabaseHealth = builder.objectRef<Health['database']>('DatabaseHealth').implement({
   fields: (t) => ({ status: t.exposeString('status'), latency_ms: t.exposeFloat('latency_ms') }),
