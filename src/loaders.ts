@@ -1,5 +1,4 @@
 import DataLoader from 'dataloader';
-import type { Context } from './context';
 
 /** Per-request DataLoaders, keyed by what they load and with which arguments. */
 export type Loaders = Map<string, DataLoader<string, unknown>>;
@@ -14,7 +13,7 @@ export function createLoaders(): Loaders {
  * the GraphQL selection, however many parents the page holds.
  */
 export function childPageLoader<Row extends { id: string }>(
-  context: Pick<Context, 'loaders'>,
+  context: { loaders: Loaders },
   key: string,
   pickIds: (parentIds: string[]) => Promise<Array<{ parent_id: string; id: string }>>,
   loadRows: (ids: string[]) => Promise<Row[]>,

@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 
 /**
@@ -7,8 +7,6 @@ import { badInput } from '../../errors';
  * day, API key, user and endpoint from the request log (one scan, GROUPING SETS), and the
  * assistant's provider tokens per day.
  */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 export const MAX_USAGE_DAYS = 366;
 const TOP = 50;

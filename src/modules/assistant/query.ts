@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 import { DAYS_ON_LOT_SQL, inventoryOrderBy, inventoryWhere, ON_LOT_STATUSES, type InventoryFilterArgs } from '../inventory/inventory.filters';
 import { leadFilterSql, type LeadFilters } from '../leads/leads.filters';
@@ -69,8 +69,6 @@ export interface QueryResult {
   vehicles: VehicleRow[];
   activity: ActivityRow[];
 }
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 /** JSON Schema of a query: the tool's parameters for a provider, and the shape the built-in engine fills. */
 export const QUERY_SCHEMA = {

@@ -1,12 +1,10 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
 import { findInTenant } from '../../tenancy';
 import { callFilterSql, type CallFilters } from './calls.filters';
 
 /** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 export { CALL_DIRECTIONS, CALL_STATUSES, type CallFilters } from './calls.filters';
 

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl } from '../../validation';
@@ -7,8 +7,6 @@ import { targetGroup, findInTenant, inCallerGroups, isUniqueViolation } from '..
 import { keepOrder, rankDealers, type CandidateReranker, type MatchInput } from './matching';
 
 /** Dealers (rooftops) of the caller's groups: profiles, aliases, archiving and matching. */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 export interface DealerInput {
   name?: string | null; code?: string | null; street?: string | null; city?: string | null; state?: string | null;

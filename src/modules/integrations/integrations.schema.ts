@@ -3,11 +3,12 @@ import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
 import { pluginByKey } from '../plugins/registry';
 import {
-  createIntegration, disconnectIntegration, findIntegration, findSyncRun, freshness, integrationPage, setCredentials, STRATEGIES, syncRunPage,
+  createIntegration, disconnectIntegration, findSyncRun, freshness, integrationPage, setCredentials, STRATEGIES, syncRunPage,
   testIntegration, triggerSync, updateIntegration, type ConnectionTest, type Freshness, type IntegrationInput, type SftpAccount,
 } from './integrations.service';
 import { choice } from '../../schema-args';
 import { restOperations } from '../../http/operations';
+import { findIntegration } from './integration-lookup';
 
 const operation = restOperations('Integrations');
 

@@ -15,6 +15,7 @@ import { rowMapper } from '../syncs/mapping';
 import { deliveredName } from '../syncs/sync-runner';
 import { runRow, type Pipeline } from '../syncs/pipeline';
 import { enabledRules } from '../rules/rules.service';
+import { findIntegration } from './integration-lookup';
 
 /** Integrations: a plugin connected to one rooftop, with its settings, credentials, SFTP inbox and runs. */
 
@@ -29,10 +30,6 @@ export interface IntegrationInput {
 }
 
 export interface SftpAccount { host: string; port: number | null; username: string; password: string; path: string; enabled: boolean }
-
-export function findIntegration(caller: Pick<Context, 'db' | 'session'>, id: string) {
-  return findInTenant(caller.session, 'integration', id, (where) => caller.db.integration.findFirst({ where: { ...where, disconnectedAt: null } }));
-}
 
 function bounded(field: string, value: number | null | undefined, min: number, max: number): number | null | undefined {
   if (value === null || value === undefined) return value;

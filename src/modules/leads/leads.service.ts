@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
 import { findInTenant } from '../../tenancy';
@@ -7,8 +7,6 @@ import { oneOf, optionalText } from '../../validation';
 import { LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters';
 
 /** Leads (ADF): filters, updates, and the three breakdowns with conversion rates, in SQL. */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 export { LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
 

@@ -1,12 +1,11 @@
 import type { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { dateRange, uuid } from '../../validation';
 
 /** Reads of the request log and the audit trail, limited to the caller's dealer groups. */
 
-type Caller = Pick<Context, 'db' | 'session'>;
 const uuidArg = (name: string, value: string | null | undefined) => (value == null ? undefined : uuid(name, value));
 
 export interface RequestLogFilters {

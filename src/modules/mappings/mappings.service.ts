@@ -6,7 +6,7 @@ import { inCallerGroups, targetGroup } from '../../tenancy';
 import { isUuid, oneOf, optionalText, requiredText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { pluginByKey } from '../plugins/registry';
-import { findIntegration } from '../integrations/integrations.service';
+import { findIntegration } from '../integrations/integration-lookup';
 import { fieldsOf, TARGETS, type Target } from '../syncs/fields';
 import { columnMappingProblem, resolveColumns, valueMappingsProblem, type ColumnMapping } from '../syncs/mapping';
 import { detectMapping, type Suggestion } from '../syncs/detect';

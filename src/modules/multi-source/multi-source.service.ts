@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import type { Database } from '../../db/database';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
@@ -12,8 +12,6 @@ import { inTransaction } from '../../db/bulk';
 import { refreshDealerConflicts } from './conflicts';
 
 /** Field-level source priority per rooftop, re-merging after a change, and the conflicts and discrepancies list (rows 25-29). */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 const callerDealer = (caller: Caller, dealerId: string | null | undefined) => inputDealer(caller, dealerId, { purpose: 'the rooftop whose priorities these are' });
 

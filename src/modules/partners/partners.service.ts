@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
@@ -7,8 +7,6 @@ import { isEmailAddress, isUuid, oneOf, optionalText, requiredText, websiteUrl }
 import { findDealer } from '../dealers/dealers.service';
 
 /** Data partners (vendors, agencies, OEM programs) and which rooftops' data each may receive. */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 export const PARTNER_KINDS = ['vendor', 'agency', 'oem', 'lender', 'marketplace', 'other'] as const;
 export const RELATIONSHIP_TYPES = ['advertising', 'inventory_syndication', 'crm', 'dms', 'call_tracking', 'analytics', 'financing', 'other'] as const;

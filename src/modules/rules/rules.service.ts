@@ -1,6 +1,6 @@
 import { timeSlicer } from '../../time-slice';
 import type { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, targetGroup } from '../../tenancy';
@@ -8,8 +8,6 @@ import { requiredText } from '../../validation';
 import { applyRules, ruleProblem, type Rule, type Row } from './engine';
 
 /** Transformation rules of the caller's dealer groups: ordered, validated, and dry-run on samples. */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 export interface RuleInput { name?: string | null; conditions?: unknown; action?: unknown; position?: number | null; enabled?: boolean | null; dealer_group_id?: string | null }
 

@@ -1,13 +1,11 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import type { Db } from '../../db/database';
 import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
 import { callerGroupsSql, findInTenant } from '../../tenancy';
 import { saleFilterSql, type SaleFilters } from './sales.filters';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 export { CONTRACT_TYPES, type SaleFilters } from './sales.filters';
 

@@ -6,7 +6,8 @@ import { inCallerGroups } from '../../tenancy';
 import { emailAddress, isUuid, optionalText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { pluginByKey } from '../plugins/registry';
-import { findIntegration, issueSftpAccount } from '../integrations/integrations.service';
+import { findIntegration } from '../integrations/integration-lookup';
+import { issueSftpAccount } from '../integrations/integrations.service';
 
 /** SFTP credential emails (rows 96-98): a fresh SFTP account for a data provider, sent by SMTP or kept in the outbox; history without passwords. */
 

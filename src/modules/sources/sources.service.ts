@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
@@ -8,8 +8,6 @@ import { jaroWinkler, nameSimilarity } from '../dealers/matching';
 import { NORMALIZE_SQL, normalizeRawSource, patternProblem } from './normalize';
 
 /** The canonical source directory, raw-value mappings, resolution and the unmapped work queue. */
-
-type Caller = Pick<Context, 'db' | 'session'>;
 
 export const SOURCE_CATEGORIES = ['paid_search', 'organic_search', 'third_party_listing', 'oem', 'social', 'display', 'email', 'referral', 'walk_in', 'phone', 'direct', 'other'] as const;
 export type SourceCategory = (typeof SOURCE_CATEGORIES)[number];
