@@ -37,7 +37,7 @@ const SyncProgress = builder.objectRef<SyncRunRow>('SyncProgress').implement({
   }),
 });
 
-const SyncRowError = builder.prismaObject('SyncRowError', {
+builder.prismaObject('SyncRowError', {
   fields: (t) => ({
     row: t.exposeInt('row', { description: 'Line of the file (CSV) or record number (XML, JSON).' }),
     kind: t.exposeString('kind', { description: 'error (the row was not taken) or flag (taken; a rule flagged it)' }),

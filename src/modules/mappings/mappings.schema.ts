@@ -143,7 +143,7 @@ builder.queryFields((t) => ({
     description: 'Suggests a mapping from a header row and sample rows, with a confidence per column.',
     authScopes: { scope: 'mappings:read' },
     args: { headers: t.arg.stringList({ required: true }), rows: t.arg({ type: 'JSON', description: 'Sample rows: lists in header order, or objects keyed by header.' }), target: t.arg.string(choice(TARGETS)) },
-    resolve: (_root, args, context) => detect(args),
+    resolve: (_root, args) => detect(args),
   }),
   mappingTemplates: t.field({
     ...templateOperation('GET /mapping-templates', 'List mapping templates'),

@@ -11,7 +11,7 @@ const operation = restOperations('Partners');
 
 /** Catalog rows 72-78: data partners and their dealer relationships. */
 
-const PartnerDealer = builder.prismaObject('PartnerDealer', {
+builder.prismaObject('PartnerDealer', {
   description: "A partner's relationship with one rooftop and the data it may receive.",
   fields: (t) => ({
     dealer_id: t.exposeID('dealerId'),

@@ -1,4 +1,3 @@
-import type { Prisma } from '../../generated/prisma/client';
 import { inIdOrder, type IdPage } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder, Pagination } from '../../builder';
