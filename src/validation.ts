@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { badInput } from './errors';
 
 /** Input checks shared by the modules; each failure is a 400 that names the field. */
@@ -103,4 +104,21 @@ export function dealerIds(value: readonly string[] | null | undefined): string[]
   const ids = value.flatMap((entry) => String(entry).split(',')).map((entry) => entry.trim()).filter(Boolean);
   for (const id of ids) uuid('dealer_id', id);
   return ids;
+}
+
+/**
+ * Why a tenant's pattern cannot be used, or null. Patterns must be RE2 syntax (no back-references or
+ * lookaround: the constructs that need backtracking) and at most 200 characters. Rules run them on
+ * RE2 (linear time); source mappings run them in PostgreSQL, whose engine needs no backtracking for
+ * this subset, under the request statement timeout.
+ */
+export function patternProblem(pattern: string): string | null {
+  if (!pattern.trim()) return 'must not be empty';
+  if (pattern.length > 200) return 'must be at most 200 characters';
+  try {
+    RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+  } catch (error) {
+    return `is not a supported regular expression (RE2 syntax: no back-references or lookaround): ${(error as Error).message.replace(/^error parsing regexp: /, '')}`;
+  }
+  return null;
 }

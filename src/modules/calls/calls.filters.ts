@@ -2,7 +2,9 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Session } from '../../auth/session';
 import { badInput } from '../../errors';
 import { callerGroupsSql } from '../../tenancy';
-import { dateRange, dealerIds, enumList, isUuid, oneOf } from '../../validation';
+import { dealerIds, enumList, oneOf } from '../../validation';
+import { rangeSql } from '../../sql-filters';
+import { sourceFilterSql } from '../sources/source-filter';
 
 /** The call filters, checked once and rendered as one SQL condition over `calls c`. */
 
@@ -12,19 +14,6 @@ export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 export interface CallFilters {
   dealer_id?: string[] | null; from?: Date | null; to?: Date | null; source?: string | null; status?: string[] | null;
   direction?: string | null; first_time?: boolean | null; min_duration?: number | null; department?: string | null; updated_since?: Date | null;
-}
-
-/** A canonical source given by id, or by name (case-insensitive), on the `source_id` of `alias`. */
-export function sourceFilterSql(alias: string, source: string | null | undefined): Prisma.Sql | null {
-  if (!source?.trim()) return null;
-  const column = Prisma.raw(`${alias}.source_id`);
-  return isUuid(source) ? Prisma.sql`${column} = ${source}::uuid` : Prisma.sql`${column} IN (SELECT id FROM sources WHERE name = ${source.trim()}::citext)`;
-}
-
-/** Date-range bounds on `column`, after checking that from is not after to. */
-export function rangeSql(column: string, from: Date | null | undefined, to: Date | null | undefined): Prisma.Sql[] {
-  dateRange(from, to);
-  return [...(from ? [Prisma.sql`${Prisma.raw(column)} >= ${from}`] : []), ...(to ? [Prisma.sql`${Prisma.raw(column)} <= ${to}`] : [])];
 }
 
 export function callFilterSql(session: Session, filters: CallFilters): Prisma.Sql {

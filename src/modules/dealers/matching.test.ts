@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nameSimilarity, nameTokens, normalizePhone, rankDealers, websiteDomain, type MatchInput, type MatchableDealer } from './matching';
+import { nameTokens, normalizePhone, rankDealers, websiteDomain, type MatchInput, type MatchableDealer } from './matching';
+import { nameSimilarity } from '../../similarity';
 
 interface Fixture {
   dealers: Array<Omit<MatchableDealer, 'id'> & { code: string }>;

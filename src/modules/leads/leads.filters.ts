@@ -2,7 +2,8 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Session } from '../../auth/session';
 import { callerGroupsSql } from '../../tenancy';
 import { dealerIds, enumList } from '../../validation';
-import { rangeSql, sourceFilterSql } from '../calls/calls.filters';
+import { rangeSql } from '../../sql-filters';
+import { sourceFilterSql } from '../sources/source-filter';
 
 /** The lead filters, checked once and rendered as one SQL condition over `leads l`. */
 

@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { patternProblem } from '../sources/normalize';
+import { patternProblem } from '../../validation';
 
 /** Transformation rules: ordered conditions and actions applied to each source row during a sync. */
 

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Session } from '../../auth/session';
 import { callerGroupsSql } from '../../tenancy';
 import { dealerIds, enumList, oneOf } from '../../validation';
-import { rangeSql } from '../calls/calls.filters';
+import { rangeSql } from '../../sql-filters';
 
 /** The deal filters, checked once and rendered as one SQL condition over `sales d`. */
 

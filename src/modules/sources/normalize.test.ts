@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeRawSource, patternProblem } from './normalize';
+import { normalizeRawSource } from './normalize';
+import { patternProblem } from '../../validation';
 
 describe('raw source normalisation', () => {
   it.each([['Google Ads', 'google ads'], ['  GOOGLE-ADS ', 'google ads'], ['google_ads!!', 'google ads'], ['Cars.com', 'cars com'], ['CarGurus / Listing', 'cargurus listing']])('%s → %s', (raw, normalized) => {

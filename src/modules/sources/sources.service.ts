@@ -4,8 +4,9 @@ import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
 import { dateRange, dealerIds, isUuid, oneOf, optionalText, requiredText, uuid } from '../../validation';
-import { jaroWinkler, nameSimilarity } from '../dealers/matching';
-import { NORMALIZE_SQL, normalizeRawSource, patternProblem } from './normalize';
+import { jaroWinkler, nameSimilarity } from '../../similarity';
+import { patternProblem } from '../../validation';
+import { NORMALIZE_SQL, normalizeRawSource } from './normalize';
 
 /** The canonical source directory, raw-value mappings, resolution and the unmapped work queue. */
 
