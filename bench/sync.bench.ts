@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import { writeGeneratedFeed } from '../test/helpers/generated-feed';
 import { startBenchApp } from './bench-app';
+import { startSync } from '../src/modules/syncs/syncs.service';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' } } });
 const rows = Number(values.rows);
@@ -45,7 +46,7 @@ try {
       liveHeap = Math.max(liveHeap, process.memoryUsage().heapUsed);
     }, 2000) : null;
     const started = performance.now();
-    const { runId, done } = await app.services.syncs.start(integration.id, 'cli', { file });
+    const { runId, done } = await startSync(app.services, integration.id, 'cli', { file });
     await done;
     clearInterval(sampler);
     if (collector) clearInterval(collector);

@@ -10,7 +10,8 @@ import { connectDatabase } from '../src/db/database';
 import { applyMigrations } from '../src/db/schema-engine';
 import { createLogger } from '../src/logger';
 import { SecretBox } from '../src/secrets';
-import { SyncRunner, type RunProgress } from '../src/modules/syncs/sync-runner';
+import { BackgroundWork } from '../src/background-work';
+import { startSync, type RunProgress } from '../src/modules/syncs/syncs.service';
 import { isUuid } from '../src/validation';
 import { openToolDatabase } from './tool-database';
 import { helpRequested } from './usage';
@@ -38,7 +39,10 @@ try {
   await applyMigrations(server.url);
   const integration = await database.prisma.integration.findFirst({ where: { id: integrationId, disconnectedAt: null } });
   if (!integration) throw new Error(`no integration ${integrationId}`);
-  const runner = new SyncRunner(database, SecretBox.load(config.ingestion.credentialKeys, config.dataDir), logger, { dataDir: config.dataDir, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull, allowPrivateNetworks: config.allowPrivateNetworks });
+  const app = {
+    database, logger, secrets: SecretBox.load(config.ingestion.credentialKeys, config.dataDir), background: new BackgroundWork(),
+    feeds: { dataDir: config.dataDir, sftp: null, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull, allowPrivateNetworks: config.allowPrivateNetworks },
+  };
   const bar = new cliProgress.SingleBar({
     format: ' {bar} {percentage}% | {rows} rows | {created} new, {updated} updated, {failed} failed',
     hideCursor: true,
@@ -48,7 +52,7 @@ try {
     const percent = progress.bytesTotal ? Math.floor((progress.bytesRead / progress.bytesTotal) * 100) : 0;
     bar.update(percent, { rows: progress.rowsRead, created: progress.created, updated: progress.updated, failed: progress.failed });
   };
-  const { runId, done } = await runner.start(integration.id, 'cli', { file: file ? path.resolve(file) : null, onProgress });
+  const { runId, done } = await startSync(app, integration.id, 'cli', { file: file ? path.resolve(file) : null, onProgress });
   await done;
   bar.update(100);
   bar.stop();

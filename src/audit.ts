@@ -1,7 +1,6 @@
 import type { Prisma } from './generated/prisma/client';
 import type { Db } from './db/database';
-import type { RequestMeta } from './context';
-import type { Session } from './auth/session';
+import type { Caller } from './caller';
 
 /** The security audit trail. Callers pass facts, never secrets: no keys, passwords or tokens. */
 
@@ -26,7 +25,7 @@ export interface AuditInput {
 type Writer = Pick<Db, 'auditEvent'> | Prisma.TransactionClient;
 
 /** Writes one audit event; pass the transaction client to record it atomically with the change. */
-export async function recordAudit(writer: Writer, caller: { session: Session; meta: RequestMeta }, input: AuditInput): Promise<void> {
+export async function recordAudit(writer: Writer, caller: Pick<Caller, 'session' | 'requestId' | 'ip'>, input: AuditInput): Promise<void> {
   await writer.auditEvent.create({
     data: {
       action: input.action,
@@ -34,8 +33,8 @@ export async function recordAudit(writer: Writer, caller: { session: Session; me
       actorApiKeyId: caller.session.apiKeyId,
       targetType: input.targetType ?? null,
       targetId: input.targetId ?? null,
-      ip: caller.meta.ip,
-      requestId: caller.meta.requestId,
+      ip: caller.ip,
+      requestId: caller.requestId,
       dealerGroupIds: [...(input.dealerGroupIds ?? caller.session.dealerGroupIds)],
       details: (input.details ?? {}) as Prisma.InputJsonValue,
     },

@@ -4,6 +4,7 @@ import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import type PrismaTypes from './generated/pothos-types';
 import { getDatamodel } from './generated/pothos-types';
 import type { Context } from './context';
+import type { AppServices } from './app-services';
 import type { Scope } from './auth/scopes';
 import { passwordChangeRequired } from './auth/session';
 import { forbidden, unauthenticated } from './errors';
@@ -19,6 +20,8 @@ function missingScope(failure: AuthFailure): string | null {
 /** The schema builder: plugins, scalars and the scope rules every operation declares. */
 export const builder = new SchemaBuilder<{
   Context: Context;
+  /** Every Query and Mutation resolver receives the app's services as its parent (app-services.ts). */
+  Root: AppServices;
   PrismaTypes: PrismaTypes;
   AuthScopes: { scope: Scope; authenticated: boolean; adminUser: boolean };
   DefaultFieldNullability: false;

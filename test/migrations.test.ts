@@ -14,5 +14,6 @@ describe('migrations', () => {
     } finally {
       await scratch.stop();
     }
-  });
+    // Two schema-engine diffs on a fresh embedded database: about 11 s alone, three times that on a busy machine.
+  }, 120_000);
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, type SeededGroup } from './helpers/seed';
 import { connect, FIXTURES } from './helpers/feeds';
+import { inboxOf } from '../src/modules/syncs/syncs.service';
 
 /** The real SFTP server and credential emails through a real SMTP server (rows 12, 96-98). */
 describe('SFTP delivery and credential emails', () => {
@@ -42,7 +43,7 @@ describe('SFTP delivery and credential emails', () => {
     await new Promise<void>((resolve) => smtp?.close(() => resolve()));
   });
 
-  const sftpPort = () => app.services.sftp!.port;
+  const sftpPort = () => app.services.feeds.sftp!.port;
 
   it('answers POST /integrations with an SFTP account jailed to the inbox; an uploaded file is synced at once', async () => {
     const { integration, sftp_account: account } = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: group.dealerIds[0] });
@@ -74,7 +75,7 @@ describe('SFTP delivery and credential emails', () => {
     } finally {
       await jailed.end();
     }
-    expect(readdirSync(app.services.syncs.inbox(integration.id).incoming)).toEqual(['escape.dat']);
+    expect(readdirSync(inboxOf(app.services.feeds.dataDir, integration.id).incoming)).toEqual(['escape.dat']);
 
     const intruder = new SftpClient();
     await expect(intruder.connect({ host: '127.0.0.1', port: sftpPort(), username: account!.username, password: 'wrong-password', retries: 0 })).rejects.toThrow();

@@ -47,11 +47,11 @@ function perWindow(window: string): string {
 }
 
 /** Who is counted: the signed-in user, the API key, or for anonymous callers their address. */
-export function callerIdentity(context: Pick<Context, 'session' | 'meta'>): string {
+export function callerIdentity(context: Pick<Context, 'session' | 'ip'>): string {
   const { principal } = context.session;
   if (principal.kind === 'user') return `user:${principal.userId}`;
   if (principal.kind === 'apiKey') return `key:${principal.apiKeyId}`;
-  return `ip:${context.meta.ip ?? 'unknown'}`;
+  return `ip:${context.ip ?? 'unknown'}`;
 }
 
 /** For `countsWhen`: the call's `from`-`to` range is open-ended or longer than `days` (`to` defaults to now). */

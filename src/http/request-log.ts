@@ -1,13 +1,7 @@
 import { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db/database';
 import type { Logger } from '../logger';
-
-/**
- * The credential a request presented when no session was made from it (a revoked key, a refused
- * parameter): the key's digest or the token's user. The batch write resolves it to the key and its
- * dealer groups, so the admins of that key or user see the refusal in their log.
- */
-export type RequestCredential = { apiKeyHash: string } | { userId: string };
+import type { RequestCredential } from '../auth/authenticate';
 
 /** One API request as the log keeps it. */
 export interface RequestLogEntry {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import http, { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { YogaServerInstance } from 'graphql-yoga';
-import type { RequestMeta } from '../context';
 import type { Logger } from '../logger';
-import type { RequestLogWriter, RequestCredential } from './request-log';
+import type { RequestLogWriter } from './request-log';
 import { errorResponse } from './errors';
 import { rateLimitHeaders } from '../auth/rate-limit';
+import type { Authenticator } from '../auth/authenticate';
+import { Exchange, type ExchangeServerContext } from './exchange';
 import { ALLOWED_METHODS, pathProblem, queryProblem } from './edge';
 
 /**
@@ -15,17 +15,14 @@ import { ALLOWED_METHODS, pathProblem, queryProblem } from './edge';
  */
 
 export interface HttpServerOptions {
-  yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
+  /** Answers everything past the edge: GraphQL, REST and their pages. */
+  yoga: { fetch(request: Request, serverContext: ExchangeServerContext): Response | Promise<Response> };
   trustProxyHops: number;
   jwks: object;
   maxBodyBytes: number;
   requestLog: RequestLogWriter;
   logger: Logger;
-  /**
-   * Who a credential names, for requests refused before a session exists (a revoked key, an
-   * unknown parameter), so the request log can show them to the key's or user's admins.
-   */
-  identify(authorization: string): Promise<RequestCredential | null>;
+  authenticator: Authenticator;
   /** Time a client has to send its headers, and its whole request (slow clients are cut off). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -149,7 +146,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     // A refused target is logged as sent (bounded), since no URL parser may normalise it.
     const url = new URL(targetProblem ? '/' : rawTarget, origin(req));
     const loggedPath = targetProblem ? rawTarget.split('?', 1)[0]!.slice(0, 500) : url.pathname;
-    const meta: RequestMeta = { requestId, ip: clientIp(req, options.trustProxyHops), userId: null, apiKeyId: null, dealerGroupIds: [], operation: null, rateLimit: null };
+    const authorization = req.headers.authorization ?? null;
+    const exchange = new Exchange(requestId, clientIp(req, options.trustProxyHops), authorization, options.authenticator);
     let status = 500;
     try {
       let response: Response;
@@ -180,8 +178,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
         }
         const request = new Request(url, { method, headers, body: rawBody?.length ? new Uint8Array(rawBody) : undefined });
-        response = await options.yoga.fetch(request, { meta, rawBody });
-        if (meta.rateLimit) for (const [name, value] of Object.entries(rateLimitHeaders(meta.rateLimit))) response.headers.set(name, value);
+        response = await options.yoga.fetch(request, { exchange, rawBody });
+        if (exchange.rateLimit) for (const [name, value] of Object.entries(rateLimitHeaders(exchange.rateLimit))) response.headers.set(name, value);
       }
       status = response.status;
       await send(res, response, requestId);
@@ -191,21 +189,21 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       if (!res.headersSent) await send(res, errorResponse(500, 'INTERNAL', 'internal error; the request id identifies it in our logs'), requestId);
       else res.destroy();
     } finally {
-      const authorization = req.headers.authorization;
-      const credential = !meta.userId && !meta.apiKeyId && authorization ? await options.identify(authorization).catch(() => null) : null;
+      const caller = exchange.session;
+      const credential = !caller?.isAuthenticated && authorization ? await options.authenticator.identify(authorization).catch(() => null) : null;
       options.requestLog.record({
         requestId,
         occurredAt: new Date(),
         method,
         path: loggedPath,
-        operation: meta.operation,
+        operation: exchange.operation,
         status,
         durationMs: performance.now() - started,
-        ip: meta.ip,
+        ip: exchange.ip,
         userAgent: req.headers['user-agent']?.slice(0, 300) ?? null,
-        userId: meta.userId,
-        apiKeyId: meta.apiKeyId,
-        dealerGroupIds: [...meta.dealerGroupIds],
+        userId: caller?.userId ?? null,
+        apiKeyId: caller?.apiKeyId ?? null,
+        dealerGroupIds: [...(caller?.dealerGroupIds ?? [])],
         credential,
       });
       inFlight -= 1;

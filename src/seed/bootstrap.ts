@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pluginByKey } from '../modules/plugins/registry';
-import type { SyncRunner } from '../modules/syncs/sync-runner';
+import { inboxOf } from '../modules/syncs/syncs.service';
+import type { AppServices } from '../app-services';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { Logger } from '../logger';
@@ -54,7 +55,8 @@ const SAMPLE_FEEDS = path.join(PROJECT_ROOT, 'test/fixtures/feeds');
  * and waiting in their inboxes, so the first scheduler tick syncs them and the runs, row errors and
  * presumed-sold lifecycle can be explored at once.
  */
-export async function seedDemoFeeds(database: Database, syncs: SyncRunner, dealerGroupId: string, logger: Logger): Promise<void> {
+export async function seedDemoFeeds(app: Pick<AppServices, 'database' | 'logger' | 'feeds'>, dealerGroupId: string): Promise<void> {
+  const { database, logger } = app;
   const dealer = await database.prisma.dealer.findFirst({ where: { dealerGroupId }, orderBy: { code: 'desc' } });
   if (!dealer || !existsSync(SAMPLE_FEEDS)) return;
   const feeds = [
@@ -68,7 +70,7 @@ export async function seedDemoFeeds(database: Database, syncs: SyncRunner, deale
     const integration = await database.prisma.integration.create({
       data: { dealerGroupId, dealerId: dealer.id, pluginKey: feed.pluginKey, name: `${plugin.name} – ${dealer.name}`, source: feed.source, config: feed.config, soldGraceSyncs: plugin.target === 'vehicles' ? 3 : null },
     });
-    const { incoming } = syncs.inbox(integration.id);
+    const { incoming } = inboxOf(app.feeds.dataDir, integration.id);
     await mkdir(incoming, { recursive: true });
     await copyFile(path.join(SAMPLE_FEEDS, feed.file), path.join(incoming, feed.file));
   }

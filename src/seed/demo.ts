@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { mergeRecords, type MergedField, type SourcePriority, type SourceRecord } from '../modules/multi-source/merge';
+import { mergeRecords, type SourcePriority, type SourceRecord } from '../modules/multi-source/merge';
+import type { MergedField } from '../modules/inventory/vehicle-fields';
 import { withCheckDigit } from '../modules/inventory/vin';
 import { refreshDealerConflicts } from '../modules/multi-source/conflicts';
 import { inTransaction, insertRows } from '../db/bulk';

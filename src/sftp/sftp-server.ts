@@ -4,10 +4,8 @@ import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import ssh2 from 'ssh2';
-import type { Database } from '../db/database';
-import type { Logger } from '../logger';
 import { verifyPassword } from '../auth/passwords';
-import type { SyncRunner } from '../modules/syncs/sync-runner';
+import { inboxOf, startIfPending, type SyncServices } from '../modules/syncs/syncs.service';
 
 /**
  * The SFTP server data providers drop files into. Each account (an integration's username and
@@ -46,10 +44,11 @@ function jailedName(requested: string): string | null {
   return name;
 }
 
-export async function startSftpServer(options: { port: number; host: string; dataDir: string | null; database: Database; syncs: SyncRunner; logger: Logger }): Promise<SftpServer> {
-  const { database, syncs, logger } = options;
+export async function startSftpServer(options: { port: number; host: string; app: SyncServices }): Promise<SftpServer> {
+  const { app } = options;
+  const { database, logger } = app;
   const clients = new Set<ssh2.Connection>();
-  const server = new Server({ hostKeys: [hostKey(options.dataDir)] }, (client) => {
+  const server = new Server({ hostKeys: [hostKey(app.feeds.dataDir)] }, (client) => {
     clients.add(client);
     client.on('close', () => clients.delete(client));
     let integrationId: string | null = null;
@@ -73,7 +72,7 @@ export async function startSftpServer(options: { port: number; host: string; dat
         const session = acceptSession();
         session.on('sftp', (acceptSftp) => {
           const sftp = acceptSftp();
-          const inbox = syncs.inbox(integrationId!).incoming;
+          const inbox = inboxOf(app.feeds.dataDir, integrationId!).incoming;
           const handles = new Map<number, OpenFile | OpenDir>();
           let nextHandle = 1;
           const handleOf = (buffer: Buffer) => (buffer.length === 4 ? handles.get(buffer.readUInt32BE(0)) : undefined);
@@ -155,7 +154,7 @@ export async function startSftpServer(options: { port: number; host: string; dat
                 await database.prisma.integration.update({ where: { id: integrationId! }, data: { lastFileAt: new Date(), lastFileName: entry.name } }).catch(() => {});
                 logger.info('sftp file received', { integrationId, file: entry.name, bytes: entry.written });
                 // Sync now; if a run is under way, the scheduler picks the file up when it ends.
-                syncs.startIfPending(integrationId!, 'sftp').catch(() => {});
+                startIfPending(app, integrationId!, 'sftp').catch(() => {});
               }
             }
             sftp.status(reqid, STATUS_CODE.OK);

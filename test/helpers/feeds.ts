@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { TestApp } from './app';
+import { inboxOf } from '../../src/modules/syncs/syncs.service';
 
 /** Feed helpers: connect an integration over REST and drop fixture files into its inbox as an SFTP upload would. */
 
@@ -16,7 +17,7 @@ export async function connect(app: TestApp, token: string, body: Record<string, 
 let sequence = 0;
 /** Places a fixture (or any file, by absolute path) in the integration's inbox under `name` (default: the file's own name). */
 export function deliver(app: TestApp, integrationId: string, fixture: string, name = path.basename(fixture)) {
-  const { incoming } = app.services.syncs.inbox(integrationId);
+  const { incoming } = inboxOf(app.services.feeds.dataDir, integrationId);
   mkdirSync(incoming, { recursive: true });
   const target = path.join(incoming, name);
   copyFileSync(path.resolve(FIXTURES, fixture), target);

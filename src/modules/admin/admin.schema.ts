@@ -1,5 +1,5 @@
 import { builder } from '../../builder';
-import { getAiConfig, setAiConfig, type AiConfigView } from './ai-config.service';
+import { getAiConfig, setAiConfig, type AiConfigView } from '../ai/ai-config.service';
 import { usage, type UsageMeasures } from './usage.service';
 import { restOperations } from '../../http/operations';
 
@@ -114,6 +114,6 @@ builder.mutationFields((t) => ({
       timeout_ms: t.arg.int(),
       rerank_dealer_matches: t.arg.boolean(),
     },
-    resolve: (_root, args, context) => setAiConfig(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() }),
+    resolve: (app, args, context) => setAiConfig(context, app, { ...args, dealer_group_id: args.dealer_group_id?.toString() }),
   }),
 }));

@@ -1,5 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
 import { recordAudit } from '../../audit';
 import { cidrProblem, generateApiKey } from '../../auth/api-keys';
 import { isScope, SCOPES } from '../../auth/scopes';
@@ -9,7 +9,6 @@ import { inCallerGroups } from '../../tenancy';
 
 /** API keys: create, list, revoke and rotate, for the admin users of the keys' dealer groups. */
 
-type Caller = Pick<Context, 'db' | 'session' | 'meta'>;
 
 export const DEFAULT_RATE_LIMIT = 1000;
 export const MAX_RATE_LIMIT = 1_000_000;

@@ -100,7 +100,7 @@ builder.mutationFields((t) => ({
     description: 'Start a conversation, optionally with a first question (answered before this returns).',
     authScopes: { scope: 'assistant:use' },
     args: { title: t.arg.string(), message: t.arg.string({ description: 'A first question.' }) },
-    resolve: (_root, args, context) => startConversation(context, args),
+    resolve: (app, args, context) => startConversation(context, app, args),
   }),
   askAssistant: t.field({
     ...operation('POST /assistant/conversations/:id/messages', 'Ask the assistant', { status: 201, rateLimit: ASSISTANT_MESSAGES }),
@@ -108,6 +108,6 @@ builder.mutationFields((t) => ({
     description: 'Ask in a conversation. The answer uses your own data only, and follows up on the conversation ("and how many of those are white?").',
     authScopes: { scope: 'assistant:use' },
     args: { id: t.arg.id({ required: true, description: 'The conversation.' }), content: t.arg.string({ required: true }) },
-    resolve: async (_root, args, context) => ({ ...(await ask(context, String(args.id), args.content)), conversationId: String(args.id) }),
+    resolve: async (app, args, context) => ({ ...(await ask(context, app, String(args.id), args.content)), conversationId: String(args.id) }),
   }),
 }));

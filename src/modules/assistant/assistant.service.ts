@@ -1,12 +1,13 @@
 import { Prisma, type AssistantMessage } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
+import type { AppServices } from '../../app-services';
 import { AppError, badInput, notFound } from '../../errors';
 import type { Scope } from '../../auth/scopes';
 import { pageArgs } from '../../pagination';
 import { isUuid, optionalText } from '../../validation';
-import { activeProvider, recordTokens, tokensUsedToday } from '../admin/ai-config.service';
+import { providerFor, recordTokens } from '../ai/ai-config.service';
 import { CAPABILITIES, compose } from './compose';
-import { ChatProvider, ProviderError, providerReranker, type ChatMessage, type ToolDefinition } from './provider';
+import { ProviderError, type ChatMessage, type ChatProvider, type ToolDefinition } from '../ai/chat-provider';
 import { cleanFilters, GROUPINGS, MEASURES, QUERY_SCHEMA, runQuery, SUBJECTS, type AssistantQuery, type QueryFilters, type QueryResult } from './query';
 import { understand, type Vocabulary } from './understand';
 
@@ -17,7 +18,7 @@ import { understand, type Vocabulary } from './understand';
  * with the caller's session, so they see only what the caller may see.
  */
 
-type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
+type ProviderServices = Pick<AppServices, 'secrets' | 'feeds'>;
 
 const SUBJECT_SCOPES: Record<AssistantQuery['subject'], Scope> = { vehicles: 'inventory:read', leads: 'leads:read', calls: 'calls:read', sales: 'sales:read' };
 const MAX_QUESTION = 2000;
@@ -71,18 +72,18 @@ export async function findConversation(caller: Caller, id: string) {
   return conversation;
 }
 
-export async function startConversation(caller: Caller, input: { title?: string | null; message?: string | null }) {
+export async function startConversation(caller: Caller, app: ProviderServices, input: { title?: string | null; message?: string | null }) {
   const title = optionalText('title', input.title, 200) ?? (input.message?.trim() ? input.message.trim().slice(0, 80) : 'New conversation');
   const conversation = await caller.db.assistantConversation.create({
     data: { ownerUserId: caller.session.userId, ownerApiKeyId: caller.session.userId ? null : caller.session.apiKeyId, dealerGroupIds: [...caller.session.dealerGroupIds], title },
   });
-  if (input.message?.trim()) await ask(caller, conversation.id, input.message);
+  if (input.message?.trim()) await ask(caller, app, conversation.id, input.message);
   return findConversation(caller, conversation.id);
 }
 
 export interface Exchange { question: AssistantMessage; answer: AssistantMessage }
 
-export async function ask(caller: Caller, conversationId: string, content: string | null | undefined): Promise<Exchange> {
+export async function ask(caller: Caller, app: ProviderServices, conversationId: string, content: string | null | undefined): Promise<Exchange> {
   const conversation = await findConversation(caller, conversationId);
   const question = content?.trim() ?? '';
   if (!question) throw badInput('content', 'ask a question');
@@ -92,7 +93,7 @@ export async function ask(caller: Caller, conversationId: string, content: strin
   const previous = history.find((message) => message.role === 'assistant' && (message.data as AnswerData).query)?.data as AnswerData | undefined;
   const vocabulary = await vocabularyOf(caller);
 
-  const chosen = await providerFor(caller);
+  const chosen = await providerFor(caller, app);
   let answer: Omit<Prisma.AssistantMessageUncheckedCreateInput, 'conversationId' | 'role'>;
   if (!chosen) answer = await builtIn(caller, question, vocabulary, previous?.query ?? null, null);
   else if (chosen.limitReached) {
@@ -252,22 +253,4 @@ async function withProvider(caller: Caller, provider: ChatProvider, question: st
     if (error instanceof ProviderError) throw Object.assign(error, { usage });
     throw error;
   }
-}
-
-/** The dealer matcher's re-ranker for the caller: the group's provider when one is enabled for it and within its daily limit, else none. */
-export async function matchReranker(caller: Caller, onFailure: (error: Error) => void) {
-  const chosen = await providerFor(caller);
-  if (!chosen?.provider.config.rerankDealerMatches || chosen.limitReached) return undefined;
-  const { provider } = chosen;
-  return providerReranker(provider, (prompt, completion) => recordTokens(caller.db, provider.config.dealerGroupId, prompt, completion), onFailure);
-}
-
-/** The caller's provider (the first of their groups with one enabled), and whether its group's tokens for today are spent. */
-async function providerFor(caller: Caller): Promise<{ provider: ChatProvider; limitReached: boolean } | null> {
-  const config = await activeProvider(caller.db, caller.session.dealerGroupIds);
-  if (!config) return null;
-  return {
-    provider: new ChatProvider(config, { secrets: caller.services.secrets, allowPrivateNetworks: caller.services.allowPrivateNetworks }),
-    limitReached: (await tokensUsedToday(caller.db, config.dealerGroupId)) >= config.dailyTokenLimit,
-  };
 }

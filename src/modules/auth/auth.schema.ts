@@ -76,14 +76,14 @@ builder.mutationFields((t) => ({
     type: AuthTokens,
     description: 'Exchange an email and password for an access token and a refresh token.',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => login(context, args),
+    resolve: (app, args, context) => login(context, app.auth, args),
   }),
   refresh: t.field({
     ...operation('POST /auth/refresh', 'Refresh an access token', { public: true }),
     type: AuthTokens,
     description: 'Exchange a refresh token (single use) for a new token pair.',
     args: { refresh_token: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => refresh(context, args.refresh_token),
+    resolve: (app, args, context) => refresh(context, app.auth, args.refresh_token),
   }),
   logout: t.field({
     ...operation('POST /auth/logout', 'Sign out'),

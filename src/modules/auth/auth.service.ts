@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { AppError, badInput, unauthenticated } from '../../errors';
 import { verifyPassword } from '../../auth/passwords';
 import { hashToken, newRefreshToken, type TokenService } from '../../auth/tokens';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
+import type { AuthServices } from '../../app-services';
 import { recordAudit } from '../../audit';
 
 /** Login, token refresh with reuse detection, logout and the caller's profile. */
@@ -19,8 +20,6 @@ export interface TokenPair {
   passwordChangeRequired: boolean;
 }
 
-type AuthDeps = Pick<Context, 'db' | 'auth' | 'session' | 'meta'>;
-
 const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'email or password is incorrect');
 
 function assertBuiltInProvider(tokens: TokenService): void {
@@ -29,20 +28,20 @@ function assertBuiltInProvider(tokens: TokenService): void {
   }
 }
 
-async function issuePair(deps: AuthDeps, userId: string, familyId: string): Promise<TokenPair> {
-  const user = await deps.db.user.findUniqueOrThrow({
+async function issuePair(caller: Caller, auth: AuthServices, userId: string, familyId: string): Promise<TokenPair> {
+  const user = await caller.db.user.findUniqueOrThrow({
     where: { id: userId },
     select: { id: true, email: true, role: true, mustChangePassword: true, dealerGroups: { select: { dealerGroupId: true } } },
   });
-  const access = await deps.auth.tokens.issueAccessToken({
+  const access = await auth.tokens.issueAccessToken({
     userId: user.id,
     email: user.email,
     role: user.role,
     dealerGroupIds: user.dealerGroups.map((membership) => membership.dealerGroupId),
   });
   const refresh = newRefreshToken();
-  const refreshExpiresAt = new Date(Date.now() + deps.auth.refreshTokenTtlSeconds * 1000);
-  await deps.db.refreshToken.create({ data: { userId, familyId, tokenHash: refresh.hash, expiresAt: refreshExpiresAt } });
+  const refreshExpiresAt = new Date(Date.now() + auth.refreshTokenTtlSeconds * 1000);
+  await caller.db.refreshToken.create({ data: { userId, familyId, tokenHash: refresh.hash, expiresAt: refreshExpiresAt } });
   return {
     token: access.token,
     tokenType: 'Bearer',
@@ -55,24 +54,24 @@ async function issuePair(deps: AuthDeps, userId: string, familyId: string): Prom
   };
 }
 
-export async function login(deps: AuthDeps, input: { email: string; password: string }): Promise<TokenPair> {
-  assertBuiltInProvider(deps.auth.tokens);
+export async function login(caller: Caller, auth: AuthServices, input: { email: string; password: string }): Promise<TokenPair> {
+  assertBuiltInProvider(auth.tokens);
   const email = input.email.trim().toLowerCase();
   if (!email) throw badInput('email', 'is required');
   if (!input.password) throw badInput('password', 'is required');
-  const wait = await deps.auth.loginThrottle.blockedFor(email, deps.meta.ip);
+  const wait = await auth.loginThrottle.blockedFor(email, caller.ip);
   if (wait > 0) {
-    await recordAudit(deps.db, deps, { action: 'login.throttled', details: { email }, dealerGroupIds: [] });
+    await recordAudit(caller.db, caller, { action: 'login.throttled', details: { email }, dealerGroupIds: [] });
     throw new AppError(429, 'RATE_LIMITED', `too many failed sign-ins; try again in ${wait} s`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
   }
   const user = email.length <= 320 && input.password.length <= 1024
-    ? await deps.db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true, disabledAt: true, dealerGroups: { select: { dealerGroupId: true } } } })
+    ? await caller.db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true, disabledAt: true, dealerGroups: { select: { dealerGroupId: true } } } })
     : null;
   const valid = await verifyPassword(input.password.slice(0, 1024), user?.passwordHash ?? null);
   const groups = user?.dealerGroups.map((membership) => membership.dealerGroupId) ?? [];
   if (!user || !valid || user.disabledAt) {
-    await deps.auth.loginThrottle.recordFailure(email, deps.meta.ip);
-    await recordAudit(deps.db, deps, {
+    await auth.loginThrottle.recordFailure(email, caller.ip);
+    await recordAudit(caller.db, caller, {
       action: 'login.failed',
       actorUserId: user?.id ?? null,
       details: { email, reason: !user ? 'unknown account' : user.disabledAt ? 'account disabled' : 'wrong password' },
@@ -80,38 +79,38 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
     });
     throw invalidCredentials();
   }
-  await deps.auth.loginThrottle.recordSuccess(email);
-  await deps.db.$transaction([
-    deps.db.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } }),
-    deps.db.auditEvent.create({ data: { action: 'login.succeeded', actorUserId: user.id, ip: deps.meta.ip, requestId: deps.meta.requestId, dealerGroupIds: groups } }),
+  await auth.loginThrottle.recordSuccess(email);
+  await caller.db.$transaction([
+    caller.db.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } }),
+    caller.db.auditEvent.create({ data: { action: 'login.succeeded', actorUserId: user.id, ip: caller.ip, requestId: caller.requestId, dealerGroupIds: groups } }),
   ]);
-  return issuePair(deps, user.id, randomUUID());
+  return issuePair(caller, auth, user.id, randomUUID());
 }
 
 /**
  * Exchanges a refresh token for a new pair. Each token works once: presenting a spent one means
  * it was copied, so the whole family (every token descended from that login) is revoked.
  */
-export async function refresh(deps: AuthDeps, refreshToken: string): Promise<TokenPair> {
-  assertBuiltInProvider(deps.auth.tokens);
+export async function refresh(caller: Caller, auth: AuthServices, refreshToken: string): Promise<TokenPair> {
+  assertBuiltInProvider(auth.tokens);
   if (!refreshToken.trim()) throw badInput('refresh_token', 'is required');
   const tokenHash = hashToken(refreshToken.trim());
   const now = new Date();
-  const spent = await deps.db.refreshToken.updateMany({
+  const spent = await caller.db.refreshToken.updateMany({
     where: { tokenHash, usedAt: null, revokedAt: null, expiresAt: { gt: now } },
     data: { usedAt: now },
   });
-  const record = await deps.db.refreshToken.findUnique({
+  const record = await caller.db.refreshToken.findUnique({
     where: { tokenHash },
     select: { userId: true, familyId: true, usedAt: true, revokedAt: true, expiresAt: true, user: { select: { disabledAt: true } } },
   });
   if (!record) throw unauthenticated('invalid refresh token');
   if (spent.count === 0) {
     if (record.usedAt || record.revokedAt) {
-      const groups = await deps.db.userDealerGroup.findMany({ where: { userId: record.userId }, select: { dealerGroupId: true } });
-      await deps.db.$transaction(async (tx) => {
+      const groups = await caller.db.userDealerGroup.findMany({ where: { userId: record.userId }, select: { dealerGroupId: true } });
+      await caller.db.$transaction(async (tx) => {
         const revoked = await tx.refreshToken.updateMany({ where: { familyId: record.familyId, revokedAt: null }, data: { revokedAt: now } });
-        await recordAudit(tx, deps, {
+        await recordAudit(tx, caller, {
           action: 'refresh_token.reused',
           actorUserId: record.userId,
           targetType: 'refresh_token_family',
@@ -125,29 +124,29 @@ export async function refresh(deps: AuthDeps, refreshToken: string): Promise<Tok
     throw unauthenticated('refresh token expired: log in again');
   }
   if (record.user.disabledAt) throw unauthenticated('account disabled');
-  return issuePair(deps, record.userId, record.familyId);
+  return issuePair(caller, auth, record.userId, record.familyId);
 }
 
 /** A new session for a user who just proved who they are another way (an accepted invitation). */
-export function signIn(deps: AuthDeps, userId: string): Promise<TokenPair> {
-  assertBuiltInProvider(deps.auth.tokens);
-  return issuePair(deps, userId, randomUUID());
+export function signIn(caller: Caller, auth: AuthServices, userId: string): Promise<TokenPair> {
+  assertBuiltInProvider(auth.tokens);
+  return issuePair(caller, auth, userId, randomUUID());
 }
 
 /** Revokes one of the caller's refresh tokens (its whole family), or all of them when none is named. */
-export async function logout(deps: AuthDeps, refreshToken: string | null): Promise<number> {
-  const userId = deps.session.userId;
+export async function logout(caller: Caller, refreshToken: string | null): Promise<number> {
+  const userId = caller.session.userId;
   if (!userId) throw badInput('refresh_token', 'API keys have no refresh tokens; revoke the key instead');
   const now = new Date();
   const revoke = async (where: { familyId: string } | { userId: string; usedAt: null }) => {
-    return deps.db.$transaction(async (tx) => {
+    return caller.db.$transaction(async (tx) => {
       const { count } = await tx.refreshToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: now } });
-      await recordAudit(tx, deps, { action: 'logout', targetType: 'user', targetId: userId, details: { revoked: count } });
+      await recordAudit(tx, caller, { action: 'logout', targetType: 'user', targetId: userId, details: { revoked: count } });
       return count;
     });
   };
   if (refreshToken) {
-    const record = await deps.db.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken.trim()) }, select: { userId: true, familyId: true } });
+    const record = await caller.db.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken.trim()) }, select: { userId: true, familyId: true } });
     if (!record || record.userId !== userId) throw badInput('refresh_token', 'is not a refresh token of yours');
     return revoke({ familyId: record.familyId });
   }

@@ -7,7 +7,7 @@ import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
 import {
   addAlias, archiveDealer, createDealer, dealerPage, findDealer, matchDealers, removeAlias, updateDealer, type DealerInput,
 } from './dealers.service';
-import { matchReranker } from '../assistant/assistant.service';
+import { matchReranker } from './match-reranker';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Dealers');
@@ -214,9 +214,9 @@ builder.queryFields((t) => ({
       name: t.arg.string(), street: t.arg.string(), city: t.arg.string(), state: t.arg.string(), postal_code: t.arg.string(),
       phone: t.arg.string(), website: t.arg.string(), limit: t.arg.int({ description: 'Candidates to return, 1-50.', extensions: { openapi: { minimum: 1, maximum: 50, default: 5 } } }),
     },
-    resolve: async (_root, args, context) => {
+    resolve: async (app, args, context) => {
       // With an assistant provider configured (and re-ranking on), it re-orders the top candidates; any failure keeps our order.
-      const reranker = await matchReranker(context, () => { /* our ranking stands */ });
+      const reranker = await matchReranker(context, app, () => { /* our ranking stands */ });
       return (await matchDealers(context, args, reranker)).map((candidate) => ({ dealerId: candidate.dealer.id, score: candidate.score, reasons: candidate.reasons }));
     },
   }),

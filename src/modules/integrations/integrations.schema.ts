@@ -1,80 +1,17 @@
-import type { Prisma, SyncRun as SyncRunRow } from '../../generated/prisma/client';
+import type { Prisma } from '../../generated/prisma/client';
 import type { PageRef } from '../../pagination';
 import { builder, Deletion, Pagination } from '../../builder';
 import { pluginByKey } from '../plugins/registry';
 import {
-  createIntegration, disconnectIntegration, findSyncRun, freshness, integrationPage, setCredentials, STRATEGIES, syncRunPage,
-  testIntegration, triggerSync, updateIntegration, type ConnectionTest, type Freshness, type IntegrationInput, type SftpAccount,
+  createIntegration, disconnectIntegration, findIntegration, freshness, integrationPage, setCredentials, STRATEGIES, updateIntegration,
+  type Freshness, type IntegrationInput, type SftpAccount,
 } from './integrations.service';
 import { choice } from '../../schema-args';
 import { restOperations } from '../../http/operations';
-import { findIntegration } from './integration-lookup';
 
 const operation = restOperations('Integrations');
 
-/** Catalog rows 11-21: integrations, their credentials, connection tests, sync runs and feed freshness. */
-
-const SyncCounts = builder.objectRef<SyncRunRow>('SyncCounts').implement({
-  description: 'What a run did with the rows it read.',
-  fields: (t) => ({
-    read: t.int({ resolve: (run) => run.rowsRead }),
-    created: t.exposeInt('created'),
-    updated: t.exposeInt('updated'),
-    unchanged: t.exposeInt('unchanged'),
-    skipped: t.exposeInt('skipped', { description: 'Rows left out on purpose: duplicates, skip_row rules, update_only misses.' }),
-    failed: t.exposeInt('failed', { description: 'Rows that failed validation; see row_errors.' }),
-    flagged: t.exposeInt('flagged', { description: 'Rows taken with a flag from a transformation rule; see row_errors (kind flag).' }),
-    presumed_sold: t.int({ description: 'Vehicles the feed stopped listing, past the sold grace period.', resolve: (run) => run.presumedSold }),
-    returned: t.int({ description: 'Presumed-sold vehicles the feed listed again.', resolve: (run) => run.returned }),
-  }),
-});
-
-const SyncProgress = builder.objectRef<SyncRunRow>('SyncProgress').implement({
-  fields: (t) => ({
-    bytes_read: t.float({ resolve: (run) => Number(run.bytesRead) }),
-    bytes_total: t.float({ nullable: true, resolve: (run) => (run.bytesTotal === null ? null : Number(run.bytesTotal)) }),
-    percent: t.float({ nullable: true, resolve: (run) => (run.status === 'succeeded' ? 100 : run.bytesTotal ? Math.min(100, Math.round((Number(run.bytesRead) / Number(run.bytesTotal)) * 1000) / 10) : null) }),
-  }),
-});
-
-builder.prismaObject('SyncRowError', {
-  fields: (t) => ({
-    row: t.exposeInt('row', { description: 'Line of the file (CSV) or record number (XML, JSON).' }),
-    kind: t.exposeString('kind', { description: 'error (the row was not taken) or flag (taken; a rule flagged it)' }),
-    field: t.exposeString('field', { nullable: true }),
-    message: t.exposeString('message'),
-    raw: t.expose('raw', { type: 'JSON', nullable: true, description: 'The row as the feed sent it.' }),
-  }),
-});
-
-const SyncRun = builder.prismaObject('SyncRun', { description: 'One run of an integration.', fields: () => ({}) });
-
-const SyncRunDetail = builder.prismaObject('SyncRun', {
-  variant: 'SyncRunDetail',
-  description: 'One run of an integration with its row-level errors.',
-  fields: (t) => ({
-    row_errors: t.relation('rowErrors', {
-      args: { errors_limit: t.arg.int({ description: 'Row errors to return (default 100, max 1000).' }), errors_offset: t.arg.int() },
-      query: (args) => ({ orderBy: [{ row: 'asc' }, { id: 'asc' }], take: Math.min(Math.max(args.errors_limit ?? 100, 1), 1000), skip: Math.max(args.errors_offset ?? 0, 0) }),
-    }),
-  }),
-});
-
-for (const ref of [SyncRun, SyncRunDetail]) builder.prismaObjectFields(ref, (t) => ({
-  id: t.exposeID('id'),
-  integration_id: t.exposeID('integrationId'),
-  status: t.exposeString('status', { description: 'running, succeeded or failed' }),
-  trigger: t.exposeString('trigger', { description: 'manual, schedule, sftp or cli' }),
-  file_name: t.exposeString('fileName', { nullable: true }),
-  template_id: t.exposeID('templateId', { nullable: true }),
-  template_version: t.exposeInt('templateVersion', { nullable: true, description: 'The mapping template version the run used.' }),
-  counts: t.field({ type: SyncCounts, resolve: (run) => run }),
-  progress: t.field({ type: SyncProgress, resolve: (run) => run }),
-  error: t.exposeString('error', { nullable: true }),
-  started_at: t.expose('startedAt', { type: 'DateTime' }),
-  finished_at: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
-  duration_ms: t.int({ nullable: true, resolve: (run) => (run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null) }),
-}));
+/** Integrations (the Integrations section of docs/operations.md): connecting feeds, their settings, credentials, SFTP accounts and freshness; their runs are the syncs module's. */
 
 const SftpAccountRef = builder.objectRef<SftpAccount>('SftpAccount').implement({
   description: 'Where a data provider uploads files. The password is shown once; only its hash is kept.',
@@ -88,7 +25,8 @@ const SftpAccountRef = builder.objectRef<SftpAccount>('SftpAccount').implement({
   }),
 });
 
-const Integration = builder.prismaObject('Integration', {
+/** A connected feed; the syncs module adds its last run (last_sync). */
+export const Integration = builder.prismaObject('Integration', {
   description: 'A plugin connected to one rooftop.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -113,13 +51,6 @@ const Integration = builder.prismaObject('Integration', {
     last_file_at: t.expose('lastFileAt', { type: 'DateTime', nullable: true }),
     last_file_name: t.exposeString('lastFileName', { nullable: true }),
     next_sync_at: t.expose('nextSyncAt', { type: 'DateTime', nullable: true }),
-    last_sync: t.field({
-      type: SyncRun,
-      nullable: true,
-      description: 'The latest run.',
-      select: { runs: { orderBy: { startedAt: 'desc' }, take: 1 } },
-      resolve: (integration) => integration.runs[0] ?? null,
-    }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -137,16 +68,6 @@ const IntegrationPage = builder.objectRef<PageRef<Prisma.IntegrationWhereInput>>
     integrations: t.prismaField({
       type: [Integration],
       resolve: (query, page, _args, context) => context.db.integration.findMany({ ...query, where: page.where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
-
-const SyncRunPage = builder.objectRef<PageRef<Prisma.SyncRunWhereInput>>('SyncRunPage').implement({
-  fields: (t) => ({
-    syncs: t.prismaField({
-      type: [SyncRun],
-      resolve: (query, page, _args, context) => context.db.syncRun.findMany({ ...query, where: page.where, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
     }),
     pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
   }),
@@ -171,19 +92,6 @@ const FreshnessList = builder.objectRef<Freshness[]>('FeedFreshnessList').implem
     feeds: t.field({ type: [FreshnessRef], resolve: (rows) => rows }),
     lagging: t.int({ resolve: (rows) => rows.filter((row) => row.state === 'lagging').length }),
     silent: t.int({ resolve: (rows) => rows.filter((row) => row.state === 'silent').length }),
-  }),
-});
-
-const SampleRow = builder.objectRef<ConnectionTest['sample'][number]>('ConnectionTestRow').implement({
-  fields: (t) => ({ row: t.exposeInt('row'), record: t.expose('record', { type: 'JSON', nullable: true }), error: t.exposeString('error', { nullable: true }) }),
-});
-const ConnectionTestRef = builder.objectRef<ConnectionTest>('ConnectionTest').implement({
-  fields: (t) => ({
-    ok: t.exposeBoolean('ok'),
-    message: t.exposeString('message'),
-    file_name: t.exposeString('file_name', { nullable: true }),
-    headers: t.exposeStringList('headers'),
-    sample: t.field({ type: [SampleRow], resolve: (test) => test.sample }),
   }),
 });
 
@@ -224,21 +132,6 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, context) => context.db.integration.findUniqueOrThrow({ ...query, where: { id: (await findIntegration(context, String(args.id))).id } }),
   }),
-  integrationSyncs: t.field({
-    ...operation('GET /integrations/:id/syncs', "List an integration's syncs"),
-    type: SyncRunPage,
-    description: 'Sync history, newest first.',
-    authScopes: { scope: 'integrations:read' },
-    args: { id: t.arg.id({ required: true }), status: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, { id, ...args }, context) => syncRunPage(context, String(id), args),
-  }),
-  syncRun: t.prismaField({
-    ...operation('GET /syncs/:id', 'Get a sync run'),
-    type: SyncRunDetail,
-    authScopes: { scope: 'integrations:read' },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.syncRun.findUniqueOrThrow({ ...query, where: { id: (await findSyncRun(context, String(args.id))).id } }),
-  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -247,15 +140,15 @@ builder.mutationFields((t) => ({
     type: IntegrationConnection,
     authScopes: { scope: 'integrations:write' },
     args: { ...settingArgs(t), plugin_key: t.arg.string({ required: true }), dealer_id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => createIntegration(context, { ...args, dealer_id: String(args.dealer_id), template_id: args.template_id?.toString() } as IntegrationInput),
+    resolve: (app, args, context) => createIntegration(context, app, { ...args, dealer_id: String(args.dealer_id), template_id: args.template_id?.toString() } as IntegrationInput),
   }),
   updateIntegration: t.prismaField({
     ...operation('PATCH /integrations/:id', 'Update an integration'),
     type: Integration,
     authScopes: { scope: 'integrations:write' },
     args: { id: t.arg.id({ required: true }), ...settingArgs(t) },
-    resolve: async (query, _root, { id, ...input }, context) =>
-      context.db.integration.findUniqueOrThrow({ ...query, where: { id: await updateIntegration(context, String(id), { ...input, template_id: input.template_id === undefined ? undefined : input.template_id?.toString() ?? null } as IntegrationInput) } }),
+    resolve: async (query, app, { id, ...input }, context) =>
+      context.db.integration.findUniqueOrThrow({ ...query, where: { id: await updateIntegration(context, app, String(id), { ...input, template_id: input.template_id === undefined ? undefined : input.template_id?.toString() ?? null } as IntegrationInput) } }),
   }),
   disconnectIntegration: t.field({
     ...operation('DELETE /integrations/:id', 'Disconnect an integration'),
@@ -263,7 +156,7 @@ builder.mutationFields((t) => ({
     description: 'Stops syncing and drops credentials and SFTP access; runs and data are kept.',
     authScopes: { scope: 'integrations:write' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => ({ id: await disconnectIntegration(context, String(args.id)) }),
+    resolve: async (app, args, context) => ({ id: await disconnectIntegration(context, app, String(args.id)) }),
   }),
   setIntegrationCredentials: t.prismaField({
     ...operation('PUT /integrations/:id/credentials', 'Set integration credentials'),
@@ -271,24 +164,6 @@ builder.mutationFields((t) => ({
     description: 'Stores the plugin\'s secret settings encrypted (AES-256-GCM); they are never returned, only has_credentials.',
     authScopes: { scope: 'integrations:write' },
     args: { id: t.arg.id({ required: true }), credentials: t.arg({ type: 'JSON', required: true, description: '{ "api_key": "…" }; {} clears them.' }) },
-    resolve: async (query, _root, args, context) => context.db.integration.findUniqueOrThrow({ ...query, where: { id: await setCredentials(context, String(args.id), args.credentials) } }),
-  }),
-  testIntegration: t.field({
-    // Each test reaches an address the tenant chose.
-    ...operation('POST /integrations/:id/test', "Test an integration's connection", { rateLimit: { operation: 'testing connections', max: 10, window: '1m' } }),
-    type: ConnectionTestRef,
-    description: 'Reaches the feed and parses its first rows as a sync would, without writing anything.',
-    authScopes: { scope: 'integrations:write' },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => testIntegration(context, String(args.id)),
-  }),
-  syncIntegration: t.prismaField({
-    // A run pulls and writes a whole feed: this bounds the runs one caller can start across its integrations.
-    ...operation('POST /integrations/:id/sync', 'Start a sync', { status: 202, rateLimit: { operation: 'starting syncs', max: 30, window: '10m' } }),
-    type: SyncRunDetail,
-    description: 'Starts a run now (409 while one is running). With wait: true the answer comes when it ends.',
-    authScopes: { scope: 'integrations:write' },
-    args: { id: t.arg.id({ required: true }), wait: t.arg.boolean() },
-    resolve: async (query, _root, args, context) => context.db.syncRun.findUniqueOrThrow({ ...query, where: { id: await triggerSync(context, String(args.id), args.wait ?? false) } }),
+    resolve: async (query, app, args, context) => context.db.integration.findUniqueOrThrow({ ...query, where: { id: await setCredentials(context, app, String(args.id), args.credentials) } }),
   }),
 }));

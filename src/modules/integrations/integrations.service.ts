@@ -1,25 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import type { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
+import type { AppServices, FeedSettings } from '../../app-services';
+import type { SecretBox } from '../../secrets';
+import type { Db } from '../../db/database';
 import { badInput, conflict } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant, inCallerGroups, inputDealer } from '../../tenancy';
-import { visibleTo as templatesVisibleTo } from '../mappings/mappings.service';
+import { visibleTo as templatesVisibleTo } from '../mapping-templates/mapping-templates.service';
 import { dealerIds, isUuid, oneOf, requiredText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { hashPassword } from '../../auth/passwords';
 import { pluginByKey, validateConfig, type PluginDefinition } from '../plugins/registry';
-import { FeedError } from '../syncs/parsers';
-import { rowMapper } from '../syncs/mapping';
-import { deliveredName } from '../syncs/sync-runner';
-import { runRow, type Pipeline } from '../syncs/pipeline';
-import { enabledRules } from '../rules/rules.service';
-import { findIntegration } from './integration-lookup';
 
-/** Integrations: a plugin connected to one rooftop, with its settings, credentials, SFTP inbox and runs. */
+/**
+ * Integrations: a plugin connected to one rooftop, with its settings, credentials, SFTP account and
+ * freshness. The syncs module runs them.
+ */
 
-type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
+/**
+ * One of the caller's integrations, else 404; disconnected ones only with `disconnected` (their runs
+ * stay readable).
+ */
+export function findIntegration(caller: Pick<Caller, 'db' | 'session'>, id: string, options: { disconnected?: boolean } = {}) {
+  return findInTenant(caller.session, 'integration', id, (where) => caller.db.integration.findFirst({ where: { ...where, ...(options.disconnected ? {} : { disconnectedAt: null }) } }));
+}
 
 export const STRATEGIES = ['overwrite', 'merge', 'update_only'] as const;
 
@@ -44,8 +49,8 @@ function sourceName(value: string | null | undefined): string | undefined {
   return name;
 }
 
-function checkedConfig(caller: Caller, plugin: PluginDefinition, config: unknown): Prisma.InputJsonValue {
-  const [first] = validateConfig(plugin, config ?? {}, { allowInsecureHttp: caller.services.allowInsecureHttpPull });
+function checkedConfig(feeds: FeedSettings, plugin: PluginDefinition, config: unknown): Prisma.InputJsonValue {
+  const [first] = validateConfig(plugin, config ?? {}, { allowInsecureHttp: feeds.allowInsecureHttpPull });
   if (first) throw badInput(`config.${first.field}`, first.message);
   return (config ?? {}) as Prisma.InputJsonValue;
 }
@@ -76,23 +81,19 @@ function settings(input: IntegrationInput) {
 const newSftpPassword = () => randomBytes(18).toString('base64url');
 
 /** A fresh SFTP account for an integration; the password is returned once and stored hashed. */
-export async function issueSftpAccount(caller: Pick<Caller, 'db' | 'services'>, integrationId: string): Promise<SftpAccount> {
+export async function issueSftpAccount(db: Db, feeds: FeedSettings, integrationId: string): Promise<SftpAccount> {
   const password = newSftpPassword();
-  const current = await caller.db.integration.findUniqueOrThrow({ where: { id: integrationId }, select: { sftpUsername: true } });
+  const current = await db.integration.findUniqueOrThrow({ where: { id: integrationId }, select: { sftpUsername: true } });
   const username = current.sftpUsername ?? `feed_${randomBytes(5).toString('hex')}`;
-  await caller.db.integration.update({ where: { id: integrationId }, data: { sftpUsername: username, sftpPasswordHash: await hashPassword(password) } });
-  await mkdir(caller.services.syncs.inbox(integrationId).incoming, { recursive: true });
-  return {
-    host: caller.services.sftp?.host ?? 'localhost', port: caller.services.sftp?.port ?? null, username, password, path: '/',
-    enabled: caller.services.sftp !== null,
-  };
+  await db.integration.update({ where: { id: integrationId }, data: { sftpUsername: username, sftpPasswordHash: await hashPassword(password) } });
+  return { host: feeds.sftp?.host ?? 'localhost', port: feeds.sftp?.port ?? null, username, password, path: '/', enabled: feeds.sftp !== null };
 }
 
-export async function createIntegration(caller: Caller, input: IntegrationInput): Promise<{ id: string; sftpAccount: SftpAccount | null }> {
+export async function createIntegration(caller: Caller, app: Pick<AppServices, 'feeds'>, input: IntegrationInput): Promise<{ id: string; sftpAccount: SftpAccount | null }> {
   const plugin = pluginByKey(input.plugin_key ?? '');
   if (!plugin) throw badInput('plugin_key', `unknown plugin "${input.plugin_key}"; see GET /plugins`);
   const dealer = await inputDealer(caller, input.dealer_id, { purpose: 'the rooftop the feed belongs to', active: true });
-  const config = checkedConfig(caller, plugin, input.config);
+  const config = checkedConfig(app.feeds, plugin, input.config);
   const values = config as Record<string, unknown>;
   const integration = await caller.db.integration.create({
     data: {
@@ -110,12 +111,12 @@ export async function createIntegration(caller: Caller, input: IntegrationInput)
       nextSyncAt: plugin.delivery === 'http_pull' ? new Date() : null,
     },
   });
-  const sftpAccount = plugin.delivery === 'sftp' ? await issueSftpAccount(caller, integration.id) : null;
+  const sftpAccount = plugin.delivery === 'sftp' ? await issueSftpAccount(caller.db, app.feeds, integration.id) : null;
   await recordAudit(caller.db, caller, { action: 'integration.connected', targetType: 'integration', targetId: integration.id, dealerGroupIds: [dealer.dealerGroupId], details: { plugin: plugin.key, dealer_id: dealer.id } });
   return { id: integration.id, sftpAccount };
 }
 
-export async function updateIntegration(caller: Caller, id: string, input: IntegrationInput): Promise<string> {
+export async function updateIntegration(caller: Caller, app: Pick<AppServices, 'feeds'>, id: string, input: IntegrationInput): Promise<string> {
   const integration = await findIntegration(caller, id);
   const plugin = pluginByKey(integration.pluginKey)!;
   const changes = settings(input);
@@ -123,7 +124,7 @@ export async function updateIntegration(caller: Caller, id: string, input: Integ
     where: { id },
     data: {
       ...changes,
-      ...(input.config !== undefined && input.config !== null ? { config: checkedConfig(caller, plugin, input.config) } : {}),
+      ...(input.config !== undefined && input.config !== null ? { config: checkedConfig(app.feeds, plugin, input.config) } : {}),
       ...(input.source !== undefined && input.source !== null ? { source: sourceName(input.source) } : {}),
       ...(input.template_id !== undefined ? { templateId: await checkedTemplate(caller, input.template_id) } : {}),
       ...(changes.scheduleMinutes !== undefined ? { nextSyncAt: changes.scheduleMinutes ? new Date(Date.now() + changes.scheduleMinutes * 60_000) : null } : {}),
@@ -133,9 +134,9 @@ export async function updateIntegration(caller: Caller, id: string, input: Integ
 }
 
 /** Disconnects: no more syncs, credentials and SFTP access dropped; its runs and data stay. */
-export async function disconnectIntegration(caller: Caller, id: string): Promise<string> {
+export async function disconnectIntegration(caller: Caller, app: Pick<AppServices, 'background'>, id: string): Promise<string> {
   const integration = await findIntegration(caller, id);
-  if (caller.services.syncs.isRunning(id)) throw conflict(`integration ${id} is syncing; disconnect it when the run ends`);
+  if (app.background.isRunning('sync', id)) throw conflict(`integration ${id} is syncing; disconnect it when the run ends`);
   await caller.db.integration.update({
     where: { id },
     data: { disconnectedAt: new Date(), enabled: false, credentials: null, sftpUsername: null, sftpPasswordHash: null, nextSyncAt: null },
@@ -145,7 +146,7 @@ export async function disconnectIntegration(caller: Caller, id: string): Promise
 }
 
 /** Stores the plugin's secret settings sealed with AES-256-GCM; an empty object clears them. */
-export async function setCredentials(caller: Caller, id: string, credentials: unknown): Promise<string> {
+export async function setCredentials(caller: Caller, app: Pick<AppServices, 'secrets'>, id: string, credentials: unknown): Promise<string> {
   const integration = await findIntegration(caller, id);
   const plugin = pluginByKey(integration.pluginKey)!;
   if (!credentials || typeof credentials !== 'object' || Array.isArray(credentials)) throw badInput('credentials', 'must be an object of the plugin\'s secret settings');
@@ -157,7 +158,7 @@ export async function setCredentials(caller: Caller, id: string, credentials: un
     }
     if (typeof value !== 'string' || !value || value.length > 4096) throw badInput(`credentials.${name}`, 'must be a non-empty string of at most 4096 characters');
   }
-  const sealed = entries.length ? caller.services.secrets.seal(JSON.stringify(credentials), id) : null;
+  const sealed = entries.length ? app.secrets.seal(JSON.stringify(credentials), id) : null;
   await caller.db.$transaction(async (tx) => {
     await tx.integration.update({ where: { id }, data: { credentials: sealed } });
     await recordAudit(tx, caller, { action: 'credentials.changed', targetType: 'integration', targetId: id, dealerGroupIds: [integration.dealerGroupId], details: { fields: entries.map(([name]) => name) } });
@@ -176,72 +177,6 @@ export async function integrationPage(caller: Caller, args: { dealer_id?: string
     ...(args.enabled != null ? { enabled: args.enabled } : {}),
   };
   return { where, limit, offset, total: await caller.db.integration.count({ where }) };
-}
-
-export interface ConnectionTest { ok: boolean; message: string; file_name: string | null; headers: string[]; sample: Array<{ row: number; record: unknown; error: string | null }> }
-
-/** Reaches the feed and parses its first rows through the mapping and validation a sync would use; changes nothing. */
-export async function testIntegration(caller: Caller, id: string): Promise<ConnectionTest> {
-  const integration = await findIntegration(caller, id);
-  const plugin = pluginByKey(integration.pluginKey)!;
-  const config = integration.config as Record<string, unknown>;
-  const syncs = caller.services.syncs;
-  const { file } = plugin.delivery === 'sftp' ? await syncs.fileToRead(integration) : { file: null };
-  if (plugin.delivery === 'sftp' && !file) return { ok: false, message: 'no file has arrived yet: upload one to the integration\'s SFTP inbox', file_name: null, headers: [], sample: [] };
-  const fileName = file ? deliveredName(file) : null;
-  const rows = syncs.rowsOf(integration, plugin, file, undefined, true);
-  const [{ layers }, rules] = await Promise.all([syncs.mappingLayers(integration), enabledRules(caller.db, [integration.dealerGroupId])]);
-  // The sync's own row pipeline, rules included, so the sample shows what a run would write.
-  const pipeline: Pipeline = { target: plugin.target, mapRow: rowMapper(plugin.target, layers), rules, defaultLeadType: String(config.default_lead_type ?? 'used') };
-  const sample: ConnectionTest['sample'] = [];
-  let headers: string[] = [];
-  try {
-    for await (const row of rows) {
-      if (!headers.length) headers = Object.keys(row.values);
-      const outcome = runRow(pipeline, row.values);
-      if (outcome.kind === 'record') sample.push({ row: row.line, record: outcome.record, error: null });
-      else if (outcome.kind === 'failed') sample.push({ row: row.line, record: null, error: outcome.message });
-      else sample.push({ row: row.line, record: null, error: `skipped by a transformation rule${outcome.reason ? `: ${outcome.reason}` : ''}` });
-      if (sample.length >= 5) break;
-    }
-  } catch (error) {
-    if (error instanceof FeedError) return { ok: false, message: error.message, file_name: fileName, headers, sample };
-    throw error;
-  }
-  const good = sample.filter((entry) => !entry.error).length;
-  return {
-    ok: good > 0,
-    message: sample.length ? `read ${sample.length} sample rows, ${good} valid` : 'reached the feed, but it holds no rows',
-    file_name: fileName, headers, sample,
-  };
-}
-
-/** Triggers a run now; with `wait`, answers when it ends (up to two minutes), else at once with the run under way. */
-export async function triggerSync(caller: Caller, id: string, wait: boolean): Promise<string> {
-  const integration = await findIntegration(caller, id);
-  if (!integration.enabled) throw conflict(`integration ${id} is disabled; enable it with PATCH /integrations/${id}`);
-  try {
-    const { runId, done } = await caller.services.syncs.start(id, 'manual');
-    if (wait) await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 120_000))]);
-    return runId;
-  } catch (error) {
-    if (error instanceof FeedError) throw badInput('integration', error.message);
-    throw error;
-  }
-}
-
-export async function syncRunPage(caller: Caller, integrationId: string, args: { status?: string | null; limit?: number | null; offset?: number | null }) {
-  await findInTenant(caller.session, 'integration', integrationId, (where) => caller.db.integration.findFirst({ where }));
-  const { limit, offset } = pageArgs(args);
-  const where: Prisma.SyncRunWhereInput = {
-    integrationId, dealerGroupId: inCallerGroups(caller.session),
-    ...(args.status ? { status: oneOf('status', args.status, ['running', 'succeeded', 'failed'] as const) } : {}),
-  };
-  return { where, limit, offset, total: await caller.db.syncRun.count({ where }) };
-}
-
-export function findSyncRun(caller: Pick<Context, 'db' | 'session'>, id: string) {
-  return findInTenant(caller.session, 'sync run', id, (where) => caller.db.syncRun.findFirst({ where }));
 }
 
 export interface Freshness {
@@ -278,7 +213,7 @@ export async function freshness(caller: Caller, args: { state?: string[] | null;
 }
 
 /** After a new key is put first in CREDENTIALS_KEYS: re-encrypts credentials still sealed with an older key. */
-export async function resealCredentials(db: Context['db'], secrets: Context['services']['secrets']): Promise<number> {
+export async function resealCredentials(db: Db, secrets: SecretBox): Promise<number> {
   const sealed = await db.integration.findMany({ where: { credentials: { not: null } }, select: { id: true, credentials: true } });
   let resealed = 0;
   for (const integration of sealed) {

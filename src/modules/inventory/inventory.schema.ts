@@ -2,7 +2,7 @@ import type { Vehicle as VehicleRow } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { builder, Pagination } from '../../builder';
 import { inIdOrder, pageArgs, type IdPage } from '../../pagination';
-import { MERGED_FIELDS, sameValue, type MergedField } from '../multi-source/merge';
+import { MERGED_FIELDS, sameValue, type MergedField } from './vehicle-fields';
 import { CONDITIONS, daysOnLot, DEFAULT_SORT, SORT_KEYS, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
 import { findVehicleIdByVin, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds } from './inventory.service';
 import { choices, sortKeys } from '../../schema-args';

@@ -1,14 +1,15 @@
+import { MERGED_FIELDS, type MergedField } from '../inventory/vehicle-fields';
+
 /** Field-level merge of what several sources say about one vehicle. */
 
-export const MERGED_FIELDS = [
-  'stock_number', 'year', 'make', 'model', 'trim', 'body_style', 'condition', 'mileage', 'exterior_color',
-  'interior_color', 'msrp', 'price', 'internet_price', 'status', 'date_in_stock', 'photos',
-] as const;
-export type MergedField = (typeof MERGED_FIELDS)[number];
+/** What one source says about a vehicle, field by field. */
+export type VehicleData = Partial<Record<MergedField, unknown>>;
+/** One feed row's vehicle: its VIN and what the source says about it. */
+export interface VehicleRecord { vin: string; data: VehicleData }
 
 export interface SourceRecord {
   source: string;
-  data: Partial<Record<MergedField, unknown>>;
+  data: VehicleData;
   seenAt: Date;
 }
 
@@ -46,5 +47,3 @@ export function mergeRecords(records: SourceRecord[], priority: SourcePriority):
   }
   return { values, fieldSources };
 }
-
-export const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

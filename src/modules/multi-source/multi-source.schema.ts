@@ -98,6 +98,6 @@ builder.mutationFields((t) => ({
     type: Rebuild,
     authScopes: { scope: 'integrations:write' },
     args: { dealer_id: t.arg.id({ required: true }) },
-    resolve: (_root, args, context) => rebuild(context, context.services.pool, { dealer_id: String(args.dealer_id) }),
+    resolve: (app, args, context) => rebuild(context, app.database.pool, { dealer_id: String(args.dealer_id) }),
   }),
 }));

@@ -90,6 +90,9 @@ export const PLUGINS: readonly PluginDefinition[] = [
 
 export const pluginByKey = (key: string) => PLUGINS.find((plugin) => plugin.key === key);
 
+/** The kind of records a plugin's feed carries (vehicles when the plugin is unknown). */
+export const pluginTarget = (key: string) => pluginByKey(key)?.target ?? 'vehicles';
+
 export interface FieldError { field: string; message: string }
 
 /** Checks a configuration against a plugin's schema, field by field; unknown fields are errors too. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyRules, conditionHolds, ruleProblem, type Rule } from './engine';
-import { globPattern } from '../syncs/sync-runner';
+import { globPattern } from '../syncs/inbox';
 
 const rule = (id: string, conditions: Rule['conditions'], action: Rule['action']): Rule => ({ id, name: id, conditions, action });
 

@@ -73,7 +73,7 @@ builder.mutationFields((t) => ({
     description: 'The email as it would go, without sending it or changing the password.',
     authScopes: { scope: 'integrations:write' },
     args: emailArgs(t as never),
-    resolve: (_root, args, context) => previewEmail(context, { ...args, integration_id: String(args.integration_id) }),
+    resolve: (app, args, context) => previewEmail(context, app, { ...args, integration_id: String(args.integration_id) }),
   }),
   sendSftpCredentialEmail: t.field({
     ...operation('POST /sftp-credential-emails', 'Send SFTP credentials by email', { status: 201 }),
@@ -81,6 +81,6 @@ builder.mutationFields((t) => ({
     description: 'Issues a new SFTP password for the integration and emails the account to the data provider.',
     authScopes: { scope: 'integrations:write' },
     args: emailArgs(t as never),
-    resolve: (_root, args, context) => sendEmail(context, { ...args, integration_id: String(args.integration_id) }),
+    resolve: (app, args, context) => sendEmail(context, app, { ...args, integration_id: String(args.integration_id) }),
   }),
 }));

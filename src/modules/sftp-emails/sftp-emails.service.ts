@@ -1,17 +1,17 @@
 import type { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
+import type { AppServices } from '../../app-services';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { inCallerGroups } from '../../tenancy';
 import { emailAddress, isUuid, optionalText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { pluginByKey } from '../plugins/registry';
-import { findIntegration } from '../integrations/integration-lookup';
-import { issueSftpAccount } from '../integrations/integrations.service';
+import { findIntegration, issueSftpAccount } from '../integrations/integrations.service';
 
-/** SFTP credential emails (rows 96-98): a fresh SFTP account for a data provider, sent by SMTP or kept in the outbox; history without passwords. */
+/** SFTP credential emails: a fresh SFTP account for a data provider, sent by SMTP or kept in the outbox; history without passwords. */
 
-type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
+type MailServices = Pick<AppServices, 'mailer' | 'feeds'>;
 
 export interface EmailInput { integration_id?: string | null; recipient?: string | null; provider_name?: string | null; message?: string | null }
 
@@ -53,21 +53,21 @@ function compose(prepared: Awaited<ReturnType<typeof prepare>>, account: { host:
   return { subject, text };
 }
 
-export async function previewEmail(caller: Caller, input: EmailInput) {
+export async function previewEmail(caller: Caller, app: MailServices, input: EmailInput) {
   const prepared = await prepare(caller, input);
   const username = prepared.integration.sftpUsername ?? '(assigned when sent)';
-  const host = caller.services.sftp?.host ?? 'localhost';
-  const port = caller.services.sftp?.port ?? null;
+  const host = app.feeds.sftp?.host ?? 'localhost';
+  const port = app.feeds.sftp?.port ?? null;
   const { subject, text } = compose(prepared, { host, port, username, password: PASSWORD_PLACEHOLDER });
-  return { integration_id: prepared.integration.id, recipient: prepared.recipient, subject, text, username, host, port, delivery: caller.services.mailer.delivery };
+  return { integration_id: prepared.integration.id, recipient: prepared.recipient, subject, text, username, host, port, delivery: app.mailer.delivery };
 }
 
 /** Issues a new password for the integration's SFTP account and emails it; without SMTP (or if SMTP fails) the message goes to the outbox. */
-export async function sendEmail(caller: Caller, input: EmailInput) {
+export async function sendEmail(caller: Caller, app: MailServices, input: EmailInput) {
   const prepared = await prepare(caller, input);
-  const account = await issueSftpAccount(caller, prepared.integration.id);
+  const account = await issueSftpAccount(caller.db, app.feeds, prepared.integration.id);
   const { subject, text } = compose(prepared, account);
-  const receipt = await caller.services.mailer.send({ to: prepared.recipient, subject, text });
+  const receipt = await app.mailer.send({ to: prepared.recipient, subject, text });
   const note = receipt.smtpError
     ? `the SMTP server did not take the message (${receipt.smtpError}); it was written to the outbox instead`
     : receipt.delivery === 'outbox' ? 'no SMTP server is configured (SMTP_URL): the message was written to the outbox for an operator to send' : null;

@@ -1,7 +1,8 @@
 import { normalizeVin, vinProblem } from '../inventory/vin';
 import { isEmailAddress, toE164 } from '../../validation';
-import type { MergedField } from '../multi-source/merge';
-import { cleanText, flag, isBlank, money, timestamp, wholeNumber, type Target } from './fields';
+import type { MergedField } from '../inventory/vehicle-fields';
+import type { VehicleData, VehicleRecord } from '../multi-source/merge';
+import { cleanText, flag, isBlank, money, timestamp, wholeNumber, type Target } from '../field-mapping/fields';
 
 /** Turns a mapped source row into a typed record of its target, or names the first field that is wrong. */
 
@@ -27,8 +28,6 @@ function required<T>(row: Row, field: string, parse: (value: unknown) => T | nul
   return value;
 }
 
-export type VehicleData = Partial<Record<MergedField, unknown>>;
-export interface VehicleRecord { vin: string; data: VehicleData }
 
 const CONDITIONS: Record<string, 'new' | 'used' | 'certified'> = {
   n: 'new', new: 'new', u: 'used', used: 'used', preowned: 'used', 'pre-owned': 'used', c: 'certified', cpo: 'certified', certified: 'certified',

@@ -1,7 +1,7 @@
-import type { Database } from '../../db/database';
-import type { Logger } from '../../logger';
 import { PLUGINS } from '../plugins/registry';
-import { INTERRUPTED, STALE_RUN_SECONDS, type SyncRunner } from './sync-runner';
+import { failStaleRuns } from './run-ledger';
+import { isSyncing, startSync, type SyncServices } from './sync-run';
+import { pendingFiles } from './inbox';
 
 /**
  * In-process scheduling: pulls that are due, files waiting in SFTP inboxes, and runs left
@@ -13,11 +13,11 @@ export class SyncScheduler {
   private timer: NodeJS.Timeout | null = null;
   private tick: Promise<void> | null = null;
 
-  constructor(private readonly database: Database, private readonly syncs: SyncRunner, private readonly logger: Logger, private readonly intervalMs: number) {}
+  constructor(private readonly app: SyncServices, private readonly intervalMs: number) {}
 
   start() {
     this.timer = setInterval(() => {
-      this.tick ??= this.runOnce().catch((error) => this.logger.warn('scheduler tick failed', { error })).finally(() => { this.tick = null; });
+      this.tick ??= this.runOnce().catch((error) => this.app.logger.warn('scheduler tick failed', { error })).finally(() => { this.tick = null; });
     }, this.intervalMs);
     this.timer.unref();
   }
@@ -29,9 +29,8 @@ export class SyncScheduler {
   }
 
   async runOnce(): Promise<void> {
-    const db = this.database.prisma;
-    await db.$executeRaw`/* failStaleRuns */ UPDATE sync_runs SET status = 'failed', finished_at = now(), error = ${INTERRUPTED}
-      WHERE status = 'running' AND heartbeat_at < now() - make_interval(secs => ${STALE_RUN_SECONDS})`;
+    const db = this.app.database.prisma;
+    await failStaleRuns(db);
     const due = await db.$queryRaw<Array<{ id: string }>>`/* claimDuePulls */
       UPDATE integrations i SET next_sync_at = now() + make_interval(mins => i.schedule_minutes)
       WHERE i.id IN (SELECT id FROM integrations WHERE enabled AND disconnected_at IS NULL AND schedule_minutes IS NOT NULL AND next_sync_at <= now()
@@ -43,18 +42,18 @@ export class SyncScheduler {
       select: { id: true, config: true, pluginKey: true },
     });
     for (const integration of fileFeeds) {
-      if (this.syncs.isRunning(integration.id)) continue;
+      if (isSyncing(this.app, integration.id)) continue;
       // A file still being written is left for the next tick.
-      if ((await this.syncs.pendingFiles(integration, 2000)).length) await this.launch(integration.id, 'sftp');
+      if ((await pendingFiles(this.app.feeds.dataDir, integration, 2000)).length) await this.launch(integration.id, 'sftp');
     }
   }
 
   private async launch(id: string, trigger: 'schedule' | 'sftp') {
     try {
-      await this.syncs.start(id, trigger);
+      await startSync(this.app, id, trigger);
     } catch (error) {
       const status = (error as { extensions?: { http?: { status?: number } } }).extensions?.http?.status;
-      if (status !== 409) this.logger.warn('scheduled sync did not start', { integrationId: id, error });
+      if (status !== 409) this.app.logger.warn('scheduled sync did not start', { integrationId: id, error });
     }
   }
 }

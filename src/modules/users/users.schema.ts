@@ -79,7 +79,7 @@ builder.mutationFields((t) => ({
       dealer_group_ids: t.arg.idList({ description: 'Among your dealer groups; required when you hold several.' }),
       password: t.arg.string({ description: 'An initial password the user must change.' }),
     },
-    resolve: (_root, args, context) => createUser(context, { ...args, dealer_group_ids: args.dealer_group_ids?.map(String) }),
+    resolve: (app, args, context) => createUser(context, app, { ...args, dealer_group_ids: args.dealer_group_ids?.map(String) }),
   }),
   updateUser: t.field({
     ...adminOperation('PATCH /admin/users/:id', 'Update a user'),
@@ -95,13 +95,13 @@ builder.mutationFields((t) => ({
     description: 'Change your password (required after signing in with an initial password an admin chose).',
     authScopes: { authenticated: true },
     args: { current_password: t.arg.string({ required: true }), new_password: t.arg.string({ required: true }) },
-    resolve: (_root, args, context) => changePassword(context, args),
+    resolve: (app, args, context) => changePassword(context, app.auth, args),
   }),
   acceptInvitation: t.field({
     ...authOperation('POST /auth/invitations/accept', 'Accept an invitation', { public: true }),
     type: AuthTokens,
     description: 'Accept an invitation: choose a password and get a token pair, as a login would.',
     args: { token: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
-    resolve: async (_root, args, context) => signIn(context, await acceptInvitation(context, args)),
+    resolve: async (app, args, context) => signIn(context, app.auth, await acceptInvitation(context, args)),
   }),
 }));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
+import type { AppServices, AuthServices } from '../../app-services';
 import { recordAudit } from '../../audit';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { hashToken } from '../../auth/tokens';
@@ -16,7 +17,6 @@ import { inCallerGroups } from '../../tenancy';
  * An admin sees a user through the groups they share, and only those memberships.
  */
 
-type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
 
 export const ROLES = ['admin', 'analyst', 'viewer'] as const;
 export const MIN_PASSWORD_LENGTH = 12;
@@ -34,7 +34,7 @@ export const userInclude = { dealerGroups: { select: { dealerGroupId: true } } }
 export type UserRow = Prisma.UserGetPayload<{ include: typeof userInclude }>;
 
 /** The user's memberships the caller may see: the groups they share. */
-export const sharedGroups = (caller: Pick<Context, 'session'>, user: UserRow) =>
+export const sharedGroups = (caller: Pick<Caller, 'session'>, user: UserRow) =>
   user.dealerGroups.map((membership) => membership.dealerGroupId).filter((id) => caller.session.dealerGroupIds.includes(id));
 
 export async function listUsers(caller: Caller, args: { q?: string | null; role?: string | null; include_disabled?: boolean | null; limit?: number | null; offset?: number | null }) {
@@ -70,7 +70,7 @@ function groupsOf(caller: Caller, requested: readonly string[] | null | undefine
 export interface CreateUserInput { email?: string | null; name?: string | null; role?: string | null; dealer_group_ids?: string[] | null; password?: string | null }
 export interface Invitation { token: string; expires_at: Date; delivery: string; outbox_file: string | null; note: string | null }
 
-export async function createUser(caller: Caller, input: CreateUserInput): Promise<{ user: UserRow; invitation: Invitation | null }> {
+export async function createUser(caller: Caller, app: Pick<AppServices, 'mailer'>, input: CreateUserInput): Promise<{ user: UserRow; invitation: Invitation | null }> {
   const email = emailAddress('email', input.email);
   const name = requiredText('name', input.name, 200);
   const role = oneOf('role', input.role ?? 'viewer', ROLES) as Role;
@@ -100,7 +100,7 @@ export async function createUser(caller: Caller, input: CreateUserInput): Promis
     return created;
   });
   if (!invite) return { user, invitation: null };
-  const receipt = await caller.services.mailer.send({
+  const receipt = await app.mailer.send({
     to: email,
     subject: 'Your invitation to the Dealership Data Platform',
     text: [
@@ -160,15 +160,15 @@ export async function updateUser(caller: Caller, id: string, input: UpdateUserIn
 }
 
 /** A signed-in user changes their password (required after an initial password an admin chose). */
-export async function changePassword(caller: Caller & Pick<Context, 'auth'>, input: { current_password?: string | null; new_password?: string | null }) {
+export async function changePassword(caller: Caller, auth: AuthServices, input: { current_password?: string | null; new_password?: string | null }) {
   const userId = caller.session.userId;
   if (!userId) throw new AppError(403, 'FORBIDDEN', 'only a signed-in user has a password to change');
   const user = await caller.db.user.findUniqueOrThrow({ where: { id: userId }, include: userInclude });
   // Guessing the current password here is throttled like sign-ins (a stolen access token must not become a password oracle).
-  const wait = await caller.auth.loginThrottle.blockedFor(user.email, caller.meta.ip);
+  const wait = await auth.loginThrottle.blockedFor(user.email, caller.ip);
   if (wait > 0) throw new AppError(429, 'RATE_LIMITED', `too many wrong passwords; try again in ${wait} s`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
   if (!input.current_password || !(await verifyPassword(input.current_password.slice(0, 1024), user.passwordHash))) {
-    await caller.auth.loginThrottle.recordFailure(user.email, caller.meta.ip);
+    await auth.loginThrottle.recordFailure(user.email, caller.ip);
     throw badInput('current_password', 'is not your current password');
   }
   const next = input.new_password ?? '';
@@ -183,7 +183,7 @@ export async function changePassword(caller: Caller & Pick<Context, 'auth'>, inp
 }
 
 /** Accepts an invitation: sets the password and answers the user's id (the caller then signs in). */
-export async function acceptInvitation(caller: Pick<Context, 'db' | 'session' | 'meta'>, input: { token?: string | null; password?: string | null }): Promise<string> {
+export async function acceptInvitation(caller: Caller, input: { token?: string | null; password?: string | null }): Promise<string> {
   const token = input.token?.trim() ?? '';
   if (!token) throw badInput('token', 'is required');
   const problem = passwordProblem(input.password ?? '');

@@ -1,3 +1,4 @@
+import { badInput } from '../../errors';
 import { fieldForHeader, fieldsOf, headerKey, isBlank, snakeName, type Target } from './fields';
 
 /** Source columns to fields: the integration's own mapping first, then its template's, then known header spellings. */
@@ -69,6 +70,13 @@ export function rowMapper(target: Target, layers: MappingLayers) {
     }
     return row;
   };
+}
+
+/** A column mapping given by a user, checked (400 naming the column otherwise); `field` is the argument it came in. */
+export function checkedColumnMapping(target: Target, field: string, mapping: unknown): ColumnMapping {
+  const problem = columnMappingProblem(target, mapping);
+  if (problem) throw badInput(problem.field.replace(/^mapping/, field), problem.message);
+  return mapping as ColumnMapping;
 }
 
 /** Checks a column mapping given by a user: each column maps to a known field (or null to ignore). */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { insertRows } from '../../db/bulk';
-import { refreshConflicts, refreshDuplicateStockNumbers } from '../multi-source/conflicts';
-import { lockDealerMerges } from '../multi-source/merge-lock';
-import { MERGED_FIELDS, mergeRecords, sameValue, type MergedField, type SourcePriority, type SourceRecord } from '../multi-source/merge';
-import type { VehicleData, VehicleRecord } from './records';
+import { MERGED_FIELDS, sameValue, type MergedField } from '../inventory/vehicle-fields';
+import { refreshConflicts, refreshDuplicateStockNumbers } from './conflicts';
+import { lockDealerMerges } from './merge-lock';
+import { mergeRecords, type SourcePriority, type SourceRecord, type VehicleData, type VehicleRecord } from './merge';
 
 /**
  * Writes a batch of one feed's vehicles the fast way: one statement per step for the whole batch

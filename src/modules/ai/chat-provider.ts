@@ -1,7 +1,6 @@
 import type { AiConfig } from '../../generated/prisma/client';
 import type { SecretBox } from '../../secrets';
 import { outboundRequest } from '../../net/outbound';
-import type { CandidateReranker, MatchableDealer, MatchCandidate, MatchInput } from '../dealers/matching';
 
 /**
  * An OpenAI-compatible chat-completions endpoint (POST {base_url}/chat/completions with tools).
@@ -58,34 +57,4 @@ export class ChatProvider {
     if (!message || (typeof message.content !== 'string' && !message.tool_calls?.length)) throw new ProviderError('the provider answered without a message');
     return { message: { role: 'assistant', content: message.content ?? null, ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) }, usage: { prompt: body.usage?.prompt_tokens ?? 0, completion: body.usage?.completion_tokens ?? 0 } };
   }
-}
-
-/**
- * Re-ranks the dealer matcher's top candidates with the provider: it sees the messy input and the
- * candidates (our own dealers, already scored), and answers an order of their ids. Anything it
- * leaves out keeps its place after the ones it ranked; on any failure our order stands.
- */
-export function providerReranker(provider: ChatProvider, onUsage: (prompt: number, completion: number) => Promise<void>, onFailure: (error: Error) => void): CandidateReranker {
-  return {
-    async rerank<D extends MatchableDealer>(input: MatchInput, candidates: MatchCandidate<D>[]): Promise<MatchCandidate<D>[]> {
-      if (candidates.length < 2) return candidates;
-      try {
-        const answer = await provider.chat([
-          { role: 'system', content: 'You match messy dealership records to known dealers. Answer only JSON: {"order": [candidate ids, best match first]}.' },
-          { role: 'user', content: JSON.stringify({ input, candidates: candidates.map((candidate) => ({ id: candidate.dealer.id, name: candidate.dealer.name, aliases: candidate.dealer.aliases, street: candidate.dealer.street, city: candidate.dealer.city, state: candidate.dealer.state, phone: candidate.dealer.phone, website: candidate.dealer.website, score: candidate.score })) }) },
-        ]);
-        await onUsage(answer.usage.prompt, answer.usage.completion);
-        const json = /\{[\s\S]*\}/.exec(answer.message.content ?? '')?.[0];
-        const order = json ? (JSON.parse(json) as { order?: unknown }).order : null;
-        if (!Array.isArray(order)) throw new ProviderError('the provider did not answer an order');
-        const byId = new Map(candidates.map((candidate) => [candidate.dealer.id, candidate]));
-        const ranked = [...new Set(order.filter((id): id is string => typeof id === 'string' && byId.has(id)))].map((id) => byId.get(id)!);
-        const rest = candidates.filter((candidate) => !ranked.includes(candidate));
-        return [...ranked, ...rest].map((candidate, index) => (candidates[index] === candidate ? candidate : { ...candidate, reasons: [...candidate.reasons, `re-ranked by ${provider.model}`] }));
-      } catch (error) {
-        onFailure(error as Error);
-        return candidates;
-      }
-    },
-  };
 }

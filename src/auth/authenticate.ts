@@ -7,8 +7,56 @@ import { API_KEY_PREFIX, hashApiKey, ipAllowed, sameDigest } from './api-keys';
 import { isScope } from './scopes';
 import type { TokenService } from './tokens';
 import { isUuid } from '../validation';
+import type { KeyRateLimiter, RateLimitState } from './rate-limit';
+import type { LastUsedRecorder } from './last-used';
 
-/** Turns an Authorization header into a Session: API key, user JWT, else anonymous. */
+/**
+ * The credential a request presented when no session was made from it (a revoked key, a refused
+ * parameter): the key's digest or the token's user, for the request log.
+ */
+export type RequestCredential = { apiKeyHash: string } | { userId: string };
+
+/** A request's caller: its session, and for an API key its hourly budget after this request. */
+export interface Authenticated {
+  session: Session;
+  rateLimit: RateLimitState | null;
+}
+
+/**
+ * Turns a request's Authorization header into a session (API key, user JWT, else anonymous) and
+ * counts an API key's request against its hour. The HTTP layer asks it once per request that
+ * needs a caller.
+ */
+export class Authenticator {
+  constructor(private readonly deps: { db: Db; tokens: TokenService; keyLimiter: KeyRateLimiter; lastUsed: LastUsedRecorder }) {}
+
+  async authenticate(authorization: string | null, ip: string | null): Promise<Authenticated> {
+    const session = await resolveSession(authorization, this.deps.db, this.deps.tokens, ip);
+    if (session.principal.kind !== 'apiKey') return { session, rateLimit: null };
+    await this.deps.lastUsed.touch(session.principal.apiKeyId, session.principal.neverUsed);
+    return { session, rateLimit: await this.deps.keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour) };
+  }
+
+  /** Counts `count` more operations of the same request against an API key's hour (a GraphQL request counts one per root field). */
+  consume(session: Session, count: number): Promise<RateLimitState> | null {
+    if (session.principal.kind !== 'apiKey' || count <= 0) return null;
+    return this.deps.keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour, count);
+  }
+
+  /**
+   * Who a credential names, for requests refused before a session exists (a revoked key, an
+   * unknown parameter), so the request log can show them to the key's or user's admins.
+   */
+  async identify(authorization: string): Promise<RequestCredential | null> {
+    const credential = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    if (!credential) return null;
+    if (credential.startsWith(API_KEY_PREFIX)) return { apiKeyHash: hashApiKey(credential) };
+    const { sub } = await this.deps.tokens.verify(credential);
+    return sub && isUuid(sub) ? { userId: sub } : null;
+  }
+}
+
+/** The session an Authorization header stands for: API key, user JWT, else anonymous. */
 export async function resolveSession(authorization: string | null, db: Db, tokens: TokenService, ip: string | null): Promise<Session> {
   if (!authorization) return Session.anonymous();
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

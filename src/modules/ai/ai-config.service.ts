@@ -1,13 +1,21 @@
 import type { AiConfig } from '../../generated/prisma/client';
-import type { Context } from '../../context';
+import type { Caller } from '../../caller';
+import type { AppServices } from '../../app-services';
+import type { SecretBox } from '../../secrets';
 import { recordAudit } from '../../audit';
 import { badInput } from '../../errors';
 import { targetGroup } from '../../tenancy';
 import { optionalText } from '../../validation';
 
-/** The assistant's provider per dealer group (catalog rows 102-103): validated, the API key sealed and never returned. */
+import { ChatProvider } from './chat-provider';
 
-type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
+/**
+ * The AI provider per dealer group, shared by the assistant and dealer matching: its configuration
+ * (validated, the API key sealed and never returned), the tokens it used per day, and the provider
+ * a caller's requests go to.
+ */
+
+type ProviderServices = Pick<AppServices, 'secrets' | 'feeds'>;
 
 export const DEFAULT_DAILY_TOKEN_LIMIT = 200_000;
 export const DEFAULT_TIMEOUT_MS = 20_000;
@@ -73,7 +81,7 @@ export interface AiConfigInput {
   daily_token_limit?: number | null; timeout_ms?: number | null; rerank_dealer_matches?: boolean | null;
 }
 
-function baseUrl(caller: Caller, value: string | null | undefined): string | undefined {
+function baseUrl(app: ProviderServices, value: string | null | undefined): string | undefined {
   if (value == null) return undefined;
   let url: URL;
   try {
@@ -81,7 +89,7 @@ function baseUrl(caller: Caller, value: string | null | undefined): string | und
   } catch {
     throw badInput('base_url', 'must be a URL such as https://api.openai.com/v1');
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && caller.services.allowInsecureHttpPull)) throw badInput('base_url', 'must use https');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && app.feeds.allowInsecureHttpPull)) throw badInput('base_url', 'must use https');
   if (url.username || url.password) throw badInput('base_url', 'must not carry credentials; send the key as api_key');
   if (url.search || url.hash) throw badInput('base_url', 'must not have a query or fragment');
   return url.toString().replace(/\/+$/, '');
@@ -94,10 +102,10 @@ function wholeNumber(field: string, value: number | null | undefined, min: numbe
 }
 
 /** Sets the group's provider. Fields left out keep their value; `api_key: ""` removes the key. */
-export async function setAiConfig(caller: Caller, input: AiConfigInput): Promise<AiConfigView> {
+export async function setAiConfig(caller: Caller, app: ProviderServices, input: AiConfigInput): Promise<AiConfigView> {
   const group = targetGroup(caller.session, input.dealer_group_id);
   const current = await caller.db.aiConfig.findUnique({ where: { dealerGroupId: group } });
-  const url = baseUrl(caller, input.base_url);
+  const url = baseUrl(app, input.base_url);
   const model = optionalText('model', input.model, 200) ?? undefined;
   const limit = wholeNumber('daily_token_limit', input.daily_token_limit, 1, 100_000_000);
   const timeout = wholeNumber('timeout_ms', input.timeout_ms, 1000, 120_000);
@@ -105,7 +113,7 @@ export async function setAiConfig(caller: Caller, input: AiConfigInput): Promise
   if (!current && !model) throw badInput('model', 'is required: the model name the endpoint serves, e.g. gpt-4o-mini');
   const apiKey = input.api_key == null ? undefined : input.api_key.trim();
   if (apiKey !== undefined && apiKey.length > 500) throw badInput('api_key', 'must be at most 500 characters');
-  const sealed = apiKey === undefined ? undefined : apiKey === '' ? null : caller.services.secrets.seal(apiKey, group);
+  const sealed = apiKey === undefined ? undefined : apiKey === '' ? null : app.secrets.seal(apiKey, group);
   const data = {
     enabled: input.enabled ?? undefined, baseUrl: url, model, apiKey: sealed, dailyTokenLimit: limit, timeoutMs: timeout,
     rerankDealerMatches: input.rerank_dealer_matches ?? undefined, updatedById: caller.session.userId,
@@ -132,7 +140,7 @@ export async function activeProvider(db: Caller['db'], dealerGroupIds: readonly 
 }
 
 /** After a key rotation (CREDENTIALS_KEYS), re-seals provider API keys with the newest key; answers how many. */
-export async function resealProviderKeys(db: Caller['db'], secrets: Caller['services']['secrets']): Promise<number> {
+export async function resealProviderKeys(db: Caller['db'], secrets: SecretBox): Promise<number> {
   const sealed = await db.aiConfig.findMany({ where: { apiKey: { not: null } }, select: { dealerGroupId: true, apiKey: true } });
   let resealed = 0;
   for (const config of sealed) {
@@ -142,4 +150,14 @@ export async function resealProviderKeys(db: Caller['db'], secrets: Caller['serv
     resealed += 1;
   }
   return resealed;
+}
+
+/** The caller's provider (the first of their groups with one enabled), and whether its group's tokens for today are spent. */
+export async function providerFor(caller: Pick<Caller, 'db' | 'session'>, app: ProviderServices): Promise<{ provider: ChatProvider; limitReached: boolean } | null> {
+  const config = await activeProvider(caller.db, caller.session.dealerGroupIds);
+  if (!config) return null;
+  return {
+    provider: new ChatProvider(config, { secrets: app.secrets, allowPrivateNetworks: app.feeds.allowPrivateNetworks }),
+    limitReached: (await tokensUsedToday(caller.db, config.dealerGroupId)) >= config.dailyTokenLimit,
+  };
 }
