@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, type SeededGroup } from './helpers/seed';
 import { createKey } from './helpers/keys';
 
-/** Administration (catalog rows 102-107): users of the admin's groups, and the usage report. */
+/** Administration (/admin/users and /admin/usage in docs/operations.md): users of the admin's groups, and the usage report. */
 describe('administration', () => {
   let app: TestApp;
   let group: SeededGroup;

@@ -159,7 +159,7 @@ class SchemaRegistry {
   }
 }
 
-/** The catalog's list convention (pagination.ts), for every `limit` and `offset` that does not declare its own. */
+/** The list convention (pagination.ts), for every `limit` and `offset` that does not declare its own. */
 const LIST_CONVENTION: Record<string, ArgumentConstraints> = {
   limit: { minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT, description: `Items per page, 1-${LIMIT_MAX}.` },
   offset: { minimum: 0, maximum: OFFSET_MAX, default: 0, description: 'Items to skip, from 0.' },

@@ -5,7 +5,7 @@ import { badInput } from '../../errors';
 import { targetGroup } from '../../tenancy';
 import { optionalText } from '../../validation';
 
-/** The assistant's provider per dealer group (catalog rows 102-103): validated, the API key sealed and never returned. */
+/** The assistant's provider per dealer group (GET and PUT /admin/ai-config): validated, the API key sealed and never returned. */
 
 type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
 

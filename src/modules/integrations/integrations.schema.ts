@@ -12,7 +12,7 @@ import { findIntegration } from './integration-lookup';
 
 const operation = restOperations('Integrations');
 
-/** Catalog rows 11-21: integrations, their credentials, connection tests, sync runs and feed freshness. */
+/** The Integrations section of docs/operations.md: integrations, their credentials, connection tests, sync runs and feed freshness. */
 
 const SyncCounts = builder.objectRef<SyncRunRow>('SyncCounts').implement({
   description: 'What a run did with the rows it read.',

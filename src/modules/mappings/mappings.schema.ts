@@ -13,7 +13,7 @@ import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 const templateOperation = restOperations('Mapping templates');
 const columnMappingOperation = restOperations('File column mappings');
 
-/** Catalog rows 55-62 (mapping templates) and 88-91 (file column mappings). */
+/** The Mapping templates and File column mappings sections of docs/operations.md. */
 
 const FileColumnMappingRef = builder.objectRef<FileColumnMapping>('FileColumnMapping').implement({
   description: "An integration's source column → field mapping; columns not listed map by their known names.",

@@ -12,7 +12,7 @@ import { columnMappingProblem, resolveColumns, valueMappingsProblem, type Column
 import { detectMapping, type Suggestion } from '../syncs/detect';
 import { deliveredName } from '../syncs/sync-runner';
 
-/** File column mappings per integration (rows 88-91) and mapping templates with their community bank (rows 55-62). */
+/** File column mappings per integration and mapping templates with their community bank (their two sections of docs/operations.md). */
 
 type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
 

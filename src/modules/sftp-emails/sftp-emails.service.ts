@@ -9,7 +9,7 @@ import { pluginByKey } from '../plugins/registry';
 import { findIntegration } from '../integrations/integration-lookup';
 import { issueSftpAccount } from '../integrations/integrations.service';
 
-/** SFTP credential emails (rows 96-98): a fresh SFTP account for a data provider, sent by SMTP or kept in the outbox; history without passwords. */
+/** SFTP credential emails (/sftp-credential-emails): a fresh SFTP account for a data provider, sent by SMTP or kept in the outbox; history without passwords. */
 
 type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
 

@@ -7,7 +7,7 @@ import { restOperations } from '../../http/operations';
 const adminOperation = restOperations('Administration');
 const authOperation = restOperations('Auth');
 
-/** Catalog rows 105-107 (users of the admin's groups), with the password change and invitation acceptance they need. */
+/** Users of the admin's groups (/admin/users, Administration section of docs/operations.md), with the password change and invitation acceptance they need (Auth section). */
 
 const ManagedUser = builder.objectRef<UserRow>('ManagedUser').implement({
   description: 'A user as an admin of their dealer groups sees them.',

@@ -11,7 +11,7 @@ import { emailAddress, isUuid, oneOf, optionalText, requiredText } from '../../v
 import { inCallerGroups } from '../../tenancy';
 
 /**
- * Users of the admin's dealer groups (catalog rows 105-107): list, create with a role and groups
+ * Users of the admin's dealer groups (/admin/users): list, create with a role and groups
  * (an invitation, or an initial password the user must change), change role or groups, disable.
  * An admin sees a user through the groups they share, and only those memberships.
  */
