@@ -1,7 +1,8 @@
 import { builder, Pagination } from '../../builder';
 import { AuthTokens, UserRoleEnum } from '../auth/auth.schema';
 import { signIn } from '../auth/auth.service';
-import { acceptInvitation, changePassword, createUser, INVITE_DAYS, listUsers, MIN_PASSWORD_LENGTH, sharedGroups, updateUser, type Invitation, type UserRow } from './users.service';
+import { MIN_PASSWORD_LENGTH } from '../../auth/passwords';
+import { acceptInvitation, changePassword, createUser, INVITE_DAYS, listUsers, sharedGroups, updateUser, type Invitation, type UserRow } from './users.service';
 import { restOperations } from '../../http/operations';
 
 const adminOperation = restOperations('Administration');

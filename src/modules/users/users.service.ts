@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Context } from '../../context';
 import { recordAudit } from '../../audit';
-import { hashPassword, verifyPassword } from '../../auth/passwords';
+import { hashPassword, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from '../../auth/passwords';
 import { hashToken } from '../../auth/tokens';
 import type { Role } from '../../auth/scopes';
 import { AppError, badInput, conflict, notFound } from '../../errors';
@@ -19,14 +19,7 @@ import { inCallerGroups } from '../../tenancy';
 type Caller = Pick<Context, 'db' | 'session' | 'meta' | 'services'>;
 
 export const ROLES = ['admin', 'analyst', 'viewer'] as const;
-export const MIN_PASSWORD_LENGTH = 12;
 export const INVITE_DAYS = 7;
-
-export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password.length > 1024) return 'must be at most 1024 characters';
-  return null;
-}
 
 const visibleTo = (caller: Caller): Prisma.UserWhereInput => ({ dealerGroups: { some: { dealerGroupId: inCallerGroups(caller.session) } } });
 
@@ -106,7 +99,7 @@ export async function createUser(caller: Caller, input: CreateUserInput): Promis
     text: [
       `Hello ${name},`, '',
       `You have been invited to the Dealership Data Platform as ${{ admin: 'an admin', analyst: 'an analyst', viewer: 'a viewer' }[role]}.`,
-      'To accept, choose a password of at least 12 characters and send it with this invitation token to',
+      `To accept, choose a password of at least ${MIN_PASSWORD_LENGTH} characters and send it with this invitation token to`,
       'POST /api/v1/auth/invitations/accept  {"token": "…", "password": "…"}', '',
       `Invitation token: ${invite}`,
       `It works once and expires on ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
