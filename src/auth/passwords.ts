@@ -18,10 +18,10 @@ const WEAK_WORDS = ['password', '123456', 'qwerty', 'admin', 'letmein', 'changem
 
 /**
  * What is wrong with a new password, as words that follow its name in an error ("must be at least
- * 12 characters"), or null when it is acceptable. Length over composition, as NIST SP 800-63B
- * advises: 12 to 1024 characters, no rule about digits or symbols, but a password of very few
- * different characters or one containing a known weak word is refused. Characters are counted as
- * hashed: Unicode code points after NFKC normalization.
+ * 12 characters"), or null when it is acceptable: 12 to 1024 characters, at least 5 different ones,
+ * no known weak word. Length over composition: a long passphrase is hard to guess, while rules about
+ * digits and symbols mostly yield predictable variations ("Password1!"), so there are none; what is
+ * refused is what guessers try first. Characters are counted as hashed: code points after NFKC.
  */
 export function passwordProblem(password: string): string | null {
   const normalized = password.normalize('NFKC');
