@@ -109,7 +109,7 @@ export async function startApp(config: Config): Promise<App> {
         : false;
     },
     landingPage: false,
-    // Yoga's own liveness probe; the catalog's GET /api/v1/health is the health query.
+    // Yoga's own liveness probe; GET /api/v1/health (docs/operations.md) is the health query.
     healthCheckEndpoint: '/healthz',
     logging: false,
     maskedErrors: {

@@ -5,7 +5,7 @@ import { badInput } from './errors';
 /** A page of a Prisma list: the filter, the window and the total, for a page type's items resolver. */
 export interface PageRef<Where> { where: Where; limit: number; offset: number; total: number }
 
-/** The catalog's list convention: `limit` (default 50, max 500) and zero-based `offset`. */
+/** The list convention (README, Conventions): `limit` (default 50, max 500) and zero-based `offset`. */
 
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 500;

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, type SeededGroup } from './helpers/seed';
 import { createKey } from './helpers/keys';
 
-/** Administration (catalog rows 102-107): users of the admin's groups, and the usage report. */
+/** Administration (/admin/users and /admin/usage in docs/operations.md): users of the admin's groups, and the usage report. */
 describe('administration', () => {
   let app: TestApp;
   let group: SeededGroup;
@@ -28,36 +28,36 @@ describe('administration', () => {
   const patch = (id: string, body: Record<string, unknown>, token = admin) => app.client.request('PATCH', `/api/v1/admin/users/${id}`, { token, body });
 
   it('creates a user with an initial password that must be changed before anything else', async () => {
-    const created = await app.client.post('/admin/users', { email: 'New.Analyst@Example.com', name: 'New Analyst', role: 'analyst', dealer_group_ids: [group.groupId], password: 'initial-password-1' }, admin);
+    const created = await app.client.post('/admin/users', { email: 'New.Analyst@Example.com', name: 'New Analyst', role: 'analyst', dealer_group_ids: [group.groupId], password: 'initial-secret-1' }, admin);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({ user: { email: 'new.analyst@example.com', role: 'analyst', dealer_group_ids: [group.groupId], password_change_required: true, disabled: false }, invitation: null });
-    expect(JSON.stringify(created.body)).not.toContain('initial-password-1');
+    expect(JSON.stringify(created.body)).not.toContain('initial-secret-1');
 
-    const login = await app.client.post('/auth/login', { email: 'new.analyst@example.com', password: 'initial-password-1' });
+    const login = await app.client.post('/auth/login', { email: 'new.analyst@example.com', password: 'initial-secret-1' });
     expect(login.body.password_change_required).toBe(true);
     const blocked = await app.client.get('/inventory', login.body.token);
     expect(blocked.status).toBe(403);
     expect(blocked.body.error.code).toBe('PASSWORD_CHANGE_REQUIRED');
     expect((await app.client.get('/auth/me', login.body.token)).status).toBe(200);
-    const weak = await app.client.post('/auth/password', { current_password: 'initial-password-1', new_password: 'short' }, login.body.token);
+    const weak = await app.client.post('/auth/password', { current_password: 'initial-secret-1', new_password: 'short' }, login.body.token);
     expect(weak.status).toBe(400);
     expect(weak.body.error.details.field).toBe('new_password');
-    const wrong = await app.client.post('/auth/password', { current_password: 'not-the-password', new_password: 'my-own-password-22' }, login.body.token);
+    const wrong = await app.client.post('/auth/password', { current_password: 'not-the-password', new_password: 'my-own-secret-22' }, login.body.token);
     expect(wrong.body.error.details.field).toBe('current_password');
-    const changed = await app.client.post('/auth/password', { current_password: 'initial-password-1', new_password: 'my-own-password-22' }, login.body.token);
+    const changed = await app.client.post('/auth/password', { current_password: 'initial-secret-1', new_password: 'my-own-secret-22' }, login.body.token);
     expect(changed.status).toBe(200);
     expect((await app.client.get('/inventory', login.body.token)).status).toBe(200);
-    expect((await app.client.post('/auth/login', { email: 'new.analyst@example.com', password: 'my-own-password-22' })).body.password_change_required).toBe(false);
+    expect((await app.client.post('/auth/login', { email: 'new.analyst@example.com', password: 'my-own-secret-22' })).body.password_change_required).toBe(false);
     expect(await auditActions()).toEqual(expect.arrayContaining(['user.created', 'password.changed']));
   });
 
   it('throttles guesses of the current password like sign-ins', async () => {
-    await app.client.post('/admin/users', { email: 'guessed@example.com', name: 'Guessed', role: 'viewer', dealer_group_ids: [group.groupId], password: 'guessed-password-1' }, admin);
-    const token = (await app.client.post('/auth/login', { email: 'guessed@example.com', password: 'guessed-password-1' })).body.token;
+    await app.client.post('/admin/users', { email: 'guessed@example.com', name: 'Guessed', role: 'viewer', dealer_group_ids: [group.groupId], password: 'guessed-secret-1' }, admin);
+    const token = (await app.client.post('/auth/login', { email: 'guessed@example.com', password: 'guessed-secret-1' })).body.token;
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      expect((await app.client.post('/auth/password', { current_password: `guess-${attempt}`, new_password: 'another-password-1' }, token)).status).toBe(400);
+      expect((await app.client.post('/auth/password', { current_password: `guess-${attempt}`, new_password: 'another-secret-1' }, token)).status).toBe(400);
     }
-    const blocked = await app.client.post('/auth/password', { current_password: 'guessed-password-1', new_password: 'another-password-1' }, token);
+    const blocked = await app.client.post('/auth/password', { current_password: 'guessed-secret-1', new_password: 'another-secret-1' }, token);
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
@@ -78,11 +78,11 @@ describe('administration', () => {
 
     const short = await app.client.post('/auth/invitations/accept', { token: invitation.token, password: 'short' });
     expect(short.status).toBe(400);
-    const accepted = await app.client.post('/auth/invitations/accept', { token: invitation.token, password: 'invitee-password-9' });
+    const accepted = await app.client.post('/auth/invitations/accept', { token: invitation.token, password: 'invitee-secret-9' });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body).toMatchObject({ token: expect.any(String), refresh_token: expect.any(String), password_change_required: false });
     expect((await app.client.get('/inventory', accepted.body.token)).status).toBe(200);
-    const again = await app.client.post('/auth/invitations/accept', { token: invitation.token, password: 'invitee-password-9' });
+    const again = await app.client.post('/auth/invitations/accept', { token: invitation.token, password: 'invitee-secret-9' });
     expect(again.status).toBe(401);
     expect(again.body.error.code).toBe('INVALID_INVITATION');
     expect(await auditActions()).toEqual(expect.arrayContaining(['user.invited', 'invitation.accepted']));
@@ -93,6 +93,7 @@ describe('administration', () => {
       [{ email: 'not-an-email', name: 'X' }, 'email'], [{ email: 'x@example.com', name: '' }, 'name'], [{ email: 'x@example.com', name: 'X', role: 'owner' }, 'role'],
       [{ email: 'x@example.com', name: 'X', dealer_group_ids: ['00000000-0000-4000-8000-000000000000'] }, 'dealer_group_ids'],
       [{ email: 'x@example.com', name: 'X' }, 'dealer_group_ids'], [{ email: 'x@example.com', name: 'X', dealer_group_ids: [group.groupId], password: 'short' }, 'password'],
+      [{ email: 'x@example.com', name: 'X', dealer_group_ids: [group.groupId], password: 'Welcome-to-the-lot' }, 'password'],
     ] as const) {
       const response = await app.client.post('/admin/users', body, admin);
       expect(response.status, JSON.stringify(body)).toBe(400);
@@ -130,9 +131,9 @@ describe('administration', () => {
   });
 
   it('disables a user: refresh tokens are revoked and the next request gets 401; enabling lets them sign in again', async () => {
-    const created = await app.client.post('/admin/users', { email: 'leaver@example.com', name: 'Leaver', role: 'analyst', dealer_group_ids: [group.groupId], password: 'leaver-password-1' }, admin);
+    const created = await app.client.post('/admin/users', { email: 'leaver@example.com', name: 'Leaver', role: 'analyst', dealer_group_ids: [group.groupId], password: 'leaver-secret-1' }, admin);
     await app.database.prisma.user.update({ where: { id: created.body.user.id }, data: { mustChangePassword: false } });
-    const session = (await app.client.post('/auth/login', { email: 'leaver@example.com', password: 'leaver-password-1' })).body;
+    const session = (await app.client.post('/auth/login', { email: 'leaver@example.com', password: 'leaver-secret-1' })).body;
     expect((await app.client.get('/inventory', session.token)).status).toBe(200);
     const disabled = await patch(created.body.user.id, { disabled: true });
     expect(disabled.body).toMatchObject({ disabled: true, disabled_at: expect.any(String) });
@@ -140,13 +141,13 @@ describe('administration', () => {
     expect(next.status).toBe(401);
     expect((await app.client.post('/auth/refresh', { refresh_token: session.refresh_token })).status).toBe(401);
     expect(await app.database.prisma.refreshToken.count({ where: { userId: created.body.user.id, revokedAt: null } })).toBe(0);
-    expect((await app.client.post('/auth/login', { email: 'leaver@example.com', password: 'leaver-password-1' })).status).toBe(401);
+    expect((await app.client.post('/auth/login', { email: 'leaver@example.com', password: 'leaver-secret-1' })).status).toBe(401);
     expect((await app.client.get('/admin/users', admin)).body.users.map((user: { email: string }) => user.email)).not.toContain('leaver@example.com');
     expect((await app.client.get('/admin/users?include_disabled=true&limit=500', admin)).body.users.map((user: { email: string }) => user.email)).toContain('leaver@example.com');
     const events = (await app.client.get('/logs/audit?action=user.disabled', admin)).body.events;
     expect(events[0]).toMatchObject({ action: 'user.disabled', target_id: created.body.user.id });
     await patch(created.body.user.id, { disabled: false });
-    expect((await app.client.post('/auth/login', { email: 'leaver@example.com', password: 'leaver-password-1' })).status).toBe(200);
+    expect((await app.client.post('/auth/login', { email: 'leaver@example.com', password: 'leaver-secret-1' })).status).toBe(200);
   });
 
   it('reports usage per key, user, endpoint and day from the request log, with error rates, aggregated in SQL', async () => {

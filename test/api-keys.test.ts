@@ -3,7 +3,7 @@ import { signingKeyOf, startTestApp, type TestApp } from './helpers/app';
 import { createKey } from './helpers/keys';
 import { seedGroup, TEST_PASSWORD, type SeededGroup } from './helpers/seed';
 
-describe('API keys (catalog rows 79-82)', () => {
+describe('API keys (API keys section of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let other: SeededGroup;

@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, type SeededGroup } from './helpers/seed';
 import { createKey } from './helpers/keys';
 
-/** The built-in assistant (catalog rows 92-95) over a demo dealer group: the question fixture, follow-ups, conversations, tenancy. */
+/** The built-in assistant (AI assistant section of docs/operations.md) over a demo dealer group: the question fixture, follow-ups, conversations, tenancy. */
 
 interface Expectation {
   count?: string; share?: string; value?: string; groups?: string; vins?: string; vins_among?: string; records?: string; records_among?: string; unanswerable?: boolean;

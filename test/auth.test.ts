@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testSigningKey, type TestApp } from './helpers/app';
 import { seedGroup, TEST_PASSWORD, type SeededGroup } from './helpers/seed';
 
-describe('authentication (catalog rows 1-4)', () => {
+describe('authentication (Auth section of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let signingPem: string;

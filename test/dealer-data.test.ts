@@ -6,7 +6,7 @@ import { recordStatements } from './helpers/statements';
 
 const at = (iso: string) => new Date(iso);
 
-describe('sources, calls, leads, sales and partners (catalog rows 30-54, 72-78)', () => {
+describe('sources, calls, leads, sales and partners (their sections of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let admin: string;
@@ -85,7 +85,7 @@ describe('sources, calls, leads, sales and partners (catalog rows 30-54, 72-78)'
     ].sort());
   });
 
-  it('filters calls by every catalog filter', async () => {
+  it('filters calls by every filter GET /calls takes', async () => {
     const count = async (query: string) => {
       const response = await app.client.get(`/calls?${query}`, viewer);
       expect(response.status, JSON.stringify(response.body)).toBe(200);

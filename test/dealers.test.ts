@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, type SeededGroup } from './helpers/seed';
 
-describe('dealers (catalog rows 63-71)', () => {
+describe('dealers (Dealers section of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let other: SeededGroup;

@@ -119,7 +119,7 @@ describe('the edge: malformed input is a 4xx naming the problem, never a 500', (
 
   it('turns concurrent creates of the same unique thing into one 2xx and 409s', async () => {
     const email = `race-${Date.now()}@example.com`;
-    const users = await Promise.all(Array.from({ length: 5 }, () => app.client.post('/admin/users', { email, name: 'Race', role: 'analyst', dealer_group_ids: [group.groupId], password: 'a long enough password 1' }, token)));
+    const users = await Promise.all(Array.from({ length: 5 }, () => app.client.post('/admin/users', { email, name: 'Race', role: 'analyst', dealer_group_ids: [group.groupId], password: 'a long enough passphrase 1' }, token)));
     const statuses = users.map((response) => response.status).sort();
     expect(statuses.filter((status) => status >= 200 && status < 300), JSON.stringify(users.map((u) => u.body))).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(4);

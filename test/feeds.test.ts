@@ -6,7 +6,7 @@ import { seedGroup, type SeededGroup } from './helpers/seed';
 import { connect, deliver, syncNow } from './helpers/feeds';
 
 /** Each plugin end to end with the shipped fixture files, plus column mappings, templates and rules in a sync. */
-describe('feeds: plugins end to end, column mappings, templates (rows 55-62, 88-91)', () => {
+describe('feeds: plugins end to end, column mappings, templates (Mapping templates and File column mappings sections of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let other: SeededGroup;

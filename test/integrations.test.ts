@@ -7,7 +7,7 @@ import { seedGroup, type SeededGroup } from './helpers/seed';
 import { connect, deliver, FIXTURES, syncNow } from './helpers/feeds';
 import { createKey } from './helpers/keys';
 
-describe('integrations and syncs (catalog rows 11-21)', () => {
+describe('integrations and syncs (Integrations section of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let admin: string;

@@ -13,7 +13,7 @@ const FLEET: VehicleSeed[] = [
   { make: 'Ford', model: 'Escape', year: 2018, price: null, status: 'available', bodyStyle: 'SUV', daysOnLot: 31, mileage: 98000, updatedAt: new Date('2020-01-01T00:00:00Z') },
 ];
 
-describe('inventory (catalog rows 5-10)', () => {
+describe('inventory (Inventory section of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let other: SeededGroup;

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from './helpers/app';
 import { createKey } from './helpers/keys';
 import { seedGroup, TEST_PASSWORD, type SeededGroup } from './helpers/seed';
 
-describe('request log and audit trail (catalog rows 99-100)', () => {
+describe('request log and audit trail (Logs and audit section of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let other: SeededGroup;

@@ -7,7 +7,7 @@ import { seedGroup, testVin, type SeededGroup } from './helpers/seed';
 import { connect, deliver, FIXTURES, syncNow } from './helpers/feeds';
 import { generatedLine, generatedVin, writeGeneratedFeed } from './helpers/generated-feed';
 
-describe('multi-source merge, conflicts and discrepancies (catalog rows 25-29)', () => {
+describe('multi-source merge, conflicts and discrepancies (Multi-source section of docs/operations.md)', () => {
   let app: TestApp;
   let group: SeededGroup;
   let admin: string;

@@ -2,7 +2,7 @@ import { restRoutes } from '../src/http/operations';
 import { schema } from '../src/schema';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printSchemaFile, SCHEMA_FILE } from '../src/schema-file';
+import { OPERATIONS_FILE, printOperationsFile, printSchemaFile, SCHEMA_FILE } from '../src/schema-file';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, type SeededGroup } from './helpers/seed';
 
@@ -21,8 +21,9 @@ describe('platform: errors, documentation, health and the request log', () => {
   });
   afterAll(() => app?.stop());
 
-  it('keeps schema.graphql current (run `npm run schema:print` after changing the schema)', () => {
+  it('keeps schema.graphql and docs/operations.md current (run `npm run schema:print` after changing the schema)', () => {
     expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(printSchemaFile());
+    expect(readFileSync(OPERATIONS_FILE, 'utf8')).toBe(printOperationsFile());
   });
 
   it('answers malformed JSON with 400', async () => {

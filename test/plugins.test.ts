@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup } from './helpers/seed';
 
-describe('plugins (catalog rows 22-24)', () => {
+describe('plugins (Plugins section of docs/operations.md)', () => {
   let app: TestApp;
   let token: string;
   let viewer: string;

@@ -41,7 +41,7 @@ describe('races: concurrent creates with a unique field', () => {
     ['POST /dealers/:id/aliases (alias per dealer)', () => ['POST', `/dealers/${group.dealerIds[0]}/aliases`, { alias: `Race alias ${stamp}` }]],
     ['POST /sources (name per group)', () => ['POST', '/sources', { name: `Race source ${stamp}`, category: 'other', dealer_group_id: group.groupId }]],
     ['POST /partners (name per group)', () => ['POST', '/partners', { name: `Race partner ${stamp}`, kind: 'vendor', dealer_group_id: group.groupId }]],
-    ['POST /admin/users (email)', () => ['POST', '/admin/users', { email: `race-${stamp}@example.com`, name: 'Race', role: 'analyst', dealer_group_ids: [group.groupId], password: 'a long enough password 1' }]],
+    ['POST /admin/users (email)', () => ['POST', '/admin/users', { email: `race-${stamp}@example.com`, name: 'Race', role: 'analyst', dealer_group_ids: [group.groupId], password: 'a long enough passphrase 1' }]],
   ];
 
   it.each(cases)('%s', async (label, make) => {

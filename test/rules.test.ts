@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup } from './helpers/seed';
 
-describe('transformation rules (catalog rows 83-87)', () => {
+describe('transformation rules (Transformation rules section of docs/operations.md)', () => {
   let app: TestApp;
   let admin: string;
   let viewer: string; // an analyst: reads rules, cannot change them

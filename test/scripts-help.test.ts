@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { SCHEMA_FILE } from '../src/schema-file';
+import { OPERATIONS_FILE, SCHEMA_FILE } from '../src/schema-file';
 
 const run = promisify(execFile);
 
@@ -19,6 +19,7 @@ describe('scripts answer --help without doing anything', () => {
   ])('%s %j', async (script, args) => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'ddp-help-')), 'data');
     const schemaWritten = statSync(SCHEMA_FILE).mtimeMs;
+    const operationsWritten = statSync(OPERATIONS_FILE).mtimeMs;
     const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
       timeout: 60_000,
@@ -26,5 +27,6 @@ describe('scripts answer --help without doing anything', () => {
     expect(stdout).toMatch(/^usage: npm run /);
     expect(existsSync(dataDir)).toBe(false);
     expect(statSync(SCHEMA_FILE).mtimeMs).toBe(schemaWritten);
+    expect(statSync(OPERATIONS_FILE).mtimeMs).toBe(operationsWritten);
   }, 90_000);
 });

@@ -9,7 +9,7 @@ import { seedGroup, type SeededGroup } from './helpers/seed';
 import { connect, FIXTURES } from './helpers/feeds';
 import { inboxOf } from '../src/modules/syncs/syncs.service';
 
-/** The real SFTP server and credential emails through a real SMTP server (rows 12, 96-98). */
+/** The real SFTP server and credential emails through a real SMTP server (POST /integrations, and the SFTP credential emails section of docs/operations.md). */
 describe('SFTP delivery and credential emails', () => {
   let app: TestApp;
   let outboxApp: TestApp;

@@ -249,12 +249,12 @@ describe('tenant isolation across every endpoint', () => {
     },
     'Mutation.updateUser': async () => notFound(mine.users.admin!.id)(await app.client.request('PATCH', `/api/v1/admin/users/${mine.users.admin!.id}`, { token: theirAdmin, body: { disabled: true } })),
     'Mutation.changePassword': async () => {
-      const response = await app.client.post('/auth/password', { current_password: 'not it', new_password: 'a-new-long-password' }, theirAdmin);
+      const response = await app.client.post('/auth/password', { current_password: 'not it', new_password: 'a-new-long-secret' }, theirAdmin);
       expect(response.status).toBe(400);
       leaksNothing(response);
     },
     'Mutation.acceptInvitation': async () => {
-      const response = await app.client.post('/auth/invitations/accept', { token: 'not-an-invitation', password: 'a-new-long-password' });
+      const response = await app.client.post('/auth/invitations/accept', { token: 'not-an-invitation', password: 'a-new-long-secret' });
       expect(response.status).toBe(401);
       leaksNothing(response);
     },

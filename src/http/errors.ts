@@ -1,6 +1,6 @@
 import type { GraphQLError } from 'graphql';
 
-/** The catalog's single error shape: `{ error: { code, message, details? } }` with its HTTP status. */
+/** The single error shape (README, Conventions): `{ error: { code, message, details? } }` with its HTTP status. */
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }

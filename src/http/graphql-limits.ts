@@ -61,7 +61,7 @@ function pageSizeArgument(field: GraphQLField<unknown, unknown>): GraphQLArgumen
   return field.args.find((arg) => (arg.name === 'limit' || arg.name.endsWith('_limit')) && getNamedType(arg.type).name === 'Int');
 }
 
-/** The default and maximum page size of a size argument: its default value, else its description ("1-500, default 50."), else the catalog's. */
+/** The default and maximum page size of a size argument: its default value, else its description ("1-500, default 50."), else the list convention's (pagination.ts). */
 function pageSizeBounds(arg: GraphQLArgument): { fallback: number; max: number } {
   const description = arg.description ?? '';
   const fallback = typeof arg.defaultValue === 'number' ? arg.defaultValue : Number(/default (\d+)/.exec(description)?.[1] ?? LIMIT_DEFAULT);

@@ -1,5 +1,5 @@
 /**
- * Example requests and answers for the catalog's documented operations, keyed by operation id. They
+ * Example requests and answers for the REST operations, keyed by operation id. They
  * are real answers from the demo data; the lint test checks each against its schema, so they cannot drift.
  */
 

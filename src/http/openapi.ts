@@ -2,7 +2,7 @@ import {
   getNamedType, isEnumType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType,
   type GraphQLArgument, type GraphQLField, type GraphQLNamedType, type GraphQLOutputType, type GraphQLInputType, type GraphQLSchema,
 } from 'graphql';
-import { argumentPlace, type RestRoute } from './operations';
+import { argumentPlace, operationAccess, type RestRoute } from './operations';
 import { OPENAPI_EXAMPLES } from './openapi-examples';
 import { LIMIT_DEFAULT, LIMIT_MAX, OFFSET_MAX } from '../pagination';
 
@@ -159,7 +159,7 @@ class SchemaRegistry {
   }
 }
 
-/** The catalog's list convention (pagination.ts), for every `limit` and `offset` that does not declare its own. */
+/** The list convention (pagination.ts), for every `limit` and `offset` that does not declare its own. */
 const LIST_CONVENTION: Record<string, ArgumentConstraints> = {
   limit: { minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT, description: `Items per page, 1-${LIMIT_MAX}.` },
   offset: { minimum: 0, maximum: OFFSET_MAX, default: 0, description: 'Items to skip, from 0.' },
@@ -190,17 +190,15 @@ function withDescription(schema: Schema, description: string): Schema {
 
 type RootField = GraphQLField<unknown, unknown>;
 
-/** Who may call a field, from its scope rule, in words for the description. */
+/** Who may call a field (operations.ts reads it from the scope rule), in words for the description. */
 function accessNote(field: RootField, route: RestRoute): string {
-  if (route.authenticated === false) return 'No authentication.';
-  const scopes = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions?.authScopes;
-  if (scopes && typeof scopes === 'object') {
-    const rule = scopes as { scope?: string; adminUser?: boolean; authenticated?: boolean; $any?: { scope?: string } };
-    if (rule.scope) return `Requires the \`${rule.scope}\` scope.`;
-    if (rule.adminUser) return 'Admin users only (API keys cannot call it).';
-    if (rule.$any?.scope) return `Requires the \`${rule.$any.scope}\` scope.`;
+  const access = operationAccess(field, route);
+  switch (access.kind) {
+    case 'public': return 'No authentication.';
+    case 'scope': return `Requires the \`${access.scope}\` scope.`;
+    case 'adminUser': return 'Admin users only (API keys cannot call it).';
+    case 'signedIn': return 'Any signed-in user or API key.';
   }
-  return 'Any signed-in user or API key.';
 }
 
 function errorStatuses(route: RestRoute, field: RootField, hasPathParams: boolean): string[] {

@@ -1,6 +1,6 @@
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfig } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { GRAPHQL_ONLY, restOperations, restRoutes } from './operations';
+import { GRAPHQL_ONLY, operationAccess, restOperations, restRoutes } from './operations';
 
 const dealers = restOperations('Dealers');
 const health = restOperations('Administration');
@@ -46,6 +46,23 @@ describe('operations: each REST route is declared on its field', () => {
       rest: { summary: 'Match a dealer', method: 'POST', path: '/dealers/match', tags: ['Dealers'] },
       rateLimit: limit,
     });
+  });
+
+  it('reads who may call an operation from its scope rule, and a public route as public', () => {
+    const withRule = (authScopes?: object) => ({ extensions: { ...dealers('GET /dealers', 'List dealers').extensions, pothosOptions: { authScopes } } });
+    const fields = schemaWith({
+      scoped: withRule({ scope: 'dealers:read' }),
+      either: withRule({ $any: { scope: 'dealers:read' } }),
+      admin: withRule({ adminUser: true }),
+      signedIn: withRule({ authenticated: true }),
+      open: withRule(),
+    }).getQueryType()!.getFields();
+    expect(operationAccess(fields.scoped!)).toEqual({ kind: 'scope', scope: 'dealers:read' });
+    expect(operationAccess(fields.either!)).toEqual({ kind: 'scope', scope: 'dealers:read' });
+    expect(operationAccess(fields.admin!)).toEqual({ kind: 'adminUser' });
+    expect(operationAccess(fields.signedIn!)).toEqual({ kind: 'signedIn' });
+    expect(operationAccess(fields.open!)).toEqual({ kind: 'signedIn' });
+    expect(operationAccess(fields.open!, { authenticated: false })).toEqual({ kind: 'public' });
   });
 
   it('refuses a root field with no route, with both a route and GRAPHQL_ONLY, or two fields on one endpoint', () => {

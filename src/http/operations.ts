@@ -88,6 +88,30 @@ export function restOperations(tag: RestTag) {
   };
 }
 
+/** Who may call an operation: anyone, a caller holding a scope, only a signed-in admin user, or any signed-in caller. */
+export type OperationAccess =
+  | { kind: 'public' }
+  | { kind: 'scope'; scope: string }
+  | { kind: 'adminUser' }
+  | { kind: 'signedIn' };
+
+/**
+ * Who may call a root field, read from the scope rule it declares (`authScopes`, checked by the
+ * builder's scope-auth plugin) and, for a public route, from the route. A field without a rule is
+ * open to any signed-in caller.
+ */
+export function operationAccess(field: GraphQLField<unknown, unknown>, route?: Pick<RestRoute, 'authenticated'>): OperationAccess {
+  if (route?.authenticated === false) return { kind: 'public' };
+  const scopes = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions?.authScopes;
+  if (scopes && typeof scopes === 'object') {
+    const rule = scopes as { scope?: string; adminUser?: boolean; $any?: { scope?: string } };
+    if (rule.scope) return { kind: 'scope', scope: rule.scope };
+    if (rule.adminUser) return { kind: 'adminUser' };
+    if (rule.$any?.scope) return { kind: 'scope', scope: rule.$any.scope };
+  }
+  return { kind: 'signedIn' };
+}
+
 /** Marks a field as GraphQL-only: the REST API (SOFA) does not select it, and a root field gets no route. */
 export const GRAPHQL_ONLY = { extensions: { restHidden: true } } as const;
 

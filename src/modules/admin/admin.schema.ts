@@ -5,7 +5,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Administration');
 
-/** Catalog rows 102-104: the assistant's provider and the usage report. */
+/** The assistant's provider and the usage report (/admin/ai-config and /admin/usage, Administration section of docs/operations.md). */
 
 const AiConfigRef = builder.objectRef<AiConfigView>('AiConfig').implement({
   description: "A dealer group's assistant provider (an OpenAI-compatible chat-completions endpoint). The API key is never returned.",

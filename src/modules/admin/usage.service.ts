@@ -3,7 +3,7 @@ import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 
 /**
- * Usage over a date range (catalog row 104), aggregated in SQL: requests, errors and latency per
+ * Usage over a date range (GET /admin/usage), aggregated in SQL: requests, errors and latency per
  * day, API key, user and endpoint from the request log (one scan, GROUPING SETS), and the
  * assistant's provider tokens per day.
  */

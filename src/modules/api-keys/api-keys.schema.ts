@@ -7,7 +7,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('API keys');
 
-/** Catalog rows 79-82. The API key resource uses the documented camelCase field names. */
+/** The API keys section of docs/operations.md. The API key resource keeps its camelCase field names, the one exception to snake_case (README, Conventions). */
 
 const DAY = 86_400_000;
 

@@ -5,7 +5,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('AI assistant');
 
-/** Catalog rows 92-95: conversations with the assistant, each the caller's own. */
+/** The AI assistant section of docs/operations.md: conversations with the assistant, each the caller's own. */
 
 type ConversationRow = Awaited<ReturnType<typeof findConversation>>;
 

@@ -12,10 +12,10 @@ import { cleanFilters, GROUPINGS, MEASURES, QUERY_SCHEMA, runQuery, SUBJECTS, ty
 import { understand, type Vocabulary } from './understand';
 
 /**
- * Conversations with the assistant (catalog rows 92-95). Each question is answered by the group's
- * provider through tool calls into the structured queries, or by the built-in engine when there is
- * no provider, the day's token limit is spent or the provider fails; both run the same queries
- * with the caller's session, so they see only what the caller may see.
+ * Conversations with the assistant (AI assistant section of docs/operations.md). Each question is
+ * answered by the group's provider through tool calls into the structured queries, or by the
+ * built-in engine when there is no provider, the day's token limit is spent or the provider fails;
+ * both run the same queries with the caller's session, so they see only what the caller may see.
  */
 
 type ProviderServices = Pick<AppServices, 'secrets' | 'feeds'>;

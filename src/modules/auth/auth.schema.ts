@@ -6,7 +6,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Auth');
 
-/** Rows 1-4 of the catalog: login, refresh, logout and the caller's profile. */
+/** Login, refresh, logout and the caller's profile, from the Auth section of docs/operations.md. */
 
 export const UserRoleEnum = builder.enumType('UserRole', {
   values: { admin: { description: 'Everything, including keys and users' }, analyst: { description: 'Reads all data, updates leads, uses the assistant' }, viewer: { description: 'Reads inventory, dealers, calls, leads, sales and sources' } } as const,

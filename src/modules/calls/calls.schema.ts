@@ -9,7 +9,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Calls');
 
-/** Catalog rows 30-34: calls, one call, the merged view, stats and enrichment. */
+/** The Calls section of docs/operations.md: calls, one call, the merged view, stats and enrichment. */
 
 const CallStatusEnum = builder.enumType('CallStatus', { values: CALL_STATUSES });
 const CallDirectionEnum = builder.enumType('CallDirection', { values: CALL_DIRECTIONS });

@@ -12,7 +12,7 @@ import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Dealers');
 
-/** Catalog rows 63-71: dealer groups and dealers (rooftops), aliases and matching. */
+/** The Dealers section of docs/operations.md: dealer groups and dealers (rooftops), aliases and matching. */
 
 export const DealerGroup = builder.prismaObject('DealerGroup', {
   description: 'A tenant: a dealer group and its rooftops.',

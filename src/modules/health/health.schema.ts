@@ -5,7 +5,7 @@ import { VERSION } from '../../project-root';
 
 const operation = restOperations('Administration');
 
-/** Catalog row 101: liveness and readiness. */
+/** GET /health (Administration section of docs/operations.md): liveness and readiness. */
 
 interface Health { status: 'ok' | 'degraded'; database: { status: 'ok' | 'slow'; latency_ms: number }; uptime_seconds: number; version: string }
 

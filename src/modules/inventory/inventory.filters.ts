@@ -4,7 +4,7 @@ import { dealerIds, oneOf } from '../../validation';
 import type { Session } from '../../auth/session';
 import { callerGroupsSql } from '../../tenancy';
 
-/** Validates the catalog's inventory filters and turns them into one SQL WHERE clause. */
+/** Validates the inventory filters (GET /inventory and its aggregates) and turns them into one SQL WHERE clause. */
 
 export const VEHICLE_STATUSES = ['available', 'pending', 'in_transit', 'sold', 'presumed_sold'] as const;
 export const CONDITIONS = ['new', 'used', 'certified'] as const;

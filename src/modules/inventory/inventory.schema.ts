@@ -10,7 +10,7 @@ import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Inventory');
 
-/** Catalog rows 5-10: inventory pages, one vehicle with provenance, history, stats, aging, facets. */
+/** The Inventory section of docs/operations.md: inventory pages, one vehicle with provenance, history, stats, aging, facets. */
 
 const VehicleStatus = builder.enumType('VehicleStatus', { values: VEHICLE_STATUSES });
 const VehicleCondition = builder.enumType('VehicleCondition', { values: CONDITIONS });
@@ -266,7 +266,7 @@ const InventoryFacets = builder.objectRef<Awaited<ReturnType<typeof inventoryFac
   }),
 });
 
-/** The catalog's inventory filters, shared by the list and the aggregates. */
+/** The inventory filters of GET /inventory, shared by the list and the aggregates. */
 function filterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
   return {
     make: t.arg.stringList({ description: 'Make, case-insensitive; repeat or comma-separate for several.' }),

@@ -8,7 +8,7 @@ import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Leads');
 
-/** Catalog rows 35-40: leads, one lead, updates and the three breakdowns. */
+/** The Leads section of docs/operations.md: leads, one lead, updates and the three breakdowns. */
 
 const LeadTypeEnum = builder.enumType('LeadType', { values: LEAD_TYPES });
 const LeadStatusEnum = builder.enumType('LeadStatus', { values: LEAD_STATUSES });

@@ -5,7 +5,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Logs and audit');
 
-/** Catalog rows 99-100: the API request log and the security audit trail. */
+/** The Logs and audit section of docs/operations.md: the API request log and the security audit trail. */
 
 const RequestLogEntry = builder.objectRef<RequestRow>('RequestLogEntry').implement({
   fields: (t) => ({

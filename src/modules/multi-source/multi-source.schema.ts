@@ -7,7 +7,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Multi-source');
 
-/** Catalog rows 25-29: source priorities, the merged vehicle, conflicts and discrepancies, and rebuilds. */
+/** The Multi-source section of docs/operations.md: source priorities, the merged vehicle, conflicts and discrepancies, and rebuilds. */
 
 const Priorities = builder.objectRef<DealerPriorities>('SourcePriorities').implement({
   description: "A rooftop's field-level source priority: per field, sources in order of trust; \"*\" orders the fields not listed.",

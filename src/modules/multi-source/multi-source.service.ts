@@ -12,7 +12,7 @@ import { lockDealerMerges } from './merge-lock';
 import { inTransaction } from '../../db/bulk';
 import { refreshDealerConflicts } from './conflicts';
 
-/** Field-level source priority per rooftop, re-merging after a change, and the conflicts and discrepancies list (rows 25-29). */
+/** Field-level source priority per rooftop, re-merging after a change, and the conflicts and discrepancies list (Multi-source section of docs/operations.md). */
 
 const callerDealer = (caller: Caller, dealerId: string | null | undefined) => inputDealer(caller, dealerId, { purpose: 'the rooftop whose priorities these are' });
 

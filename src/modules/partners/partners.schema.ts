@@ -9,7 +9,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Partners');
 
-/** Catalog rows 72-78: data partners and their dealer relationships. */
+/** The Partners section of docs/operations.md: data partners and their dealer relationships. */
 
 builder.prismaObject('PartnerDealer', {
   description: "A partner's relationship with one rooftop and the data it may receive.",

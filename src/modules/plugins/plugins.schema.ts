@@ -8,7 +8,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Plugins');
 
-/** Catalog rows 22-24: the plugin registry, each plugin's configuration schema, and validation. */
+/** The Plugins section of docs/operations.md: the plugin registry, each plugin's configuration schema, and validation. */
 
 const ConfigFieldRef = builder.objectRef<ConfigField>('PluginConfigField').implement({
   fields: (t) => ({

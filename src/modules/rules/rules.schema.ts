@@ -7,7 +7,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Transformation rules');
 
-/** Catalog rows 83-87: transformation rules and their dry run. */
+/** The Transformation rules section of docs/operations.md: transformation rules and their dry run. */
 
 const TransformationRule = builder.prismaObject('TransformationRule', {
   description: `A rule applied to each source row during a sync: when every condition holds (operators: ${OPERATORS.join(', ')}), the action runs (${ACTIONS.join(', ')}).`,

@@ -8,7 +8,7 @@ import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Sales');
 
-/** Catalog rows 41-44: deals, one deal, stats by month and per salesperson. */
+/** The Sales section of docs/operations.md: deals, one deal, stats by month and per salesperson. */
 
 const ContractTypeEnum = builder.enumType('ContractType', { values: CONTRACT_TYPES });
 

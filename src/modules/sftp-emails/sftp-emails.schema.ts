@@ -5,7 +5,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('SFTP credential emails');
 
-/** Catalog rows 96-98: SFTP credential emails to data providers. */
+/** The SFTP credential emails section of docs/operations.md: SFTP credential emails to data providers. */
 
 type Sent = SftpCredentialEmail & { note: string | null };
 

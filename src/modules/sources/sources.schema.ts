@@ -10,7 +10,7 @@ import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Sources');
 
-/** Catalog rows 45-54: the canonical source directory, mappings, resolution and the unmapped queue. */
+/** The Sources section of docs/operations.md: the canonical source directory, mappings, resolution and the unmapped queue. */
 
 export const SourceCategoryEnum = builder.enumType('SourceCategory', { values: SOURCE_CATEGORIES });
 const MappingMatchEnum = builder.enumType('MappingMatch', { values: ['exact', 'pattern'] as const });

@@ -1,13 +1,14 @@
 import { builder, Pagination } from '../../builder';
 import { AuthTokens, UserRoleEnum } from '../auth/auth.schema';
 import { signIn } from '../auth/auth.service';
-import { acceptInvitation, changePassword, createUser, INVITE_DAYS, listUsers, MIN_PASSWORD_LENGTH, sharedGroups, updateUser, type Invitation, type UserRow } from './users.service';
+import { MIN_PASSWORD_LENGTH } from '../../auth/passwords';
+import { acceptInvitation, changePassword, createUser, INVITE_DAYS, listUsers, sharedGroups, updateUser, type Invitation, type UserRow } from './users.service';
 import { restOperations } from '../../http/operations';
 
 const adminOperation = restOperations('Administration');
 const authOperation = restOperations('Auth');
 
-/** Catalog rows 105-107 (users of the admin's groups), with the password change and invitation acceptance they need. */
+/** Users of the admin's groups (/admin/users, Administration section of docs/operations.md), with the password change and invitation acceptance they need (Auth section). */
 
 const ManagedUser = builder.objectRef<UserRow>('ManagedUser').implement({
   description: 'A user as an admin of their dealer groups sees them.',

@@ -3,7 +3,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import type { AppServices, AuthServices } from '../../app-services';
 import { recordAudit } from '../../audit';
-import { hashPassword, verifyPassword } from '../../auth/passwords';
+import { hashPassword, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } from '../../auth/passwords';
 import { hashToken } from '../../auth/tokens';
 import type { Role } from '../../auth/scopes';
 import { AppError, badInput, conflict, notFound } from '../../errors';
@@ -12,21 +12,14 @@ import { emailAddress, isUuid, oneOf, optionalText, requiredText } from '../../v
 import { inCallerGroups } from '../../tenancy';
 
 /**
- * Users of the admin's dealer groups (catalog rows 105-107): list, create with a role and groups
+ * Users of the admin's dealer groups (/admin/users): list, create with a role and groups
  * (an invitation, or an initial password the user must change), change role or groups, disable.
  * An admin sees a user through the groups they share, and only those memberships.
  */
 
 
 export const ROLES = ['admin', 'analyst', 'viewer'] as const;
-export const MIN_PASSWORD_LENGTH = 12;
 export const INVITE_DAYS = 7;
-
-export function passwordProblem(password: string): string | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  if (password.length > 1024) return 'must be at most 1024 characters';
-  return null;
-}
 
 const visibleTo = (caller: Caller): Prisma.UserWhereInput => ({ dealerGroups: { some: { dealerGroupId: inCallerGroups(caller.session) } } });
 
@@ -106,7 +99,7 @@ export async function createUser(caller: Caller, app: Pick<AppServices, 'mailer'
     text: [
       `Hello ${name},`, '',
       `You have been invited to the Dealership Data Platform as ${{ admin: 'an admin', analyst: 'an analyst', viewer: 'a viewer' }[role]}.`,
-      'To accept, choose a password of at least 12 characters and send it with this invitation token to',
+      `To accept, choose a password of at least ${MIN_PASSWORD_LENGTH} characters and send it with this invitation token to`,
       'POST /api/v1/auth/invitations/accept  {"token": "…", "password": "…"}', '',
       `Invitation token: ${invite}`,
       `It works once and expires on ${expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
