@@ -35,4 +35,16 @@ describe('SecretBox (AES-256-GCM with a rotatable key ring)', () => {
     expect(new SecretBox([newKey]).open(resealed, 'x')).toBe('secret');
     expect(rotated.reseal(resealed, 'x')).toBeNull();
   });
+
+  it('re-seals only the values sealed with an older key, writing each back once', async () => {
+    const rotated = new SecretBox([newKey, oldKey]);
+    const values = [
+      { context: 'a', sealed: new SecretBox([oldKey]).seal('first', 'a') },
+      { context: 'b', sealed: rotated.seal('second', 'b') },
+    ];
+    const written = new Map<string, string>();
+    expect(await rotated.resealAll(values, async (context, sealed) => written.set(context, sealed))).toBe(1);
+    expect([...written.keys()]).toEqual(['a']);
+    expect(new SecretBox([newKey]).open(written.get('a')!, 'a')).toBe('first');
+  });
 });

@@ -60,4 +60,16 @@ export class SecretBox {
   reseal(sealed: string, context: string): string | null {
     return this.needsRotation(sealed) ? this.seal(this.open(sealed, context), context) : null;
   }
+
+  /** Seals again, with the current key, each value sealed with an older one, writing it back; answers how many. */
+  async resealAll(values: Array<{ context: string; sealed: string }>, write: (context: string, sealed: string) => Promise<unknown>): Promise<number> {
+    let resealed = 0;
+    for (const { context, sealed } of values) {
+      const fresh = this.reseal(sealed, context);
+      if (!fresh) continue;
+      await write(context, fresh);
+      resealed += 1;
+    }
+    return resealed;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Session } from './auth/session';
-import { badInput, notFound } from './errors';
+import { badInput, conflict, notFound } from './errors';
 import { Prisma, type PrismaClient } from './generated/prisma/client';
 import { isUuid } from './validation';
 
@@ -35,7 +35,17 @@ export async function inputDealer(caller: { db: PrismaClient; session: Session }
 }
 
 /** Prisma's unique-constraint violation. */
-export const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === 'P2002';
+
+/** Runs a write a unique constraint may refuse; a clash answers 409 saying what is taken. */
+export async function unlessTaken<T>(write: () => Promise<T>, taken: string): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(taken);
+    throw error;
+  }
+}
 
 /**
  * One of the caller's records by id, else 404: a malformed id, a missing record and another

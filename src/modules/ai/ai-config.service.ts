@@ -141,15 +141,11 @@ export async function activeProvider(db: Caller['db'], dealerGroupIds: readonly 
 
 /** After a key rotation (CREDENTIALS_KEYS), re-seals provider API keys with the newest key; answers how many. */
 export async function resealProviderKeys(db: Caller['db'], secrets: SecretBox): Promise<number> {
-  const sealed = await db.aiConfig.findMany({ where: { apiKey: { not: null } }, select: { dealerGroupId: true, apiKey: true } });
-  let resealed = 0;
-  for (const config of sealed) {
-    const apiKey = secrets.reseal(config.apiKey!, config.dealerGroupId);
-    if (!apiKey) continue;
-    await db.aiConfig.update({ where: { dealerGroupId: config.dealerGroupId }, data: { apiKey } });
-    resealed += 1;
-  }
-  return resealed;
+  const configs = await db.aiConfig.findMany({ where: { apiKey: { not: null } }, select: { dealerGroupId: true, apiKey: true } });
+  return secrets.resealAll(
+    configs.map((config) => ({ context: config.dealerGroupId, sealed: config.apiKey! })),
+    (dealerGroupId, apiKey) => db.aiConfig.update({ where: { dealerGroupId }, data: { apiKey } }),
+  );
 }
 
 /** The caller's provider (the first of their groups with one enabled), and whether its group's tokens for today are spent. */

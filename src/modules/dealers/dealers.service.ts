@@ -3,7 +3,7 @@ import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl } from '../../validation';
-import { targetGroup, findInTenant, inCallerGroups, isUniqueViolation } from '../../tenancy';
+import { targetGroup, findInTenant, inCallerGroups, unlessTaken } from '../../tenancy';
 import { keepOrder, rankDealers, type CandidateReranker, type MatchInput } from './matching';
 
 /** Dealers (rooftops) of the caller's groups: profiles, aliases, archiving and matching. */
@@ -67,13 +67,11 @@ export async function createDealer(caller: Caller, input: DealerInput): Promise<
   const dealerGroupId = targetGroup(caller.session, input.dealer_group_id);
   const name = requiredText('name', input.name);
   const code = requiredText('code', input.code, 20).toUpperCase();
-  try {
-    const dealer = await caller.db.dealer.create({ data: { dealerGroupId, name, code, ...profile(input) }, select: { id: true } });
-    return dealer.id;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`a dealer with code ${code} already exists in this dealer group`);
-    throw error;
-  }
+  const dealer = await unlessTaken(
+    () => caller.db.dealer.create({ data: { dealerGroupId, name, code, ...profile(input) }, select: { id: true } }),
+    `a dealer with code ${code} already exists in this dealer group`,
+  );
+  return dealer.id;
 }
 
 export async function updateDealer(caller: Caller, id: string, input: DealerInput): Promise<string> {
@@ -83,12 +81,7 @@ export async function updateDealer(caller: Caller, id: string, input: DealerInpu
     ...(input.code !== undefined ? { code: requiredText('code', input.code, 20).toUpperCase() } : {}),
     ...profile(input),
   };
-  try {
-    await caller.db.dealer.update({ where: { id }, data });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`a dealer with code ${data.code} already exists in this dealer group`);
-    throw error;
-  }
+  await unlessTaken(() => caller.db.dealer.update({ where: { id }, data }), `a dealer with code ${data.code} already exists in this dealer group`);
   return id;
 }
 
@@ -103,12 +96,10 @@ export async function archiveDealer(caller: Caller, id: string): Promise<string>
 export async function addAlias(caller: Caller, dealerId: string, input: { alias: string; system?: string | null }) {
   await findDealer(caller, dealerId);
   const alias = requiredText('alias', input.alias);
-  try {
-    return await caller.db.dealerAlias.create({ data: { dealerId, alias, system: optionalText('system', input.system, 40) ?? null }, select: { id: true } });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`the dealer already has the alias "${alias}"`);
-    throw error;
-  }
+  return unlessTaken(
+    () => caller.db.dealerAlias.create({ data: { dealerId, alias, system: optionalText('system', input.system, 40) ?? null }, select: { id: true } }),
+    `the dealer already has the alias "${alias}"`,
+  );
 }
 
 export async function removeAlias(caller: Caller, dealerId: string, aliasId: string): Promise<string> {

@@ -214,13 +214,9 @@ export async function freshness(caller: Caller, args: { state?: string[] | null;
 
 /** After a new key is put first in CREDENTIALS_KEYS: re-encrypts credentials still sealed with an older key. */
 export async function resealCredentials(db: Db, secrets: SecretBox): Promise<number> {
-  const sealed = await db.integration.findMany({ where: { credentials: { not: null } }, select: { id: true, credentials: true } });
-  let resealed = 0;
-  for (const integration of sealed) {
-    const credentials = secrets.reseal(integration.credentials!, integration.id);
-    if (!credentials) continue;
-    await db.integration.update({ where: { id: integration.id }, data: { credentials } });
-    resealed += 1;
-  }
-  return resealed;
+  const integrations = await db.integration.findMany({ where: { credentials: { not: null } }, select: { id: true, credentials: true } });
+  return secrets.resealAll(
+    integrations.map((integration) => ({ context: integration.id, sealed: integration.credentials! })),
+    (id, credentials) => db.integration.update({ where: { id }, data: { credentials } }),
+  );
 }

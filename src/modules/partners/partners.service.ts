@@ -2,7 +2,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
+import { findInTenant, inCallerGroups, unlessTaken, targetGroup } from '../../tenancy';
 import { isEmailAddress, isUuid, oneOf, optionalText, requiredText, websiteUrl } from '../../validation';
 import { findDealer } from '../dealers/dealers.service';
 
@@ -37,24 +37,16 @@ export function findPartner(caller: Caller, id: string) {
 
 export async function createPartner(caller: Caller, input: PartnerInput): Promise<string> {
   const dealerGroupId = targetGroup(caller.session, input.dealer_group_id);
-  if (!input.kind) throw badInput('kind', `is required: one of ${PARTNER_KINDS.join(', ')}`);
-  try {
-    const partner = await caller.db.partner.create({ data: { dealerGroupId, name: requiredText('name', input.name, 100), kind: input.kind, ...partnerFields(input) } });
-    return partner.id;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`a partner named "${input.name}" already exists`);
-    throw error;
-  }
+  const { kind } = input;
+  if (!kind) throw badInput('kind', `is required: one of ${PARTNER_KINDS.join(', ')}`);
+  const data = { dealerGroupId, name: requiredText('name', input.name, 100), kind, ...partnerFields(input) };
+  const partner = await unlessTaken(() => caller.db.partner.create({ data }), `a partner named "${input.name}" already exists`);
+  return partner.id;
 }
 
 export async function updatePartner(caller: Caller, id: string, input: PartnerInput): Promise<string> {
   await findPartner(caller, id);
-  try {
-    await caller.db.partner.update({ where: { id }, data: partnerFields(input) });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`a partner named "${input.name}" already exists`);
-    throw error;
-  }
+  await unlessTaken(() => caller.db.partner.update({ where: { id }, data: partnerFields(input) }), `a partner named "${input.name}" already exists`);
   return id;
 }
 

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { callerGroupsSql, findInTenant, inCallerGroups, isUniqueViolation, targetGroup } from '../../tenancy';
+import { callerGroupsSql, findInTenant, inCallerGroups, unlessTaken, targetGroup } from '../../tenancy';
 import { dateRange, dealerIds, isUuid, oneOf, optionalText, requiredText, uuid } from '../../validation';
 import { jaroWinkler, nameSimilarity } from '../../similarity';
 import { patternProblem } from '../../validation';
@@ -47,23 +47,13 @@ export async function createSource(caller: Caller, input: SourceInput): Promise<
   const dealerGroupId = targetGroup(caller.session, input.dealer_group_id);
   if (!input.category) throw badInput('category', `is required: one of ${SOURCE_CATEGORIES.join(', ')}`);
   const fields = sourceFields(input);
-  try {
-    const source = await caller.db.source.create({ data: { dealerGroupId, name: requiredText('name', input.name, 100), category: fields.category as SourceCategory, ...fields } });
-    return source.id;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`a source named "${input.name}" already exists`);
-    throw error;
-  }
+  const source = await unlessTaken(() => caller.db.source.create({ data: { dealerGroupId, name: requiredText('name', input.name, 100), category: fields.category as SourceCategory, ...fields } }), `a source named "${input.name}" already exists`);
+  return source.id;
 }
 
 export async function updateSource(caller: Caller, id: string, input: SourceInput): Promise<string> {
   await findSource(caller, id);
-  try {
-    await caller.db.source.update({ where: { id }, data: sourceFields(input) });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`a source named "${input.name}" already exists`);
-    throw error;
-  }
+  await unlessTaken(() => caller.db.source.update({ where: { id }, data: sourceFields(input) }), `a source named "${input.name}" already exists`);
   return id;
 }
 
