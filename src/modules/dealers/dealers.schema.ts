@@ -1,7 +1,9 @@
 import { Prisma } from '../../generated/prisma/client';
 import { childPageLoader } from '../../loaders';
-import { builder, Deletion, Pagination } from '../../builder';
-import { pageArgs, type PageRef } from '../../pagination';
+import { builder, Deletion } from '../../builder';
+import { pageArgs } from '../../pagination';
+import { itemsWhere, pageOf } from '../../pages';
+import { listArgs } from '../../schema-args';
 import { dateRange, oneOf } from '../../validation';
 import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
 import {
@@ -131,16 +133,7 @@ export const Dealer = builder.prismaObject('Dealer', {
   }),
 });
 
-const DealerPage = builder.objectRef<PageRef<Prisma.DealerWhereInput>>('DealerPage').implement({
-  fields: (t) => ({
-    dealers: t.prismaField({
-      type: [Dealer],
-      resolve: (query, page, _args, context) =>
-        context.db.dealer.findMany({ ...query, where: page.where, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const DealerPage = pageOf('DealerPage', 'dealers', itemsWhere(Dealer, [{ name: 'asc' }, { id: 'asc' }]));
 
 const AliasList = builder.objectRef<{ dealerId: string }>('DealerAliasList').implement({
   fields: (t) => ({
@@ -183,7 +176,7 @@ builder.queryFields((t) => ({
     type: DealerPage,
     description: "Your dealer groups' rooftops, by name.",
     authScopes: { scope: 'dealers:read' },
-    args: { q: t.arg.string({ description: 'Name, code or alias contains.' }), include_archived: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { q: t.arg.string({ description: 'Name, code or alias contains.' }), include_archived: t.arg.boolean(), ...listArgs(t) },
     resolve: (_root, args, context) => dealerPage(context, args),
   }),
   dealer: t.prismaField({
