@@ -27,18 +27,18 @@ export function sortKeys(keys: readonly string[], fallback: string) {
 }
 
 /** What an argument block is built with: any field builder's `t`. */
-type Args = { arg: ArgBuilder<BuilderTypes> };
+export type FieldArgsBuilder = { arg: ArgBuilder<BuilderTypes> };
 
 /**
  * The `limit` and `offset` arguments of a list. Their bounds and defaults reach the OpenAPI document
  * from the list convention (http/openapi.ts); a list that says more describes them here.
  */
-export function listArgs(t: Args, describe: { limit?: string; offset?: string } = {}) {
+export function listArgs(t: FieldArgsBuilder, describe: { limit?: string; offset?: string } = {}) {
   return { limit: t.arg.int({ description: describe.limit }), offset: t.arg.int({ description: describe.offset }) };
 }
 
 /** Rooftops and a period, as calls, leads and sales filter by them; `happened` names the instant ("Sold" at or after). */
-export function rooftopPeriodArgs(t: Args, happened: string) {
+export function rooftopPeriodArgs(t: FieldArgsBuilder, happened: string) {
   return {
     dealer_id: t.arg.idList(),
     from: t.arg({ type: 'DateTime', description: `${happened} at or after.` }),

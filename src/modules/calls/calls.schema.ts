@@ -5,7 +5,7 @@ import { itemsByIds, itemsLoaded, pageOf } from '../../pages';
 import { rangeLongerThan } from '../../http/field-rate-limits';
 import { enrich } from '../sources/sources.service';
 import { CALL_DIRECTIONS, CALL_STATUSES, callPage, callStats, findCallId, mergedCalls, type CallFilters, type MergedCallRow } from './calls.service';
-import { choice, choices, listArgs, rooftopPeriodArgs } from '../../schema-args';
+import { choice, choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Calls');
@@ -101,7 +101,7 @@ const EnrichResult = builder.objectRef<{ examined: number; enriched: number; unm
   }),
 });
 
-export function callFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+export function callFilterArgs(t: FieldArgsBuilder) {
   return {
     ...rooftopPeriodArgs(t, 'Calls started'),
     source: t.arg.string({ description: 'Canonical source id or name.' }),

@@ -5,7 +5,7 @@ import { childPageLoader } from '../../loaders';
 import { builder, Deletion, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
 import { itemsWhere, pageOf, rowsByIds } from '../../pages';
-import { listArgs } from '../../schema-args';
+import { listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { dateRange, oneOf } from '../../validation';
 import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
 import {
@@ -74,7 +74,7 @@ function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args ext
 }
 
 /** The `from` and `to` arguments of a rooftop's list, kept to `column` (`AND column >= from AND column <= to`, for the bounds given). */
-const inPeriod = (t: DealerFieldBuilder, column: string) => ({
+const inPeriod = (t: FieldArgsBuilder, column: string) => ({
   args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }) },
   filter: ({ from, to }: { from?: Date | null; to?: Date | null }) => {
     dateRange(from, to);
@@ -144,7 +144,7 @@ const MatchResult = builder.objectRef<Array<{ dealerId: string; score: number; r
   fields: (t) => ({ candidates: t.field({ type: [MatchCandidate], resolve: (candidates) => candidates }) }),
 });
 
-const dealerFieldArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+const dealerFieldArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(),
   code: t.arg.string({ description: 'Short code, unique in the dealer group.' }),
   street: t.arg.string(),

@@ -6,7 +6,7 @@ import { itemsByIds, pageOf } from '../../pages';
 import { MERGED_FIELDS, sameValue, type MergedField } from '../multi-source/merge';
 import { CONDITIONS, daysOnLot, DEFAULT_SORT, SORT_KEYS, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
 import { findVehicleIdByVin, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds } from './inventory.service';
-import { choices, listArgs, sortKeys } from '../../schema-args';
+import { choices, listArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Inventory');
@@ -258,7 +258,7 @@ const InventoryFacets = builder.objectRef<Awaited<ReturnType<typeof inventoryFac
 });
 
 /** The catalog's inventory filters, shared by the list and the aggregates. */
-function filterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+function filterArgs(t: FieldArgsBuilder) {
   return {
     make: t.arg.stringList({ description: 'Make, case-insensitive; repeat or comma-separate for several.' }),
     model: t.arg.stringList({ description: 'Model, case-insensitive; repeat or comma-separate for several.' }),

@@ -4,7 +4,7 @@ import { builder } from '../../builder';
 import { itemsByIds, pageOf } from '../../pages';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import { findLeadId, LEAD_STATUSES, LEAD_TYPES, leadPage, leadsBySource, leadsByStatus, leadsByType, updateLead, type LeadFilters } from './leads.service';
-import { choice, choices, listArgs, rooftopPeriodArgs } from '../../schema-args';
+import { choice, choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Leads');
@@ -94,7 +94,7 @@ const SourceStats = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>>
   fields: (t) => ({ sources: t.field({ type: [SourceRow], resolve: (rows) => rows }) }),
 });
 
-export function leadFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+export function leadFilterArgs(t: FieldArgsBuilder) {
   return {
     status: t.arg.stringList(choices(LEAD_STATUSES)),
     type: t.arg.stringList(choices(LEAD_TYPES)),

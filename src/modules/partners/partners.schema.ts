@@ -3,7 +3,7 @@ import { itemsWhere, pageOf } from '../../pages';
 import {
   createPartner, DATA_PERMISSIONS, deletePartner, findPartner, linkDealer, PARTNER_KINDS, partnerPage, RELATIONSHIP_TYPES, unlinkDealer, updatePartner, type PartnerInput,
 } from './partners.service';
-import { choice, choices, listArgs } from '../../schema-args';
+import { choice, choices, listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Partners');
@@ -39,7 +39,7 @@ export const Partner = builder.prismaObject('Partner', {
 
 const PartnerPage = pageOf('PartnerPage', 'partners', itemsWhere(Partner, [{ name: 'asc' }, { id: 'asc' }]));
 
-const partnerArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+const partnerArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(), kind: t.arg.string(choice(PARTNER_KINDS)), contact_email: t.arg.string(), website: t.arg.string(), notes: t.arg.string(),
 });
 

@@ -1,6 +1,6 @@
 import { builder, Deletion } from '../../builder';
 import { itemsWhere, pageOf } from '../../pages';
-import { listArgs } from '../../schema-args';
+import { listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { createRule, deleteRule, rulePage, testRules, updateRule, type RuleInput } from './rules.service';
 import { ACTIONS, OPERATORS } from './engine';
 import { restOperations } from '../../http/operations';
@@ -40,7 +40,7 @@ const RuleTestRecord = builder.objectRef<TestResult>('RuleTestRecord').implement
 });
 const RuleTest = builder.objectRef<TestResult[]>('RuleTest').implement({ fields: (t) => ({ records: t.field({ type: [RuleTestRecord], resolve: (records) => records }) }) });
 
-const ruleArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+const ruleArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(),
   conditions: t.arg({ type: 'JSON', description: 'All must hold: [{ "field": "make", "operator": "equals", "value": "Chevy" }]. Empty: always.' }),
   action: t.arg({ type: 'JSON', description: '{ "type": "set_field", "field": "make", "value": "Chevrolet" }; templates: { "type": "set_field", "field": "title", "template": "{year} {make} {model}" }.' }),

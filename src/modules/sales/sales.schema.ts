@@ -4,7 +4,7 @@ import { builder } from '../../builder';
 import { itemsByIds, pageOf } from '../../pages';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import { CONTRACT_TYPES, findSaleId, salePage, saleStats, salespeopleStats, type SaleFilters, type SaleMeasures } from './sales.service';
-import { choices, listArgs, rooftopPeriodArgs } from '../../schema-args';
+import { choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Sales');
@@ -79,7 +79,7 @@ const SalespeopleStats = builder.objectRef<Awaited<ReturnType<typeof salespeople
   fields: (t) => ({ salespeople: t.field({ type: [SalespersonStats], resolve: (rows) => rows }) }),
 });
 
-export function saleFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+export function saleFilterArgs(t: FieldArgsBuilder) {
   return {
     salesperson: t.arg.string({ description: 'Exact name, case-insensitive.' }),
     contract_type: t.arg.stringList(choices(CONTRACT_TYPES)),

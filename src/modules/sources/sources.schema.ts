@@ -4,7 +4,7 @@ import {
   createMappings, createSource, deleteMapping, deleteSource, findSource, mappingPage, resolveRawValues, SOURCE_CATEGORIES, sourcePage, unmappedValues, updateSource,
   type SourceInput, type UnmappedValue,
 } from './sources.service';
-import { choice, listArgs } from '../../schema-args';
+import { choice, listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Sources');
@@ -91,7 +91,7 @@ const UnmappedValueRef = builder.objectRef<UnmappedValue>('UnmappedSourceValue')
 
 const UnmappedPage = pageOf('UnmappedSourcePage', 'values', itemsLoaded(UnmappedValueRef));
 
-const sourceArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+const sourceArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(),
   category: t.arg.string(choice(SOURCE_CATEGORIES)),
   channel: t.arg.string({ description: 'e.g. "Google Ads", "Cars.com".' }),
