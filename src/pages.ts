@@ -6,15 +6,16 @@ import { inIdOrder, type IdPage, type Page, type PageRef, type PageWindow } from
 
 /** Page types: a list's items and its `pagination`, for each way the items are read. */
 
-/** How a page type's items field resolves from its page: made by `itemsByIds`, `itemsWhere` or `itemsLoaded`. */
+/** How a page type's items field resolves from its page: `itemsByIds`, `itemsWhere`, `itemsLoaded`, or a field of one's own. */
 export type PageItems<Shape extends PageWindow> = (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Shape>) => FieldRef<BuilderTypes, unknown, 'Object'>;
 
 /**
  * A page type named `name`: the items field `field` and the `pagination` every list answers with.
+ * What the list's resolver answers decides the items helper:
  *
- *   const CallPage = pageOf('CallPage', 'calls', itemsByIds(Call));                                     // an IdPage
- *   const DealerPage = pageOf('DealerPage', 'dealers', itemsWhere(Dealer, [{ name: 'asc' }, { id: 'asc' }])); // a PageRef
- *   const UserPage = pageOf('ManagedUserPage', 'users', itemsLoaded(ManagedUser));                      // a Page of rows
+ *   const CallPage = pageOf('CallPage', 'calls', itemsByIds(Call));                        // IdPage (pageOfIds)
+ *   const DealerPage = pageOf('DealerPage', 'dealers', itemsWhere(Dealer, [{ name: 'asc' }, { id: 'asc' }])); // PageRef
+ *   const UserPage = pageOf('ManagedUserPage', 'users', itemsLoaded(ManagedUser));         // Page<UserRow>
  */
 export function pageOf<Shape extends PageWindow>(name: string, field: string, items: PageItems<Shape>): ObjectRef<BuilderTypes, Shape> {
   return builder.objectRef<Shape>(name).implement({
