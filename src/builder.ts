@@ -60,6 +60,9 @@ export const builder = new SchemaBuilder<{
   },
 });
 
+/** The builder's settings (context, Prisma types, scalars), for helpers that take its field or argument builders. */
+export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
 builder.queryType({});
 builder.mutationType({});
 

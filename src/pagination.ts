@@ -2,8 +2,17 @@ import { Prisma } from './generated/prisma/client';
 import type { Db } from './db/database';
 import { badInput } from './errors';
 
+/** The window a page shows and how many items match in all: what its `pagination` field answers. */
+export interface PageWindow { total: number; limit: number; offset: number }
+
+/** A page whose items are already read. */
+export interface Page<Item> extends PageWindow { items: Item[] }
+
 /** A page of a Prisma list: the filter, the window and the total, for a page type's items resolver. */
-export interface PageRef<Where> { where: Where; limit: number; offset: number; total: number }
+export interface PageRef<Where> extends PageWindow { where: Where }
+
+/** The `limit` and `offset` arguments a list takes, as GraphQL hands them over. */
+export interface WindowArgs { limit?: number | null; offset?: number | null }
 
 /** The list convention (README, Conventions): `limit` (default 50, max 500) and zero-based `offset`. */
 
@@ -11,7 +20,7 @@ export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 500;
 export const OFFSET_MAX = 10_000_000;
 
-export function pageArgs(args: { limit?: number | null; offset?: number | null }): { limit: number; offset: number } {
+export function pageArgs(args: WindowArgs): { limit: number; offset: number } {
   const limit = args.limit ?? LIMIT_DEFAULT;
   const offset = args.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) throw badInput('limit', `must be a whole number from 1 to ${LIMIT_MAX}`);
@@ -20,7 +29,7 @@ export function pageArgs(args: { limit?: number | null; offset?: number | null }
 }
 
 /** A page picked in SQL: the ids in order, the window and the total; the rows load by id with the GraphQL selection. */
-export interface IdPage { ids: string[]; total: number; limit: number; offset: number }
+export interface IdPage extends PageWindow { ids: string[] }
 
 /**
  * One statement picks a page's ids and the total from `table` (aliased `alias` in `where` and

@@ -1,7 +1,10 @@
+import type { ArgBuilder } from '@pothos/core';
+import type { BuilderTypes } from './builder';
+
 /**
  * Argument options that also describe the argument to REST callers: the OpenAPI document reads
  * `extensions.openapi` (see http/openapi.ts), so a closed set or a pattern is declared once, here,
- * beside the values the service checks against.
+ * beside the values the service checks against. Below them, the argument blocks several lists share.
  */
 
 /** A string argument that takes one of a closed set of values. */
@@ -20,5 +23,25 @@ export function sortKeys(keys: readonly string[], fallback: string) {
   return {
     description: `Comma-separated keys, "-" in front for descending: ${keys.join(', ')}. Default ${fallback}.`,
     extensions: { openapi: { pattern: `^${key}(,${key})*$`, example: '-days_on_lot,price' } },
+  };
+}
+
+/** What an argument block is built with: any field builder's `t`. */
+export type FieldArgsBuilder = { arg: ArgBuilder<BuilderTypes> };
+
+/**
+ * The `limit` and `offset` arguments of a list. Their bounds and defaults reach the OpenAPI document
+ * from the list convention (http/openapi.ts); a list that says more describes them here.
+ */
+export function listArgs(t: FieldArgsBuilder, describe: { limit?: string; offset?: string } = {}) {
+  return { limit: t.arg.int({ description: describe.limit }), offset: t.arg.int({ description: describe.offset }) };
+}
+
+/** Rooftops and a period, as calls, leads and sales filter by them; `happened` names the instant ("Sold" at or after). */
+export function rooftopPeriodArgs(t: FieldArgsBuilder, happened: string) {
+  return {
+    dealer_id: t.arg.idList(),
+    from: t.arg({ type: 'DateTime', description: `${happened} at or after.` }),
+    to: t.arg({ type: 'DateTime', description: `${happened} at or before.` }),
   };
 }

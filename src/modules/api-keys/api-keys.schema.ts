@@ -1,8 +1,9 @@
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsByIds, pageOf } from '../../pages';
 import { maskApiKey } from '../../auth/api-keys';
 import { SCOPES } from '../../auth/scopes';
 import { createApiKey, DEFAULT_RATE_LIMIT, listApiKeys, revokeApiKey, rotateApiKey, ROTATION_DAYS } from './api-keys.service';
-import { choices } from '../../schema-args';
+import { choices, listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('API keys');
@@ -43,18 +44,7 @@ const CreatedApiKey = builder.objectRef<{ id: string; key: string }>('CreatedApi
   }),
 });
 
-const ApiKeyPage = builder.objectRef<{ ids: string[]; total: number; limit: number; offset: number }>('ApiKeyPage').implement({
-  fields: (t) => ({
-    apiKeys: t.prismaField({
-      type: [ApiKey],
-      resolve: async (query, page, _args, context) => {
-        const rows = await context.db.apiKey.findMany({ ...query, where: { id: { in: page.ids } } });
-        return page.ids.flatMap((id) => rows.find((row) => row.id === id) ?? []);
-      },
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const ApiKeyPage = pageOf('ApiKeyPage', 'apiKeys', itemsByIds(ApiKey));
 
 builder.queryFields((t) => ({
   apiKeys: t.field({
@@ -62,7 +52,7 @@ builder.queryFields((t) => ({
     type: ApiKeyPage,
     description: 'API keys of your dealer groups, newest first. Admin users only; API keys cannot manage keys.',
     authScopes: { adminUser: true },
-    args: { limit: t.arg.int(), offset: t.arg.int(), includeRevoked: t.arg.boolean({ description: 'Also list revoked keys.' }) },
+    args: { ...listArgs(t), includeRevoked: t.arg.boolean({ description: 'Also list revoked keys.' }) },
     resolve: (_root, args, context) => listApiKeys(context, args),
   }),
 }));

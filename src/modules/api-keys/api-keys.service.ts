@@ -4,7 +4,7 @@ import { recordAudit } from '../../audit';
 import { cidrProblem, generateApiKey } from '../../auth/api-keys';
 import { isScope, SCOPES } from '../../auth/scopes';
 import { badInput, conflict, notFound } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type IdPage, type WindowArgs } from '../../pagination';
 import { inCallerGroups } from '../../tenancy';
 
 /** API keys: create, list, revoke and rotate, for the admin users of the keys' dealer groups. */
@@ -77,7 +77,7 @@ export async function createApiKey(caller: Caller, input: CreateApiKeyInput) {
   return { id: created.id, key: secret.key };
 }
 
-export async function listApiKeys(caller: Caller, args: { limit?: number | null; offset?: number | null; includeRevoked?: boolean | null }) {
+export async function listApiKeys(caller: Caller, args: WindowArgs & { includeRevoked?: boolean | null }): Promise<IdPage> {
   const { limit, offset } = pageArgs(args);
   const where: Prisma.ApiKeyWhereInput = {
     ...visibleTo(caller.session),

@@ -1,5 +1,7 @@
 import type { AssistantMessage as MessageRow } from '../../generated/prisma/client';
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsLoaded, pageOf } from '../../pages';
+import { listArgs } from '../../schema-args';
 import { ask, findConversation, listConversations, startConversation, type AnswerData } from './assistant.service';
 import { restOperations } from '../../http/operations';
 
@@ -54,12 +56,7 @@ const Conversation = builder.objectRef<ConversationRow>('AssistantConversation')
   }),
 });
 
-const ConversationPage = builder.objectRef<Awaited<ReturnType<typeof listConversations>>>('AssistantConversationPage').implement({
-  fields: (t) => ({
-    conversations: t.field({ type: [Conversation], resolve: (page) => page.conversations }),
-    pagination: t.field({ type: Pagination, resolve: (page) => page.pagination }),
-  }),
-});
+const ConversationPage = pageOf('AssistantConversationPage', 'conversations', itemsLoaded(Conversation));
 
 const Exchange = builder.objectRef<Awaited<ReturnType<typeof ask>> & { conversationId: string }>('AssistantExchange').implement({
   fields: (t) => ({
@@ -75,7 +72,7 @@ builder.queryFields((t) => ({
     type: ConversationPage,
     description: 'Your conversations, most recent first.',
     authScopes: { scope: 'assistant:use' },
-    args: { limit: t.arg.int(), offset: t.arg.int() },
+    args: listArgs(t),
     resolve: (_root, args, context) => listConversations(context, args),
   }),
   assistantConversation: t.field({

@@ -3,7 +3,7 @@ import type { Caller } from '../../caller';
 import type { AppServices } from '../../app-services';
 import { AppError, badInput, notFound } from '../../errors';
 import type { Scope } from '../../auth/scopes';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type WindowArgs } from '../../pagination';
 import { isUuid, optionalText } from '../../validation';
 import { providerFor, recordTokens } from '../ai/ai-config.service';
 import { CAPABILITIES, compose } from './compose';
@@ -55,14 +55,14 @@ export async function vocabularyOf(caller: Caller): Promise<Vocabulary> {
   return { dealers, makes: of('make'), models: of('model'), bodyStyles: of('body'), sources: sources.map((source) => source.name) };
 }
 
-export async function listConversations(caller: Caller, args: { limit?: number | null; offset?: number | null }) {
+export async function listConversations(caller: Caller, args: WindowArgs) {
   const { limit, offset } = pageArgs(args);
   const where = owner(caller);
   const [total, conversations] = await Promise.all([
     caller.db.assistantConversation.count({ where }),
     caller.db.assistantConversation.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset, include: { _count: { select: { messages: true } } } }),
   ]);
-  return { conversations, pagination: { total, limit, offset } };
+  return { items: conversations, total, limit, offset };
 }
 
 /** The caller's own conversation, else 404 (another user's answers the same as a missing one). */

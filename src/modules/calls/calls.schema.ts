@@ -1,10 +1,11 @@
-import { inIdOrder, type IdPage } from '../../pagination';
+import type { WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsByIds, itemsLoaded, pageOf } from '../../pages';
 import { rangeLongerThan } from '../../http/field-rate-limits';
 import { enrich } from '../sources/sources.service';
-import { CALL_DIRECTIONS, CALL_STATUSES, callPage, callStats, findCallId, mergedCalls, type CallFilters } from './calls.service';
-import { choice, choices } from '../../schema-args';
+import { CALL_DIRECTIONS, CALL_STATUSES, callPage, callStats, findCallId, mergedCalls, type CallFilters, type MergedCallRow } from './calls.service';
+import { choice, choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Calls');
@@ -40,20 +41,9 @@ export const Call = builder.prismaObject('Call', {
   }),
 });
 
-const CallPage = builder.objectRef<IdPage>('CallPage').implement({
-  fields: (t) => ({
-    calls: t.prismaField({
-      type: [Call],
-      resolve: async (query, page, _args, context) =>
-        inIdOrder(page.ids, await context.db.call.findMany({ ...query, where: { id: { in: page.ids } } })),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const CallPage = pageOf('CallPage', 'calls', itemsByIds(Call));
 
-type Merged = Awaited<ReturnType<typeof mergedCalls>>;
-
-const MergedCall = builder.objectRef<Merged['rows'][number]>('MergedCall').implement({
+const MergedCall = builder.objectRef<MergedCallRow>('MergedCall').implement({
   description: 'One real call, with the record of every provider that reported it.',
   fields: (t) => ({
     id: t.exposeID('primary_id', { description: "The id of the primary record (the provider's with the longest duration)." }),
@@ -70,12 +60,7 @@ const MergedCall = builder.objectRef<Merged['rows'][number]>('MergedCall').imple
     }),
   }),
 });
-const MergedCallPage = builder.objectRef<Merged>('MergedCallPage').implement({
-  fields: (t) => ({
-    calls: t.field({ type: [MergedCall], resolve: (page) => page.rows }),
-    pagination: t.field({ type: Pagination, resolve: (page) => page.pagination }),
-  }),
-});
+const MergedCallPage = pageOf('MergedCallPage', 'calls', itemsLoaded(MergedCall));
 
 type Stats = Awaited<ReturnType<typeof callStats>>;
 interface Measures { calls: number; answered: number; missed: number; voicemail: number; answer_rate: number | null; first_time_callers: number; average_duration_seconds: number | null }
@@ -116,11 +101,9 @@ const EnrichResult = builder.objectRef<{ examined: number; enriched: number; unm
   }),
 });
 
-export function callFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+export function callFilterArgs(t: FieldArgsBuilder) {
   return {
-    dealer_id: t.arg.idList(),
-    from: t.arg({ type: 'DateTime', description: 'Calls started at or after.' }),
-    to: t.arg({ type: 'DateTime', description: 'Calls started at or before.' }),
+    ...rooftopPeriodArgs(t, 'Calls started'),
     source: t.arg.string({ description: 'Canonical source id or name.' }),
     status: t.arg.stringList(choices(CALL_STATUSES)),
     direction: t.arg.string(choice(CALL_DIRECTIONS)),
@@ -131,7 +114,7 @@ export function callFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
   };
 }
 
-const asFilters = (args: object) => withDealerIds<CallFilters & { limit?: number | null; offset?: number | null }>(args);
+const asFilters = (args: object) => withDealerIds<CallFilters & WindowArgs>(args);
 
 builder.queryFields((t) => ({
   calls: t.field({
@@ -139,7 +122,7 @@ builder.queryFields((t) => ({
     type: CallPage,
     description: 'Calls, newest first.',
     authScopes: { scope: 'calls:read' },
-    args: { ...callFilterArgs(t), limit: t.arg.int(), offset: t.arg.int() },
+    args: { ...callFilterArgs(t), ...listArgs(t) },
     resolve: (_root, args, context) => callPage(context, asFilters(args)),
   }),
   call: t.prismaField({
@@ -154,7 +137,7 @@ builder.queryFields((t) => ({
     type: MergedCallPage,
     description: `Calls deduplicated across providers: same caller at the same rooftop within two minutes.`,
     authScopes: { scope: 'calls:read' },
-    args: { ...callFilterArgs(t), limit: t.arg.int(), offset: t.arg.int() },
+    args: { ...callFilterArgs(t), ...listArgs(t) },
     resolve: (_root, args, context) => mergedCalls(context, asFilters(args)),
   }),
   callStats: t.field({

@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
-import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
+import { pageArgs, pageOfIds, type IdPage, type Page, type WindowArgs } from '../../pagination';
 import { findInTenant } from '../../tenancy';
 import { callFilterSql, type CallFilters } from './calls.filters';
 
@@ -9,7 +9,7 @@ import { callFilterSql, type CallFilters } from './calls.filters';
 export { CALL_DIRECTIONS, CALL_STATUSES, type CallFilters } from './calls.filters';
 
 /** A page of calls, newest first: ids and total in one statement. */
-export async function callPage(caller: Caller, filters: CallFilters & { limit?: number | null; offset?: number | null }): Promise<IdPage> {
+export async function callPage(caller: Caller, filters: CallFilters & WindowArgs): Promise<IdPage> {
   const { limit, offset } = pageArgs(filters);
   return pageOfIds(caller.db, { name: 'callPage', table: 'calls', alias: 'c', where: callFilterSql(caller.session, filters), orderBy: Prisma.sql`c.started_at DESC, c.id`, limit, offset });
 }
@@ -29,7 +29,7 @@ export interface MergedCallRow {
  * One row per real call: calls from different providers with the same caller at the same rooftop
  * starting within two minutes of the previous one are the same call. The longest recording wins.
  */
-export async function mergedCalls(caller: Caller, filters: CallFilters & { limit?: number | null; offset?: number | null }) {
+export async function mergedCalls(caller: Caller, filters: CallFilters & WindowArgs): Promise<Page<MergedCallRow>> {
   const { limit, offset } = pageArgs(filters);
   const where = callFilterSql(caller.session, filters);
   const rows = await caller.db.$queryRaw<Array<MergedCallRow & { total: bigint }>>(Prisma.sql`/* mergedCalls */
@@ -47,7 +47,7 @@ export async function mergedCalls(caller: Caller, filters: CallFilters & { limit
       count(*)::int AS count, count(*) OVER () AS total
     FROM clustered GROUP BY dealer_id, caller, cluster
     ORDER BY min(started_at) DESC, 1 LIMIT ${limit} OFFSET ${offset}`);
-  return { rows, pagination: { total: Number(rows[0]?.total ?? 0), limit, offset } };
+  return { items: rows, total: Number(rows[0]?.total ?? 0), limit, offset };
 }
 
 type MeasureRow = { calls: number; answered: number; missed: number; voicemail: number; first_time_callers: number; average_duration_seconds: number | null };

@@ -1,7 +1,11 @@
+import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import { Prisma } from '../../generated/prisma/client';
+import type PrismaTypes from '../../generated/pothos-types';
 import { childPageLoader } from '../../loaders';
-import { builder, Deletion, Pagination } from '../../builder';
-import { pageArgs, type PageRef } from '../../pagination';
+import { builder, Deletion, type BuilderTypes } from '../../builder';
+import { pageArgs } from '../../pagination';
+import { itemsWhere, pageOf, rowsByIds } from '../../pages';
+import { listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { dateRange, oneOf } from '../../validation';
 import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
 import {
@@ -34,14 +38,49 @@ const DealerAlias = builder.prismaObject('DealerAlias', {
   }),
 });
 
-/** `AND column >= from AND column <= to`, for whichever bounds are given. */
-const range = (column: Prisma.Sql, args: { from?: Date | null; to?: Date | null }) =>
-  Prisma.sql`${args.from ? Prisma.sql`AND ${column} >= ${args.from}` : Prisma.empty} ${args.to ? Prisma.sql`AND ${column} <= ${args.to}` : Prisma.empty}`;
+type DealerFieldBuilder = Pick<PothosSchemaTypes.PrismaObjectFieldBuilder<BuilderTypes, PrismaTypes['Dealer'], PrismaTypes['Dealer']['Shape']>, 'prismaField' | 'arg'>;
 
-const nestedTake = (args: { limit?: number | null; offset?: number | null }) => {
-  const { limit, offset } = pageArgs(args);
-  return { take: limit, skip: offset };
-};
+/** What a rooftop's list picks from: the rows of `table` (aliased `alias`; both constants) that `filter` keeps, in `orderBy`. */
+interface DealerList<Args extends InputFieldMap> {
+  name: string; table: string; alias: string; orderBy: Prisma.Sql;
+  args: Args;
+  /** Checks the list's own arguments and answers the SQL conditions they add (`AND …`, or nothing). */
+  filter: (args: InputShapeFromFields<Args>) => Prisma.Sql;
+}
+
+/**
+ * A dashboard view of a rooftop: its latest records of `model`, filtered and paged. For a page of
+ * dealers one statement picks every dealer's ids with a LATERAL … LIMIT and one more reads the rows
+ * with the GraphQL selection (see childPageLoader).
+ */
+function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args extends InputFieldMap>(t: DealerFieldBuilder, model: Model, list: DealerList<Args>) {
+  const alias = Prisma.raw(list.alias);
+  return t.prismaField({
+    type: [model],
+    ...GRAPHQL_ONLY,
+    args: { ...list.args, ...listArgs(t, { limit: '1-500, default 50.' }) },
+    resolve: (query, dealer, args, context) => {
+      const { limit, offset } = pageArgs(args);
+      // The arguments hold the list's own and the window; TypeScript cannot see the former in the merged shape.
+      const filter = list.filter(args as unknown as InputShapeFromFields<Args>);
+      return childPageLoader(context, `${list.name}:${JSON.stringify([args, query])}`,
+        (ids) => context.db.$queryRaw(Prisma.sql`${Prisma.raw(`/* ${list.name} */`)} SELECT p.parent_id, ${alias}.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
+          SELECT ${alias}.id FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${alias}.dealer_id = p.parent_id ${filter}
+          ORDER BY ${list.orderBy} LIMIT ${limit} OFFSET ${offset}) ${alias}`),
+        (ids) => rowsByIds<PrismaTypes[Model]['Shape']>(context.db, model, query, ids),
+      ).load(dealer.id);
+    },
+  });
+}
+
+/** The `from` and `to` arguments of a rooftop's list, kept to `column` (`AND column >= from AND column <= to`, for the bounds given). */
+const inPeriod = (t: FieldArgsBuilder, column: string) => ({
+  args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }) },
+  filter: ({ from, to }: { from?: Date | null; to?: Date | null }) => {
+    dateRange(from, to);
+    return Prisma.sql`${from ? Prisma.sql`AND ${Prisma.raw(column)} >= ${from}` : Prisma.empty} ${to ? Prisma.sql`AND ${Prisma.raw(column)} <= ${to}` : Prisma.empty}`;
+  },
+});
 
 export const Dealer = builder.prismaObject('Dealer', {
   description: 'A rooftop: one dealership location.',
@@ -61,66 +100,17 @@ export const Dealer = builder.prismaObject('Dealer', {
     external_ids: t.expose('externalIds', { type: 'JSON', description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.' }),
     aliases: t.relation('aliases', { ...GRAPHQL_ONLY, query: { orderBy: { alias: 'asc' } } }),
     // Dashboard views: a rooftop's latest records, filtered and paged, loaded for a whole page of dealers at once.
-    vehicles: t.prismaField({
-      type: ['Vehicle'],
-      ...GRAPHQL_ONLY,
-      args: { status: t.arg.stringList(), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
-      resolve: (query, dealer, args, context) => {
-        const { take, skip } = nestedTake(args);
-        const statuses = args.status?.length ? args.status.map((status) => oneOf('status', status, VEHICLE_STATUSES)) : null;
-        return childPageLoader(context, `Dealer.vehicles:${JSON.stringify([args, query])}`,
-          (ids) => context.db.$queryRaw(Prisma.sql`/* dealerVehicles */ SELECT p.parent_id, v.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
-            SELECT v.id FROM vehicles v WHERE v.dealer_id = p.parent_id ${statuses ? Prisma.sql`AND v.status = ANY(${statuses}::vehicle_status[])` : Prisma.empty}
-            ORDER BY v.date_in_stock, v.id LIMIT ${take} OFFSET ${skip}) v`),
-          (ids) => context.db.vehicle.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ dateInStock: 'asc' }, { id: 'asc' }] }),
-        ).load(dealer.id);
+    vehicles: dealerList(t, 'Vehicle', {
+      name: 'dealerVehicles', table: 'vehicles', alias: 'v', orderBy: Prisma.sql`v.date_in_stock, v.id`,
+      args: { status: t.arg.stringList() },
+      filter: ({ status }) => {
+        const statuses = status?.length ? status.map((each) => oneOf('status', each, VEHICLE_STATUSES)) : null;
+        return statuses ? Prisma.sql`AND v.status = ANY(${statuses}::vehicle_status[])` : Prisma.empty;
       },
     }),
-    calls: t.prismaField({
-      type: ['Call'],
-      ...GRAPHQL_ONLY,
-      args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
-      resolve: (query, dealer, args, context) => {
-        const { take, skip } = nestedTake(args);
-        dateRange(args.from, args.to);
-        return childPageLoader(context, `Dealer.calls:${JSON.stringify([args, query])}`,
-          (ids) => context.db.$queryRaw(Prisma.sql`/* dealerCalls */ SELECT p.parent_id, c.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
-            SELECT c.id FROM calls c WHERE c.dealer_id = p.parent_id ${range(Prisma.sql`c.started_at`, args)}
-            ORDER BY c.started_at DESC, c.id LIMIT ${take} OFFSET ${skip}) c`),
-          (ids) => context.db.call.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }] }),
-        ).load(dealer.id);
-      },
-    }),
-    leads: t.prismaField({
-      type: ['Lead'],
-      ...GRAPHQL_ONLY,
-      args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
-      resolve: (query, dealer, args, context) => {
-        const { take, skip } = nestedTake(args);
-        dateRange(args.from, args.to);
-        return childPageLoader(context, `Dealer.leads:${JSON.stringify([args, query])}`,
-          (ids) => context.db.$queryRaw(Prisma.sql`/* dealerLeads */ SELECT p.parent_id, l.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
-            SELECT l.id FROM leads l WHERE l.dealer_id = p.parent_id ${range(Prisma.sql`l.received_at`, args)}
-            ORDER BY l.received_at DESC, l.id LIMIT ${take} OFFSET ${skip}) l`),
-          (ids) => context.db.lead.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] }),
-        ).load(dealer.id);
-      },
-    }),
-    sales: t.prismaField({
-      type: ['Sale'],
-      ...GRAPHQL_ONLY,
-      args: { from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int({ description: '1-500, default 50.' }), offset: t.arg.int() },
-      resolve: (query, dealer, args, context) => {
-        const { take, skip } = nestedTake(args);
-        dateRange(args.from, args.to);
-        return childPageLoader(context, `Dealer.sales:${JSON.stringify([args, query])}`,
-          (ids) => context.db.$queryRaw(Prisma.sql`/* dealerSales */ SELECT p.parent_id, d.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
-            SELECT d.id FROM sales d WHERE d.dealer_id = p.parent_id ${range(Prisma.sql`d.sold_at`, args)}
-            ORDER BY d.sold_at DESC, d.id LIMIT ${take} OFFSET ${skip}) d`),
-          (ids) => context.db.sale.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ soldAt: 'desc' }, { id: 'asc' }] }),
-        ).load(dealer.id);
-      },
-    }),
+    calls: dealerList(t, 'Call', { name: 'dealerCalls', table: 'calls', alias: 'c', orderBy: Prisma.sql`c.started_at DESC, c.id`, ...inPeriod(t, 'c.started_at') }),
+    leads: dealerList(t, 'Lead', { name: 'dealerLeads', table: 'leads', alias: 'l', orderBy: Prisma.sql`l.received_at DESC, l.id`, ...inPeriod(t, 'l.received_at') }),
+    sales: dealerList(t, 'Sale', { name: 'dealerSales', table: 'sales', alias: 'd', orderBy: Prisma.sql`d.sold_at DESC, d.id`, ...inPeriod(t, 'd.sold_at') }),
     vehicle_count: t.relationCount('vehicles', GRAPHQL_ONLY),
     call_count: t.relationCount('calls', GRAPHQL_ONLY),
     lead_count: t.relationCount('leads', GRAPHQL_ONLY),
@@ -131,16 +121,7 @@ export const Dealer = builder.prismaObject('Dealer', {
   }),
 });
 
-const DealerPage = builder.objectRef<PageRef<Prisma.DealerWhereInput>>('DealerPage').implement({
-  fields: (t) => ({
-    dealers: t.prismaField({
-      type: [Dealer],
-      resolve: (query, page, _args, context) =>
-        context.db.dealer.findMany({ ...query, where: page.where, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const DealerPage = pageOf('DealerPage', 'dealers', itemsWhere(Dealer, [{ name: 'asc' }, { id: 'asc' }]));
 
 const AliasList = builder.objectRef<{ dealerId: string }>('DealerAliasList').implement({
   fields: (t) => ({
@@ -163,7 +144,7 @@ const MatchResult = builder.objectRef<Array<{ dealerId: string; score: number; r
   fields: (t) => ({ candidates: t.field({ type: [MatchCandidate], resolve: (candidates) => candidates }) }),
 });
 
-const dealerFieldArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+const dealerFieldArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(),
   code: t.arg.string({ description: 'Short code, unique in the dealer group.' }),
   street: t.arg.string(),
@@ -183,7 +164,7 @@ builder.queryFields((t) => ({
     type: DealerPage,
     description: "Your dealer groups' rooftops, by name.",
     authScopes: { scope: 'dealers:read' },
-    args: { q: t.arg.string({ description: 'Name, code or alias contains.' }), include_archived: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { q: t.arg.string({ description: 'Name, code or alias contains.' }), include_archived: t.arg.boolean(), ...listArgs(t) },
     resolve: (_root, args, context) => dealerPage(context, args),
   }),
   dealer: t.prismaField({

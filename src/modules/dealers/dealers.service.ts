@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type PageRef, type WindowArgs } from '../../pagination';
 import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl } from '../../validation';
 import { targetGroup, findInTenant, inCallerGroups, unlessTaken } from '../../tenancy';
 import { keepOrder, rankDealers, type CandidateReranker, type MatchInput } from './matching';
@@ -14,7 +14,7 @@ export interface DealerInput {
   franchises?: string[] | null; external_ids?: unknown; dealer_group_id?: string | null;
 }
 
-export async function dealerPage(caller: Caller, args: { limit?: number | null; offset?: number | null; q?: string | null; include_archived?: boolean | null }) {
+export async function dealerPage(caller: Caller, args: WindowArgs & { q?: string | null; include_archived?: boolean | null }): Promise<PageRef<Prisma.DealerWhereInput>> {
   const { limit, offset } = pageArgs(args);
   const q = optionalText('q', args.q, 100);
   const where: Prisma.DealerWhereInput = {

@@ -1,11 +1,12 @@
 import type { Vehicle as VehicleRow } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
-import { builder, Pagination } from '../../builder';
-import { inIdOrder, pageArgs, type IdPage } from '../../pagination';
+import { builder, Pagination, type BuilderTypes } from '../../builder';
+import { pageArgs } from '../../pagination';
+import { itemsByIds, pageOf } from '../../pages';
 import { MERGED_FIELDS, sameValue, type MergedField } from './vehicle-fields';
 import { CONDITIONS, daysOnLot, DEFAULT_SORT, SORT_KEYS, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
 import { findVehicleIdByVin, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds } from './inventory.service';
-import { choices, sortKeys } from '../../schema-args';
+import { choices, listArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Inventory');
@@ -74,9 +75,8 @@ function mergedValues(vehicle: VehicleRow): Record<string, unknown> {
 
 const provenanceSelect = { fieldSources: true, sourceRecords: { select: { source: true, data: true, seenAt: true }, orderBy: { source: 'asc' } } } as const;
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 type VehicleFieldBuilder = Pick<
-  PothosSchemaTypes.PrismaObjectFieldBuilder<Types, PrismaTypes['Vehicle'], PrismaTypes['Vehicle']['Shape']>,
+  PothosSchemaTypes.PrismaObjectFieldBuilder<BuilderTypes, PrismaTypes['Vehicle'], PrismaTypes['Vehicle']['Shape']>,
   'exposeID' | 'exposeString' | 'exposeInt' | 'expose' | 'int' | 'exposeStringList'
 >;
 
@@ -151,16 +151,7 @@ const VehicleChange = builder.prismaObject('VehicleChange', {
   }),
 });
 
-const InventoryPage = builder.objectRef<IdPage>('InventoryPage').implement({
-  fields: (t) => ({
-    vehicles: t.prismaField({
-      type: [Vehicle],
-      resolve: async (query, page, _args, context) =>
-        page.ids.length ? inIdOrder(page.ids, await context.db.vehicle.findMany({ ...query, where: { id: { in: page.ids } } })) : [],
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const InventoryPage = pageOf('InventoryPage', 'vehicles', itemsByIds(Vehicle));
 
 interface HistoryPageRef { vehicleId: string; vin: string; field: string | null; limit: number; offset: number }
 
@@ -267,7 +258,7 @@ const InventoryFacets = builder.objectRef<Awaited<ReturnType<typeof inventoryFac
 });
 
 /** The inventory filters of GET /inventory, shared by the list and the aggregates. */
-function filterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+function filterArgs(t: FieldArgsBuilder) {
   return {
     make: t.arg.stringList({ description: 'Make, case-insensitive; repeat or comma-separate for several.' }),
     model: t.arg.stringList({ description: 'Model, case-insensitive; repeat or comma-separate for several.' }),
@@ -301,8 +292,7 @@ builder.queryFields((t) => ({
     args: {
       ...filterArgs(t),
       sort: t.arg.string(sortKeys(SORT_KEYS, DEFAULT_SORT)),
-      limit: t.arg.int({ description: 'Page size, 1-500, default 50.' }),
-      offset: t.arg.int({ description: 'Zero-based offset.' }),
+      ...listArgs(t, { limit: 'Page size, 1-500, default 50.', offset: 'Zero-based offset.' }),
     },
     resolve: (_root, args, context) => listVehicleIds(context.db, context.session, asFilters(args)),
   }),
@@ -322,7 +312,7 @@ builder.queryFields((t) => ({
     type: VehicleHistoryPage,
     description: "A vehicle's price, status and field changes, newest first.",
     authScopes: { scope: 'inventory:read' },
-    args: { vin: t.arg.string({ required: true }), field: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { vin: t.arg.string({ required: true }), field: t.arg.string(), ...listArgs(t) },
     resolve: async (_root, args, context) => {
       const { limit, offset } = pageArgs(args);
       const vehicleId = await findVehicleIdByVin(context.db, context.session, args.vin);

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/database';
 import type { Session } from '../../auth/session';
 import { notFound } from '../../errors';
-import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
+import { pageArgs, pageOfIds, type IdPage, type WindowArgs } from '../../pagination';
 import { normalizeVin } from './vin';
 import { DAYS_ON_LOT_SQL, inventoryOrderBy, inventoryWhere, ON_LOT_STATUSES, type InventoryFilterArgs } from './inventory.filters';
 import { inCallerGroups } from '../../tenancy';
@@ -13,7 +13,7 @@ import { inCallerGroups } from '../../tenancy';
 export async function listVehicleIds(
   db: Db,
   session: Session,
-  args: InventoryFilterArgs & { limit?: number | null; offset?: number | null; sort?: string | null },
+  args: InventoryFilterArgs & WindowArgs & { sort?: string | null },
 ): Promise<IdPage> {
   const { limit, offset } = pageArgs(args);
   return pageOfIds(db, { name: 'inventoryPage', table: 'vehicles', alias: 'v', where: inventoryWhere(session, args), orderBy: inventoryOrderBy(args.sort), limit, offset });

@@ -1,9 +1,10 @@
-import { inIdOrder, type IdPage } from '../../pagination';
+import type { WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsByIds, pageOf } from '../../pages';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import { findLeadId, LEAD_STATUSES, LEAD_TYPES, leadPage, leadsBySource, leadsByStatus, leadsByType, updateLead, type LeadFilters } from './leads.service';
-import { choice, choices } from '../../schema-args';
+import { choice, choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Leads');
@@ -43,16 +44,7 @@ export const Lead = builder.prismaObject('Lead', {
   }),
 });
 
-const LeadPage = builder.objectRef<IdPage>('LeadPage').implement({
-  fields: (t) => ({
-    leads: t.prismaField({
-      type: [Lead],
-      resolve: async (query, page, _args, context) =>
-        inIdOrder(page.ids, await context.db.lead.findMany({ ...query, where: { id: { in: page.ids } } })),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const LeadPage = pageOf('LeadPage', 'leads', itemsByIds(Lead));
 
 const TypeRow = builder.objectRef<Awaited<ReturnType<typeof leadsByType>>[number]>('LeadTypeStats').implement({
   fields: (t) => ({
@@ -102,14 +94,12 @@ const SourceStats = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>>
   fields: (t) => ({ sources: t.field({ type: [SourceRow], resolve: (rows) => rows }) }),
 });
 
-export function leadFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+export function leadFilterArgs(t: FieldArgsBuilder) {
   return {
     status: t.arg.stringList(choices(LEAD_STATUSES)),
     type: t.arg.stringList(choices(LEAD_TYPES)),
     source: t.arg.string({ description: 'Canonical source id or name.' }),
-    dealer_id: t.arg.idList(),
-    from: t.arg({ type: 'DateTime', description: 'Received at or after.' }),
-    to: t.arg({ type: 'DateTime', description: 'Received at or before.' }),
+    ...rooftopPeriodArgs(t, 'Received'),
     updated_since: t.arg({ type: 'DateTime' }),
   };
 }
@@ -117,7 +107,7 @@ export function leadFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
 // Cost grows with the range asked for (every matching lead is aggregated). The three breakdowns share one count.
 const LONG_RANGE_STATS: FieldRateLimit = { operation: 'asking for lead stats over more than 90 days', bucket: 'lead-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) };
 
-const asFilters = (args: object) => withDealerIds<LeadFilters & { limit?: number | null; offset?: number | null }>(args);
+const asFilters = (args: object) => withDealerIds<LeadFilters & WindowArgs>(args);
 
 builder.queryFields((t) => ({
   leads: t.field({
@@ -125,7 +115,7 @@ builder.queryFields((t) => ({
     type: LeadPage,
     description: 'Leads, newest first.',
     authScopes: { scope: 'leads:read' },
-    args: { ...leadFilterArgs(t), limit: t.arg.int(), offset: t.arg.int() },
+    args: { ...leadFilterArgs(t), ...listArgs(t) },
     resolve: (_root, args, context) => leadPage(context, asFilters(args)),
   }),
   lead: t.prismaField({

@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
-import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
+import { pageArgs, pageOfIds, type IdPage, type WindowArgs } from '../../pagination';
 import { findInTenant } from '../../tenancy';
 import { oneOf, optionalText } from '../../validation';
 import { LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters';
@@ -11,7 +11,7 @@ import { LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters'
 export { LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
 
 /** A page of leads, newest first: ids and total in one statement. */
-export async function leadPage(caller: Caller, filters: LeadFilters & { limit?: number | null; offset?: number | null }): Promise<IdPage> {
+export async function leadPage(caller: Caller, filters: LeadFilters & WindowArgs): Promise<IdPage> {
   const { limit, offset } = pageArgs(filters);
   return pageOfIds(caller.db, { name: 'leadPage', table: 'leads', alias: 'l', where: leadFilterSql(caller.session, filters), orderBy: Prisma.sql`l.received_at DESC, l.id`, limit, offset });
 }

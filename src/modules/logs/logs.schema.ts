@@ -1,5 +1,7 @@
 import type { AuditEvent as AuditRow, RequestLog as RequestRow } from '../../generated/prisma/client';
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsLoaded, pageOf } from '../../pages';
+import { listArgs } from '../../schema-args';
 import { listAuditEvents, listRequestLogs } from './logs.service';
 import { restOperations } from '../../http/operations';
 
@@ -39,19 +41,9 @@ const AuditEntry = builder.objectRef<AuditRow>('AuditEvent').implement({
   }),
 });
 
-const RequestLogPage = builder.objectRef<Awaited<ReturnType<typeof listRequestLogs>>>('RequestLogPage').implement({
-  fields: (t) => ({
-    requests: t.field({ type: [RequestLogEntry], resolve: (page) => page.requests }),
-    pagination: t.field({ type: Pagination, resolve: (page) => page.pagination }),
-  }),
-});
+const RequestLogPage = pageOf('RequestLogPage', 'requests', itemsLoaded(RequestLogEntry));
 
-const AuditPage = builder.objectRef<Awaited<ReturnType<typeof listAuditEvents>>>('AuditPage').implement({
-  fields: (t) => ({
-    events: t.field({ type: [AuditEntry], resolve: (page) => page.events }),
-    pagination: t.field({ type: Pagination, resolve: (page) => page.pagination }),
-  }),
-});
+const AuditPage = pageOf('AuditPage', 'events', itemsLoaded(AuditEntry));
 
 builder.queryFields((t) => ({
   requestLogs: t.field({
@@ -62,7 +54,7 @@ builder.queryFields((t) => ({
     args: {
       api_key_id: t.arg.id(), user_id: t.arg.id(), path: t.arg.string({ description: 'Path prefix, e.g. /api/v1/inventory.' }),
       method: t.arg.string(), status: t.arg.string({ description: 'A code (404) or a class (4xx).' }),
-      from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int(), offset: t.arg.int(),
+      from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), ...listArgs(t),
     },
     resolve: (_root, args, context) => listRequestLogs(context, { ...args, api_key_id: args.api_key_id?.toString(), user_id: args.user_id?.toString() }),
   }),
@@ -74,7 +66,7 @@ builder.queryFields((t) => ({
     args: {
       action: t.arg.string({ description: 'An action (api_key.revoked) or a family (api_key).' }),
       actor_user_id: t.arg.id(), actor_api_key_id: t.arg.id(), target_id: t.arg.string(),
-      from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), limit: t.arg.int(), offset: t.arg.int(),
+      from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), ...listArgs(t),
     },
     resolve: (_root, args, context) =>
       listAuditEvents(context, { ...args, actor_user_id: args.actor_user_id?.toString(), actor_api_key_id: args.actor_api_key_id?.toString() }),

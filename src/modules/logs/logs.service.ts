@@ -1,16 +1,16 @@
-import type { Prisma } from '../../generated/prisma/client';
+import type { AuditEvent, Prisma, RequestLog } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type Page, type WindowArgs } from '../../pagination';
 import { dateRange, uuid } from '../../validation';
 
 /** Reads of the request log and the audit trail, limited to the caller's dealer groups. */
 
 const uuidArg = (name: string, value: string | null | undefined) => (value == null ? undefined : uuid(name, value));
 
-export interface RequestLogFilters {
+export interface RequestLogFilters extends WindowArgs {
   api_key_id?: string | null; user_id?: string | null; path?: string | null; method?: string | null; status?: string | null;
-  from?: Date | null; to?: Date | null; limit?: number | null; offset?: number | null;
+  from?: Date | null; to?: Date | null;
 }
 
 /** `status` is an exact code ("404") or a class ("4xx"). */
@@ -22,7 +22,7 @@ function statusFilter(status: string | null | undefined): Prisma.IntFilter | und
   throw badInput('status', 'must be a status code such as 404 or a class such as 4xx');
 }
 
-export async function listRequestLogs(caller: Caller, filters: RequestLogFilters) {
+export async function listRequestLogs(caller: Caller, filters: RequestLogFilters): Promise<Page<RequestLog>> {
   const { limit, offset } = pageArgs(filters);
   const method = filters.method?.toUpperCase();
   if (method && !['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'].includes(method)) throw badInput('method', 'must be an HTTP method');
@@ -39,15 +39,15 @@ export async function listRequestLogs(caller: Caller, filters: RequestLogFilters
     caller.db.requestLog.count({ where }),
     caller.db.requestLog.findMany({ where, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: limit, skip: offset }),
   ]);
-  return { requests, pagination: { total, limit, offset } };
+  return { items: requests, total, limit, offset };
 }
 
-export interface AuditFilters {
+export interface AuditFilters extends WindowArgs {
   action?: string | null; actor_user_id?: string | null; actor_api_key_id?: string | null; target_id?: string | null;
-  from?: Date | null; to?: Date | null; limit?: number | null; offset?: number | null;
+  from?: Date | null; to?: Date | null;
 }
 
-export async function listAuditEvents(caller: Caller, filters: AuditFilters) {
+export async function listAuditEvents(caller: Caller, filters: AuditFilters): Promise<Page<AuditEvent>> {
   const { limit, offset } = pageArgs(filters);
   if (filters.action && !/^[a-z_]+(\.[a-z_]+)?$/.test(filters.action)) throw badInput('action', 'must be an action such as api_key.revoked, or a prefix such as api_key');
   const where: Prisma.AuditEventWhereInput = {
@@ -62,5 +62,5 @@ export async function listAuditEvents(caller: Caller, filters: AuditFilters) {
     caller.db.auditEvent.count({ where }),
     caller.db.auditEvent.findMany({ where, orderBy: [{ occurredAt: 'desc' }, { id: 'desc' }], take: limit, skip: offset }),
   ]);
-  return { events, pagination: { total, limit, offset } };
+  return { items: events, total, limit, offset };
 }

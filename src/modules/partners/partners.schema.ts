@@ -1,10 +1,9 @@
-import type { Prisma } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
-import { builder, Deletion, Pagination } from '../../builder';
+import { builder, Deletion } from '../../builder';
+import { itemsWhere, pageOf } from '../../pages';
 import {
   createPartner, DATA_PERMISSIONS, deletePartner, findPartner, linkDealer, PARTNER_KINDS, partnerPage, RELATIONSHIP_TYPES, unlinkDealer, updatePartner, type PartnerInput,
 } from './partners.service';
-import { choice, choices } from '../../schema-args';
+import { choice, choices, listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Partners');
@@ -38,17 +37,9 @@ export const Partner = builder.prismaObject('Partner', {
   }),
 });
 
-const PartnerPage = builder.objectRef<PageRef<Prisma.PartnerWhereInput>>('PartnerPage').implement({
-  fields: (t) => ({
-    partners: t.prismaField({
-      type: [Partner],
-      resolve: (query, page, _args, context) => context.db.partner.findMany({ ...query, where: page.where, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const PartnerPage = pageOf('PartnerPage', 'partners', itemsWhere(Partner, [{ name: 'asc' }, { id: 'asc' }]));
 
-const partnerArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+const partnerArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(), kind: t.arg.string(choice(PARTNER_KINDS)), contact_email: t.arg.string(), website: t.arg.string(), notes: t.arg.string(),
 });
 
@@ -59,7 +50,7 @@ builder.queryFields((t) => ({
     ...operation('GET /partners', 'List partners'),
     type: PartnerPage,
     authScopes: { scope: 'partners:read' },
-    args: { kind: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { kind: t.arg.string(), ...listArgs(t) },
     resolve: (_root, args, context) => partnerPage(context, args),
   }),
   partner: t.prismaField({

@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type PageRef, type WindowArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, unlessTaken, targetGroup } from '../../tenancy';
 import { isEmailAddress, isUuid, oneOf, optionalText, requiredText, websiteUrl } from '../../validation';
 import { findDealer } from '../dealers/dealers.service';
@@ -25,7 +25,7 @@ function partnerFields(input: PartnerInput) {
   };
 }
 
-export async function partnerPage(caller: Caller, args: { kind?: string | null; limit?: number | null; offset?: number | null }) {
+export async function partnerPage(caller: Caller, args: WindowArgs & { kind?: string | null }): Promise<PageRef<Prisma.PartnerWhereInput>> {
   const { limit, offset } = pageArgs(args);
   const where: Prisma.PartnerWhereInput = { dealerGroupId: inCallerGroups(caller.session), ...(args.kind ? { kind: oneOf('kind', args.kind, PARTNER_KINDS) } : {}) };
   return { where, limit, offset, total: await caller.db.partner.count({ where }) };

@@ -1,9 +1,10 @@
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsLoaded, pageOf } from '../../pages';
 import { notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { oneOf } from '../../validation';
 import { PLUGIN_CATEGORIES, PLUGINS, pluginByKey, validateConfig, type ConfigField, type FieldError, type PluginDefinition } from './registry';
-import { choice } from '../../schema-args';
+import { choice, listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Plugins');
@@ -37,12 +38,7 @@ const Plugin = builder.objectRef<PluginDefinition>('Plugin').implement({
   }),
 });
 
-const PluginPage = builder.objectRef<{ plugins: PluginDefinition[]; total: number; limit: number; offset: number }>('PluginPage').implement({
-  fields: (t) => ({
-    plugins: t.field({ type: [Plugin], resolve: (page) => page.plugins }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const PluginPage = pageOf('PluginPage', 'plugins', itemsLoaded(Plugin));
 
 const FieldErrorRef = builder.objectRef<FieldError>('ConfigFieldError').implement({
   fields: (t) => ({ field: t.exposeString('field'), message: t.exposeString('message') }),
@@ -68,13 +64,13 @@ builder.queryFields((t) => ({
     type: PluginPage,
     description: 'Available plugins, by category.',
     authScopes: { scope: 'integrations:read' },
-    args: { category: t.arg.string(choice(PLUGIN_CATEGORIES)), limit: t.arg.int(), offset: t.arg.int() },
+    args: { category: t.arg.string(choice(PLUGIN_CATEGORIES)), ...listArgs(t) },
     resolve: (_root, args) => {
       const { limit, offset } = pageArgs(args);
       const category = args.category ? oneOf('category', args.category, PLUGIN_CATEGORIES) : null;
       const matching = PLUGINS.filter((plugin) => !category || plugin.category === category)
         .sort((a, b) => PLUGIN_CATEGORIES.indexOf(a.category) - PLUGIN_CATEGORIES.indexOf(b.category) || a.name.localeCompare(b.name));
-      return { plugins: matching.slice(offset, offset + limit), total: matching.length, limit, offset };
+      return { items: matching.slice(offset, offset + limit), total: matching.length, limit, offset };
     },
   }),
   plugin: t.field({

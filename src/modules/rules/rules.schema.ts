@@ -1,6 +1,6 @@
-import type { Prisma } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
-import { builder, Deletion, Pagination } from '../../builder';
+import { builder, Deletion } from '../../builder';
+import { itemsWhere, pageOf } from '../../pages';
+import { listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { createRule, deleteRule, rulePage, testRules, updateRule, type RuleInput } from './rules.service';
 import { ACTIONS, OPERATORS } from './engine';
 import { restOperations } from '../../http/operations';
@@ -24,16 +24,7 @@ const TransformationRule = builder.prismaObject('TransformationRule', {
   }),
 });
 
-const RulePage = builder.objectRef<PageRef<Prisma.TransformationRuleWhereInput>>('TransformationRulePage').implement({
-  fields: (t) => ({
-    rules: t.prismaField({
-      type: [TransformationRule],
-      resolve: (query, page, _args, context) =>
-        context.db.transformationRule.findMany({ ...query, where: page.where, orderBy: [{ position: 'asc' }, { createdAt: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const RulePage = pageOf('TransformationRulePage', 'rules', itemsWhere(TransformationRule, [{ position: 'asc' }, { createdAt: 'asc' }]));
 
 type TestResult = Awaited<ReturnType<typeof testRules>>[number];
 const FiredRule = builder.objectRef<{ id: string; name: string }>('FiredRule').implement({ fields: (t) => ({ id: t.exposeString('id'), name: t.exposeString('name') }) });
@@ -49,7 +40,7 @@ const RuleTestRecord = builder.objectRef<TestResult>('RuleTestRecord').implement
 });
 const RuleTest = builder.objectRef<TestResult[]>('RuleTest').implement({ fields: (t) => ({ records: t.field({ type: [RuleTestRecord], resolve: (records) => records }) }) });
 
-const ruleArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+const ruleArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(),
   conditions: t.arg({ type: 'JSON', description: 'All must hold: [{ "field": "make", "operator": "equals", "value": "Chevy" }]. Empty: always.' }),
   action: t.arg({ type: 'JSON', description: '{ "type": "set_field", "field": "make", "value": "Chevrolet" }; templates: { "type": "set_field", "field": "title", "template": "{year} {make} {model}" }.' }),
@@ -63,7 +54,7 @@ builder.queryFields((t) => ({
     type: RulePage,
     description: 'Rules applied during sync, in order.',
     authScopes: { scope: 'mappings:read' },
-    args: { enabled: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { enabled: t.arg.boolean(), ...listArgs(t) },
     resolve: (_root, args, context) => rulePage(context, args),
   }),
   testTransformationRules: t.field({

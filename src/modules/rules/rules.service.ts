@@ -2,7 +2,7 @@ import { timeSlicer } from '../../time-slice';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type PageRef, type WindowArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, targetGroup } from '../../tenancy';
 import { requiredText } from '../../validation';
 import { applyRules, ruleProblem, type Rule, type Row } from './engine';
@@ -23,7 +23,7 @@ function position(value: number | null | undefined): number | undefined {
   return value;
 }
 
-export async function rulePage(caller: Caller, args: { enabled?: boolean | null; limit?: number | null; offset?: number | null }) {
+export async function rulePage(caller: Caller, args: WindowArgs & { enabled?: boolean | null }): Promise<PageRef<Prisma.TransformationRuleWhereInput>> {
   const { limit, offset } = pageArgs(args);
   const where: Prisma.TransformationRuleWhereInput = { dealerGroupId: inCallerGroups(caller.session), ...(args.enabled != null ? { enabled: args.enabled } : {}) };
   return { where, limit, offset, total: await caller.db.transformationRule.count({ where }) };

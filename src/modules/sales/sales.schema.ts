@@ -1,9 +1,10 @@
-import { inIdOrder, type IdPage } from '../../pagination';
+import type { WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsByIds, pageOf } from '../../pages';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import { CONTRACT_TYPES, findSaleId, salePage, saleStats, salespeopleStats, type SaleFilters, type SaleMeasures } from './sales.service';
-import { choices } from '../../schema-args';
+import { choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Sales');
@@ -43,15 +44,7 @@ export const Sale = builder.prismaObject('Sale', {
   }),
 });
 
-const SalePage = builder.objectRef<IdPage>('SalePage').implement({
-  fields: (t) => ({
-    sales: t.prismaField({
-      type: [Sale],
-      resolve: async (query, page, _args, context) => inIdOrder(page.ids, await context.db.sale.findMany({ ...query, where: { id: { in: page.ids } } })),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const SalePage = pageOf('SalePage', 'sales', itemsByIds(Sale));
 
 const SaleMeasuresRef = builder.interfaceRef<SaleMeasures>('SaleMeasures').implement({
   fields: (t) => ({
@@ -86,14 +79,12 @@ const SalespeopleStats = builder.objectRef<Awaited<ReturnType<typeof salespeople
   fields: (t) => ({ salespeople: t.field({ type: [SalespersonStats], resolve: (rows) => rows }) }),
 });
 
-export function saleFilterArgs(t: Parameters<Parameters<typeof builder.queryFields>[0]>[0]) {
+export function saleFilterArgs(t: FieldArgsBuilder) {
   return {
     salesperson: t.arg.string({ description: 'Exact name, case-insensitive.' }),
     contract_type: t.arg.stringList(choices(CONTRACT_TYPES)),
     condition: t.arg.string({ description: 'new, used or certified.' }),
-    dealer_id: t.arg.idList(),
-    from: t.arg({ type: 'DateTime', description: 'Sold at or after.' }),
-    to: t.arg({ type: 'DateTime', description: 'Sold at or before.' }),
+    ...rooftopPeriodArgs(t, 'Sold'),
     updated_since: t.arg({ type: 'DateTime' }),
   };
 }
@@ -101,7 +92,7 @@ export function saleFilterArgs(t: Parameters<Parameters<typeof builder.queryFiel
 // Cost grows with the range asked for (every matching deal is aggregated). Both breakdowns share one count.
 const LONG_RANGE_STATS: FieldRateLimit = { operation: 'asking for sale stats over more than 90 days', bucket: 'sale-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) };
 
-const asFilters = (args: object) => withDealerIds<SaleFilters & { limit?: number | null; offset?: number | null }>(args);
+const asFilters = (args: object) => withDealerIds<SaleFilters & WindowArgs>(args);
 
 builder.queryFields((t) => ({
   sales: t.field({
@@ -109,7 +100,7 @@ builder.queryFields((t) => ({
     type: SalePage,
     description: 'Deals, newest first.',
     authScopes: { scope: 'sales:read' },
-    args: { ...saleFilterArgs(t), limit: t.arg.int(), offset: t.arg.int() },
+    args: { ...saleFilterArgs(t), ...listArgs(t) },
     resolve: (_root, args, context) => salePage(context, asFilters(args)),
   }),
   sale: t.prismaField({

@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import type { Db } from '../../db/database';
-import { pageArgs, pageOfIds, type IdPage } from '../../pagination';
+import { pageArgs, pageOfIds, type IdPage, type WindowArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant } from '../../tenancy';
 import { saleFilterSql, type SaleFilters } from './sales.filters';
 
@@ -10,7 +10,7 @@ import { saleFilterSql, type SaleFilters } from './sales.filters';
 export { CONTRACT_TYPES, type SaleFilters } from './sales.filters';
 
 /** A page of deals, newest first: ids and total in one statement. */
-export async function salePage(caller: Caller, filters: SaleFilters & { limit?: number | null; offset?: number | null }): Promise<IdPage> {
+export async function salePage(caller: Caller, filters: SaleFilters & WindowArgs): Promise<IdPage> {
   const { limit, offset } = pageArgs(filters);
   return pageOfIds(caller.db, { name: 'salePage', table: 'sales', alias: 'd', where: saleFilterSql(caller.session, filters), orderBy: Prisma.sql`d.sold_at DESC, d.id`, limit, offset });
 }

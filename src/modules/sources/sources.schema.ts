@@ -1,11 +1,10 @@
-import type { Prisma } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
-import { builder, Deletion, Pagination } from '../../builder';
+import { builder, Deletion } from '../../builder';
+import { itemsLoaded, itemsWhere, pageOf } from '../../pages';
 import {
   createMappings, createSource, deleteMapping, deleteSource, findSource, mappingPage, resolveRawValues, SOURCE_CATEGORIES, sourcePage, unmappedValues, updateSource,
-  type SourceInput,
+  type SourceInput, type UnmappedValue,
 } from './sources.service';
-import { choice } from '../../schema-args';
+import { choice, listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Sources');
@@ -42,26 +41,9 @@ const SourceMapping = builder.prismaObject('SourceMapping', {
   }),
 });
 
-const SourcePage = builder.objectRef<PageRef<Prisma.SourceWhereInput>>('SourcePage').implement({
-  fields: (t) => ({
-    sources: t.prismaField({
-      type: [Source],
-      resolve: (query, page, _args, context) => context.db.source.findMany({ ...query, where: page.where, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const SourcePage = pageOf('SourcePage', 'sources', itemsWhere(Source, [{ name: 'asc' }, { id: 'asc' }]));
 
-const MappingPage = builder.objectRef<PageRef<Prisma.SourceMappingWhereInput>>('SourceMappingPage').implement({
-  fields: (t) => ({
-    mappings: t.prismaField({
-      type: [SourceMapping],
-      resolve: (query, page, _args, context) =>
-        context.db.sourceMapping.findMany({ ...query, where: page.where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const MappingPage = pageOf('SourceMappingPage', 'mappings', itemsWhere(SourceMapping, [{ createdAt: 'desc' }, { id: 'asc' }]));
 
 const CreatedMappings = builder.objectRef<{ ids: string[]; created: number }>('CreatedSourceMappings').implement({
   fields: (t) => ({
@@ -95,9 +77,7 @@ const Suggestion = builder.objectRef<{ sourceId: string; sourceName: string; sco
   }),
 });
 
-type Unmapped = Awaited<ReturnType<typeof unmappedValues>>;
-
-const UnmappedValue = builder.objectRef<Unmapped['values'][number]>('UnmappedSourceValue').implement({
+const UnmappedValueRef = builder.objectRef<UnmappedValue>('UnmappedSourceValue').implement({
   fields: (t) => ({
     raw_value: t.exposeString('raw_value', { description: 'The most common spelling seen.' }),
     normalized: t.exposeString('normalized'),
@@ -109,14 +89,9 @@ const UnmappedValue = builder.objectRef<Unmapped['values'][number]>('UnmappedSou
   }),
 });
 
-const UnmappedPage = builder.objectRef<Unmapped>('UnmappedSourcePage').implement({
-  fields: (t) => ({
-    values: t.field({ type: [UnmappedValue], resolve: (page) => page.values }),
-    pagination: t.field({ type: Pagination, resolve: (page) => page.pagination }),
-  }),
-});
+const UnmappedPage = pageOf('UnmappedSourcePage', 'values', itemsLoaded(UnmappedValueRef));
 
-const sourceArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
+const sourceArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(),
   category: t.arg.string(choice(SOURCE_CATEGORIES)),
   channel: t.arg.string({ description: 'e.g. "Google Ads", "Cars.com".' }),
@@ -129,7 +104,7 @@ builder.queryFields((t) => ({
     ...operation('GET /sources', 'List sources'),
     type: SourcePage,
     authScopes: { scope: 'sources:read' },
-    args: { category: t.arg.string(), q: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { category: t.arg.string(), q: t.arg.string(), ...listArgs(t) },
     resolve: (_root, args, context) => sourcePage(context, args),
   }),
   source: t.prismaField({
@@ -143,7 +118,7 @@ builder.queryFields((t) => ({
     ...operation('GET /sources/mappings', 'List source mappings'),
     type: MappingPage,
     authScopes: { scope: 'sources:read' },
-    args: { source_id: t.arg.id(), match: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { source_id: t.arg.id(), match: t.arg.string(), ...listArgs(t) },
     resolve: (_root, args, context) => mappingPage(context, { ...args, source_id: args.source_id?.toString() }),
   }),
   resolveSources: t.field({
@@ -159,7 +134,7 @@ builder.queryFields((t) => ({
     type: UnmappedPage,
     description: 'Raw source values seen in calls and leads that no mapping resolves, most frequent first, with suggestions.',
     authScopes: { scope: 'sources:read' },
-    args: { limit: t.arg.int(), offset: t.arg.int() },
+    args: listArgs(t),
     resolve: (_root, args, context) => unmappedValues(context, args),
   }),
 }));

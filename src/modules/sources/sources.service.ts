@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type Page, type PageRef, type WindowArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant, inCallerGroups, unlessTaken, targetGroup } from '../../tenancy';
 import { dateRange, dealerIds, isUuid, oneOf, optionalText, requiredText, uuid } from '../../validation';
 import { jaroWinkler, nameSimilarity } from '../../similarity';
@@ -29,7 +29,7 @@ function sourceFields(input: SourceInput) {
   };
 }
 
-export async function sourcePage(caller: Caller, args: { category?: string | null; q?: string | null; limit?: number | null; offset?: number | null }) {
+export async function sourcePage(caller: Caller, args: WindowArgs & { category?: string | null; q?: string | null }): Promise<PageRef<Prisma.SourceWhereInput>> {
   const { limit, offset } = pageArgs(args);
   const where: Prisma.SourceWhereInput = {
     dealerGroupId: inCallerGroups(caller.session),
@@ -72,7 +72,7 @@ export async function deleteSource(caller: Caller, id: string): Promise<string> 
   return id;
 }
 
-export async function mappingPage(caller: Caller, args: { source_id?: string | null; match?: string | null; limit?: number | null; offset?: number | null }) {
+export async function mappingPage(caller: Caller, args: WindowArgs & { source_id?: string | null; match?: string | null }): Promise<PageRef<Prisma.SourceMappingWhereInput>> {
   const { limit, offset } = pageArgs(args);
   const where: Prisma.SourceMappingWhereInput = {
     dealerGroupId: inCallerGroups(caller.session),
@@ -148,8 +148,13 @@ export async function resolveRawValues(caller: Caller, rawValues: string[]): Pro
   return rows.map((row) => ({ raw_value: row.raw, sourceId: row.source_id, matched_by: row.matched_by, mappingId: row.mapping_id }));
 }
 
+/** A raw source value no mapping resolves: how often calls and leads carried it, and the sources it looks like. */
+export interface UnmappedValue {
+  raw_value: string; normalized: string; calls: number; leads: number; total: number; last_seen_at: Date; suggestions: ReturnType<typeof suggestSources>;
+}
+
 /** Raw values seen in calls and leads that no mapping resolves, most frequent first, with suggested sources. */
-export async function unmappedValues(caller: Caller, args: { limit?: number | null; offset?: number | null }) {
+export async function unmappedValues(caller: Caller, args: WindowArgs): Promise<Page<UnmappedValue>> {
   const { limit, offset } = pageArgs(args);
   const groups = [...caller.session.dealerGroupIds];
   const rows = await caller.db.$queryRaw<Array<{ raw_value: string; normalized: string; calls: number; leads: number; last_seen_at: Date; total_count: bigint }>>(Prisma.sql`/* unmappedSources */
@@ -177,7 +182,7 @@ export async function unmappedValues(caller: Caller, args: { limit?: number | nu
     last_seen_at: row.last_seen_at,
     suggestions: suggestSources(row.normalized, sources),
   }));
-  return { values, pagination: { total: Number(rows[0]?.total_count ?? 0), limit, offset } };
+  return { items: values, total: Number(rows[0]?.total_count ?? 0), limit, offset };
 }
 
 /** Sources whose name or mapped spellings look like the raw value, best first. */

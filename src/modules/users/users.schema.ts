@@ -1,4 +1,6 @@
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsLoaded, pageOf } from '../../pages';
+import { listArgs } from '../../schema-args';
 import { AuthTokens, UserRoleEnum } from '../auth/auth.schema';
 import { signIn } from '../auth/auth.service';
 import { MIN_PASSWORD_LENGTH } from '../../auth/passwords';
@@ -29,12 +31,7 @@ const ManagedUser = builder.objectRef<UserRow>('ManagedUser').implement({
   }),
 });
 
-const UserPage = builder.objectRef<Awaited<ReturnType<typeof listUsers>>>('ManagedUserPage').implement({
-  fields: (t) => ({
-    users: t.field({ type: [ManagedUser], resolve: (page) => page.users }),
-    pagination: t.field({ type: Pagination, resolve: (page) => page.pagination }),
-  }),
-});
+const UserPage = pageOf('ManagedUserPage', 'users', itemsLoaded(ManagedUser));
 
 const InvitationRef = builder.objectRef<Invitation>('UserInvitation').implement({
   description: 'An invitation: the token is shown once (and emailed); it works once.',
@@ -62,7 +59,7 @@ builder.queryFields((t) => ({
     type: UserPage,
     description: 'Users of your dealer groups, by email. Disabled users only with include_disabled.',
     authScopes: { adminUser: true },
-    args: { q: t.arg.string({ description: 'Part of the email or name.' }), role: t.arg.string(), include_disabled: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { q: t.arg.string({ description: 'Part of the email or name.' }), role: t.arg.string(), include_disabled: t.arg.boolean(), ...listArgs(t) },
     resolve: (_root, args, context) => listUsers(context, args),
   }),
 }));

@@ -7,7 +7,7 @@ import { hashPassword, MIN_PASSWORD_LENGTH, passwordProblem, verifyPassword } fr
 import { hashToken } from '../../auth/tokens';
 import type { Role } from '../../auth/scopes';
 import { AppError, badInput, conflict, notFound } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, type Page, type WindowArgs } from '../../pagination';
 import { emailAddress, isUuid, oneOf, optionalText, requiredText } from '../../validation';
 import { inCallerGroups } from '../../tenancy';
 
@@ -30,7 +30,7 @@ export type UserRow = Prisma.UserGetPayload<{ include: typeof userInclude }>;
 export const sharedGroups = (caller: Pick<Caller, 'session'>, user: UserRow) =>
   user.dealerGroups.map((membership) => membership.dealerGroupId).filter((id) => caller.session.dealerGroupIds.includes(id));
 
-export async function listUsers(caller: Caller, args: { q?: string | null; role?: string | null; include_disabled?: boolean | null; limit?: number | null; offset?: number | null }) {
+export async function listUsers(caller: Caller, args: WindowArgs & { q?: string | null; role?: string | null; include_disabled?: boolean | null }): Promise<Page<UserRow>> {
   const { limit, offset } = pageArgs(args);
   const q = optionalText('q', args.q, 100);
   const where: Prisma.UserWhereInput = {
@@ -43,7 +43,7 @@ export async function listUsers(caller: Caller, args: { q?: string | null; role?
     caller.db.user.count({ where }),
     caller.db.user.findMany({ where, include: userInclude, orderBy: [{ email: 'asc' }], take: limit, skip: offset }),
   ]);
-  return { users, pagination: { total, limit, offset } };
+  return { items: users, total, limit, offset };
 }
 
 export async function findUser(caller: Caller, id: string): Promise<UserRow> {
