@@ -93,17 +93,6 @@ builder.scalarType('JSON', {
   parseValue: (value) => value,
 });
 
-/** The `{ total, limit, offset }` object every list response carries. */
-export const Pagination = builder
-  .objectRef<{ total: number; limit: number; offset: number }>('Pagination')
-  .implement({
-    fields: (t) => ({
-      total: t.exposeInt('total', { description: 'How many items match the filters in all.' }),
-      limit: t.exposeInt('limit'),
-      offset: t.exposeInt('offset'),
-    }),
-  });
-
 /** What a DELETE answers: the id that is gone. */
 export const Deletion = builder.objectRef<{ id: string }>('Deletion').implement({
   fields: (t) => ({ id: t.exposeID('id'), deleted: t.boolean({ resolve: () => true }) }),

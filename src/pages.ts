@@ -1,10 +1,21 @@
 import type { FieldRef, ObjectRef } from '@pothos/core';
 import type { PrismaModelTypes, PrismaObjectRef } from '@pothos/plugin-prisma';
 import type { Db } from './db/database';
-import { builder, Pagination, type BuilderTypes } from './builder';
+import { builder, type BuilderTypes } from './builder';
 import { inIdOrder, type IdPage, type Page, type PageRef, type PageWindow } from './pagination';
 
 /** Page types: a list's items and its `pagination`, for each way the items are read. */
+
+/** The `{ total, limit, offset }` object every list response carries. */
+export const Pagination = builder
+  .objectRef<{ total: number; limit: number; offset: number }>('Pagination')
+  .implement({
+    fields: (t) => ({
+      total: t.exposeInt('total', { description: 'How many items match the filters in all.' }),
+      limit: t.exposeInt('limit'),
+      offset: t.exposeInt('offset'),
+    }),
+  });
 
 /** How a page type's items field resolves from its page: `itemsByIds`, `itemsWhere`, `itemsLoaded`, or a field of one's own. */
 export type PageItems<Shape extends PageWindow> = (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Shape>) => FieldRef<BuilderTypes, unknown, 'Object'>;

@@ -1,8 +1,9 @@
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsLoaded, pageOf } from '../../pages';
 import { TARGETS } from '../field-mapping/fields';
 import type { Suggestion } from '../field-mapping/detect';
 import { detect, fileColumnMappings, previewFileColumns, setFileColumnMapping, type FileColumnMapping, type PreviewColumn } from './column-mappings.service';
-import { choice } from '../../schema-args';
+import { choice, listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 /** File column mappings (that section of docs/operations.md): an integration's column mapping, a preview of its latest file, and detection. */
@@ -21,12 +22,7 @@ const FileColumnMappingRef = builder.objectRef<FileColumnMapping>('FileColumnMap
   }),
 });
 
-const FileColumnMappingPage = builder.objectRef<Awaited<ReturnType<typeof fileColumnMappings>>>('FileColumnMappingPage').implement({
-  fields: (t) => ({
-    mappings: t.field({ type: [FileColumnMappingRef], resolve: (page) => page.mappings }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const FileColumnMappingPage = pageOf('FileColumnMappingPage', 'mappings', itemsLoaded(FileColumnMappingRef));
 
 const SuggestionRef = builder.objectRef<Suggestion>('ColumnSuggestion').implement({
   fields: (t) => ({
@@ -69,7 +65,7 @@ builder.queryFields((t) => ({
     ...columnMappingOperation('GET /file-column-mappings', 'List file column mappings'),
     type: FileColumnMappingPage,
     authScopes: { scope: 'mappings:read' },
-    args: { integration_id: t.arg.id(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { integration_id: t.arg.id(), ...listArgs(t) },
     resolve: (_root, args, context) => fileColumnMappings(context, { ...args, integration_id: args.integration_id?.toString() }),
   }),
   fileColumnMappingPreview: t.field({

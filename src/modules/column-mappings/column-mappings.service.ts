@@ -29,7 +29,7 @@ export async function fileColumnMappings(caller: Caller, args: { integration_id?
     caller.db.integration.count({ where }),
     caller.db.integration.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset, select: { id: true, name: true, pluginKey: true, columnMapping: true } }),
   ]);
-  return { mappings: integrations.map(asFileMapping), total, limit, offset };
+  return { items: integrations.map(asFileMapping), total, limit, offset };
 }
 
 export async function setFileColumnMapping(caller: Caller, integrationId: string, mapping: unknown): Promise<FileColumnMapping> {

@@ -1,12 +1,11 @@
-import type { Prisma } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
-import { builder, Deletion, Pagination } from '../../builder';
+import { builder, Deletion } from '../../builder';
+import { itemsWhere, pageOf } from '../../pages';
 import { pluginByKey } from '../plugins/registry';
 import {
   createIntegration, disconnectIntegration, findIntegration, freshness, integrationPage, setCredentials, STRATEGIES, updateIntegration,
   type Freshness, type IntegrationInput, type SftpAccount,
 } from './integrations.service';
-import { choice } from '../../schema-args';
+import { choice, listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Integrations');
@@ -63,15 +62,7 @@ const IntegrationConnection = builder.objectRef<{ id: string; sftpAccount: SftpA
   }),
 });
 
-const IntegrationPage = builder.objectRef<PageRef<Prisma.IntegrationWhereInput>>('IntegrationPage').implement({
-  fields: (t) => ({
-    integrations: t.prismaField({
-      type: [Integration],
-      resolve: (query, page, _args, context) => context.db.integration.findMany({ ...query, where: page.where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const IntegrationPage = pageOf('IntegrationPage', 'integrations', itemsWhere(Integration, [{ createdAt: 'desc' }, { id: 'asc' }]));
 
 const FreshnessRef = builder.objectRef<Freshness>('FeedFreshness').implement({
   fields: (t) => ({
@@ -114,7 +105,7 @@ builder.queryFields((t) => ({
     ...operation('GET /integrations', 'List integrations'),
     type: IntegrationPage,
     authScopes: { scope: 'integrations:read' },
-    args: { dealer_id: t.arg.idList(), plugin_key: t.arg.string(), enabled: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { dealer_id: t.arg.idList(), plugin_key: t.arg.string(), enabled: t.arg.boolean(), ...listArgs(t) },
     resolve: (_root, args, context) => integrationPage(context, { ...args, dealer_id: args.dealer_id?.map(String) }),
   }),
   integrationFreshness: t.field({

@@ -1,8 +1,8 @@
 import type { Vehicle as VehicleRow } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
-import { builder, Pagination, type BuilderTypes } from '../../builder';
+import { builder, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
-import { itemsByIds, pageOf } from '../../pages';
+import { itemsByIds, pageOf, Pagination } from '../../pages';
 import { MERGED_FIELDS, sameValue, type MergedField } from './vehicle-fields';
 import { CONDITIONS, daysOnLot, DEFAULT_SORT, SORT_KEYS, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
 import { findVehicleIdByVin, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds } from './inventory.service';

@@ -1,11 +1,10 @@
-import type { Prisma } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
-import { builder, Deletion, Pagination } from '../../builder';
+import { builder, Deletion } from '../../builder';
+import { itemsWhere, pageOf } from '../../pages';
 import { TARGETS } from '../field-mapping/fields';
 import {
   cloneTemplate, createTemplate, deleteTemplate, findTemplate, publishTemplate, templatePage, updateTemplate, type TemplateInput,
 } from './mapping-templates.service';
-import { choice } from '../../schema-args';
+import { choice, listArgs } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 /** Mapping templates (that section of docs/operations.md): reusable, versioned field and value mappings, and the community bank. */
@@ -44,15 +43,7 @@ const MappingTemplate = builder.prismaObject('MappingTemplate', {
 });
 void TemplateVersion;
 
-const TemplatePage = builder.objectRef<PageRef<Prisma.MappingTemplateWhereInput>>('MappingTemplatePage').implement({
-  fields: (t) => ({
-    templates: t.prismaField({
-      type: [MappingTemplate],
-      resolve: (query, page, _args, context) => context.db.mappingTemplate.findMany({ ...query, where: page.where, orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const TemplatePage = pageOf('MappingTemplatePage', 'templates', itemsWhere(MappingTemplate, [{ name: 'asc' }, { id: 'asc' }]));
 
 const templateArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
   name: t.arg.string(),
@@ -69,7 +60,7 @@ builder.queryFields((t) => ({
     type: TemplatePage,
     description: "The caller's own templates.",
     authScopes: { scope: 'mappings:read' },
-    args: { q: t.arg.string(), target: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { q: t.arg.string(), target: t.arg.string(), ...listArgs(t) },
     resolve: (_root, args, context) => templatePage(context, args),
   }),
   communityMappingTemplates: t.field({
@@ -77,7 +68,7 @@ builder.queryFields((t) => ({
     type: TemplatePage,
     description: 'Templates published to the community bank by any dealer group.',
     authScopes: { scope: 'mappings:read' },
-    args: { q: t.arg.string(), target: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { q: t.arg.string(), target: t.arg.string(), ...listArgs(t) },
     resolve: (_root, args, context) => templatePage(context, { ...args, community: true }),
   }),
   mappingTemplate: t.prismaField({

@@ -1,8 +1,9 @@
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsLoaded, pageOf } from '../../pages';
 import { VehicleDetail } from '../inventory/inventory.schema';
 import { findVehicleIdByVin } from '../inventory/inventory.service';
 import { CONFLICT_KINDS, conflicts, priorities, rebuild, setPriorities, type Conflict, type DealerPriorities } from './multi-source.service';
-import { choices } from '../../schema-args';
+import { choices, listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Multi-source');
@@ -36,12 +37,7 @@ export const ConflictRef = builder.objectRef<Conflict>('SourceConflict').impleme
     detected_at: t.expose('detected_at', { type: 'DateTime' }),
   }),
 });
-const ConflictPage = builder.objectRef<Awaited<ReturnType<typeof conflicts>>>('SourceConflictPage').implement({
-  fields: (t) => ({
-    conflicts: t.field({ type: [ConflictRef], resolve: (page) => page.conflicts }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const ConflictPage = pageOf('SourceConflictPage', 'conflicts', itemsLoaded(ConflictRef));
 const Rebuild = builder.objectRef<Awaited<ReturnType<typeof rebuild>>>('MultiSourceRebuild').implement({
   fields: (t) => ({ dealer_id: t.exposeID('dealer_id'), vehicles_examined: t.exposeInt('vehicles_examined'), vehicles_changed: t.exposeInt('vehicles_changed') }),
 });
@@ -50,7 +46,7 @@ builder.prismaObjectField(VehicleDetail, 'discrepancies', (t) => t.field({
   type: [ConflictRef],
   description: 'Discrepancies and source disagreements of this vehicle (as GET /multi-source/conflicts lists them).',
   select: { id: true },
-  resolve: async (vehicle, _args, context) => (await conflicts(context, { vehicle_id: vehicle.id, limit: 100 })).conflicts,
+  resolve: async (vehicle, _args, context) => (await conflicts(context, { vehicle_id: vehicle.id, limit: 100 })).items,
 }));
 
 builder.queryFields((t) => ({
@@ -78,7 +74,7 @@ builder.queryFields((t) => ({
       dealer_id: t.arg.idList(), kind: t.arg.stringList(choices(CONFLICT_KINDS)),
       price_threshold: t.arg.float({ description: 'Price differences above this are price_disagreement (default 500).' }),
       mileage_threshold: t.arg.int({ description: 'Mileage differences above this are mileage_disagreement (default 250).' }),
-      limit: t.arg.int(), offset: t.arg.int(),
+      ...listArgs(t),
     },
     resolve: (_root, args, context) => conflicts(context, { ...args, dealer_id: args.dealer_id?.map(String) }),
   }),

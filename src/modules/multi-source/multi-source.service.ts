@@ -111,5 +111,5 @@ export async function conflicts(caller: Caller, filters: ConflictFilters & { lim
       ORDER BY c.detected_at DESC, c.vehicle_id, c.field LIMIT ${limit} OFFSET ${offset}`,
     caller.db.$queryRaw<Array<{ total: number }>>`/* multiSourceConflictsCount */ SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${where}`,
   ]);
-  return { conflicts: rows, total: count?.total ?? 0, limit, offset };
+  return { items: rows, total: count?.total ?? 0, limit, offset };
 }

@@ -1,5 +1,7 @@
 import type { SftpCredentialEmail } from '../../generated/prisma/client';
-import { builder, Pagination } from '../../builder';
+import { builder } from '../../builder';
+import { itemsLoaded, pageOf } from '../../pages';
+import { listArgs } from '../../schema-args';
 import { emailHistory, previewEmail, sendEmail } from './sftp-emails.service';
 import { restOperations } from '../../http/operations';
 
@@ -41,12 +43,7 @@ const EmailPreview = builder.objectRef<Awaited<ReturnType<typeof previewEmail>>>
   }),
 });
 
-const EmailPage = builder.objectRef<Awaited<ReturnType<typeof emailHistory>>>('SftpCredentialEmailPage').implement({
-  fields: (t) => ({
-    emails: t.field({ type: [SentEmail], resolve: (page) => page.emails }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const EmailPage = pageOf('SftpCredentialEmailPage', 'emails', itemsLoaded(SentEmail));
 
 const emailArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
   integration_id: t.arg.id({ required: true }),
@@ -61,7 +58,7 @@ builder.queryFields((t) => ({
     type: EmailPage,
     description: 'What was sent, when and to whom (never the password).',
     authScopes: { scope: 'integrations:read' },
-    args: { integration_id: t.arg.id(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { integration_id: t.arg.id(), ...listArgs(t) },
     resolve: (_root, args, context) => emailHistory(context, { ...args, integration_id: args.integration_id?.toString() }),
   }),
 }));

@@ -93,5 +93,5 @@ export async function emailHistory(caller: Caller, args: { integration_id?: stri
     caller.db.sftpCredentialEmail.count({ where }),
     caller.db.sftpCredentialEmail.findMany({ where, orderBy: [{ sentAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset }),
   ]);
-  return { emails: emails.map((email) => ({ ...email, note: null })), total, limit, offset };
+  return { items: emails.map((email) => ({ ...email, note: null })), total, limit, offset };
 }

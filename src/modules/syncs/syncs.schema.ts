@@ -1,6 +1,7 @@
-import type { Prisma, SyncRun as SyncRunRow } from '../../generated/prisma/client';
-import type { PageRef } from '../../pagination';
-import { builder, Pagination } from '../../builder';
+import type { SyncRun as SyncRunRow } from '../../generated/prisma/client';
+import { builder } from '../../builder';
+import { itemsWhere, pageOf } from '../../pages';
+import { listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 import { findIntegration } from '../integrations/integrations.service';
 import { Integration } from '../integrations/integrations.schema';
@@ -80,15 +81,7 @@ builder.prismaObjectField(Integration, 'last_sync', (t) => t.field({
   resolve: (integration) => integration.runs[0] ?? null,
 }));
 
-const SyncRunPage = builder.objectRef<PageRef<Prisma.SyncRunWhereInput>>('SyncRunPage').implement({
-  fields: (t) => ({
-    syncs: t.prismaField({
-      type: [SyncRun],
-      resolve: (query, page, _args, context) => context.db.syncRun.findMany({ ...query, where: page.where, orderBy: [{ startedAt: 'desc' }, { id: 'asc' }], take: page.limit, skip: page.offset }),
-    }),
-    pagination: t.field({ type: Pagination, resolve: ({ total, limit, offset }) => ({ total, limit, offset }) }),
-  }),
-});
+const SyncRunPage = pageOf('SyncRunPage', 'syncs', itemsWhere(SyncRun, [{ startedAt: 'desc' }, { id: 'asc' }]));
 
 const SampleRow = builder.objectRef<ConnectionTest['sample'][number]>('ConnectionTestRow').implement({
   fields: (t) => ({ row: t.exposeInt('row'), record: t.expose('record', { type: 'JSON', nullable: true }), error: t.exposeString('error', { nullable: true }) }),
@@ -109,7 +102,7 @@ builder.queryFields((t) => ({
     type: SyncRunPage,
     description: 'Sync history, newest first.',
     authScopes: { scope: 'integrations:read' },
-    args: { id: t.arg.id({ required: true }), status: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { id: t.arg.id({ required: true }), status: t.arg.string(), ...listArgs(t) },
     resolve: async (_root, { id, ...args }, context) => syncRunPage(context, (await findIntegration(context, String(id), { disconnected: true })).id, args),
   }),
   syncRun: t.prismaField({
