@@ -5,7 +5,8 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'Two files that import each other (directly or through others) cannot be understood, tested or moved apart.',
+      comment:
+        'Two files that import each other (directly or through others) cannot be understood, tested or moved apart.',
       from: {},
       to: { circular: true },
     },

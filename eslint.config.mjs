@@ -3,12 +3,30 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'src/generated/', 'test-results/', 'coverage/', 'data/', '.generated-client-*/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'src/generated/',
+      'test-results/',
+      'coverage/',
+      'data/',
+      '.generated-client-*/',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          caughtErrors: 'none',
+        },
+      ],
     },
   },
 );

@@ -13,7 +13,12 @@ const bench = await startBenchApp();
 const { app } = bench;
 console.log(`seeding ${vehicles.toLocaleString('en-US')} vehicles on ${bench.engine}…`);
 const seedStarted = Date.now();
-const groupId = await seedDealerGroup(app.database.pool, { name: 'Benchmark', slug: `bench-${Date.now()}`, vehicles, seed: 42 });
+const groupId = await seedDealerGroup(app.database.pool, {
+  name: 'Benchmark',
+  slug: `bench-${Date.now()}`,
+  vehicles,
+  seed: 42,
+});
 // A freshly bulk-loaded table: vacuum as autovacuum soon would, so index-only scans can apply.
 await app.database.pool.query('VACUUM ANALYZE');
 console.log(`seeded in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
@@ -33,7 +38,9 @@ const FLOOR_SQL = `WITH page AS (
   ORDER BY page.days_on_lot DESC, v.id`;
 const floor = http.createServer(async (_req, res) => {
   const { rows } = await floorPool.query(FLOOR_SQL, [groupId]);
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ vehicles: rows, pagination: { total: Number(rows[0]?.total ?? 0), limit: 25, offset: 0 } }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ vehicles: rows, pagination: { total: Number(rows[0]?.total ?? 0), limit: 25, offset: 0 } }));
 });
 await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve));
 const floorUrl = `http://127.0.0.1:${(floor.address() as { port: number }).port}/`;
@@ -48,24 +55,58 @@ const graphqlBody = JSON.stringify({
 
 const targets = [
   { name: 'floor: node:http + pg, one SQL statement', options: { url: floorUrl } },
-  { name: 'REST GET /api/v1/inventory', options: { url: `${app.url}/api/v1/inventory?make=Toyota&status=available&sort=-days_on_lot&limit=25`, headers: auth } },
-  { name: 'GraphQL inventory query', options: { url: `${app.url}/graphql`, method: 'POST' as const, headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody } },
+  {
+    name: 'REST GET /api/v1/inventory',
+    options: {
+      url: `${app.url}/api/v1/inventory?make=Toyota&status=available&sort=-days_on_lot&limit=25`,
+      headers: auth,
+    },
+  },
+  {
+    name: 'GraphQL inventory query',
+    options: {
+      url: `${app.url}/graphql`,
+      method: 'POST' as const,
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: graphqlBody,
+    },
+  },
 ];
 
 const results = await drive(targets, connections, duration);
 
 const floorRps = results[0]!.rps;
-console.log(`\n${vehicles.toLocaleString('en-US')} vehicles; filtered (make, status), sorted (-days_on_lot) page of 25 with its dealer and total; ${connections} connections, ${duration} s each; ${bench.engine}\n`);
+console.log(
+  `\n${vehicles.toLocaleString('en-US')} vehicles; filtered (make, status), sorted (-days_on_lot) page of 25 with its dealer and total; ${connections} connections, ${duration} s each; ${bench.engine}\n`,
+);
 console.log('| path | requests/s | p50 ms | p99 ms | vs floor | errors |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const row of results) {
-  console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.rps / floorRps).toFixed(2)} | ${row.errors} |`);
+  console.log(
+    `| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${(row.rps / floorRps).toFixed(2)} | ${row.errors} |`,
+  );
 }
 
 // The conflicts and discrepancies list over the same vehicles (kept current by the writers, read through an index).
-const { rows: [conflicts] } = await app.database.pool.query<{ total: number }>('SELECT count(*)::int AS total FROM vehicle_conflicts WHERE dealer_group_id = $1', [groupId]);
-const [conflictRow] = await drive([{ name: 'REST GET /api/v1/multi-source/conflicts', options: { url: `${app.url}/api/v1/multi-source/conflicts?limit=50`, headers: auth } }], connections, duration);
-console.log(`\nconflicts list (page of 50 of ${conflicts!.total.toLocaleString('en-US')} conflicts and discrepancies): ${conflictRow!.rps.toFixed(0)} requests/s, p50 ${conflictRow!.p50} ms, p99 ${conflictRow!.p99} ms, ${conflictRow!.errors} errors`);
+const {
+  rows: [conflicts],
+} = await app.database.pool.query<{ total: number }>(
+  'SELECT count(*)::int AS total FROM vehicle_conflicts WHERE dealer_group_id = $1',
+  [groupId],
+);
+const [conflictRow] = await drive(
+  [
+    {
+      name: 'REST GET /api/v1/multi-source/conflicts',
+      options: { url: `${app.url}/api/v1/multi-source/conflicts?limit=50`, headers: auth },
+    },
+  ],
+  connections,
+  duration,
+);
+console.log(
+  `\nconflicts list (page of 50 of ${conflicts!.total.toLocaleString('en-US')} conflicts and discrepancies): ${conflictRow!.rps.toFixed(0)} requests/s, p50 ${conflictRow!.p50} ms, p99 ${conflictRow!.p99} ms, ${conflictRow!.errors} errors`,
+);
 
 floor.close();
 await floorPool.end();

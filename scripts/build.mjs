@@ -6,7 +6,12 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import path from 'node:path';
 import { build } from 'esbuild';
 
-const entryPoints = { main: 'src/main.ts', migrate: 'scripts/migrate.ts', seed: 'scripts/seed.ts', sync: 'scripts/sync.ts' };
+const entryPoints = {
+  main: 'src/main.ts',
+  migrate: 'scripts/migrate.ts',
+  seed: 'scripts/seed.ts',
+  sync: 'scripts/sync.ts',
+};
 const outdir = path.resolve('dist');
 
 const started = Date.now();
@@ -47,4 +52,8 @@ for (const entry of readdirSync(outdir, { recursive: true, withFileTypes: true }
   const file = path.join(entry.parentPath, entry.name);
   if (entry.isFile() && !written.has(file) && !file.endsWith('.tmp')) rmSync(file);
 }
-console.log(`built ${Object.keys(entryPoints).map((name) => `dist/${name}.js`).join(', ')} in ${Date.now() - started} ms`);
+console.log(
+  `built ${Object.keys(entryPoints)
+    .map((name) => `dist/${name}.js`)
+    .join(', ')} in ${Date.now() - started} ms`,
+);

@@ -16,7 +16,13 @@ usage: npm run seed -- [--vehicles N] [--name "Group name"] [--seed S]
   embedded database under DATA_DIR, through the running server when it has DATA_DIR open) and gives the first
   admin access to it. --seed makes the data repeatable.`);
 
-const { values } = parseArgs({ options: { vehicles: { type: 'string', default: '10000' }, name: { type: 'string' }, seed: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: {
+    vehicles: { type: 'string', default: '10000' },
+    name: { type: 'string' },
+    seed: { type: 'string', default: '1' },
+  },
+});
 const vehicles = Number(values.vehicles);
 if (!Number.isInteger(vehicles) || vehicles < 1 || vehicles > 5_000_000) {
   console.error('--vehicles must be a whole number from 1 to 5000000');

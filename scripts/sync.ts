@@ -26,7 +26,11 @@ const flag = args.indexOf('--integration');
 const integrationId = flag >= 0 ? args[flag + 1] : args.find(isUuid);
 const file = args.find((arg, index) => !isUuid(arg) && index !== flag && index !== flag + 1 && !arg.startsWith('--'));
 if (!integrationId || !isUuid(integrationId) || (file && !existsSync(file))) {
-  console.error(file && !existsSync(file) ? `no such file: ${file}` : 'usage: npm run sync -- <integration id>   or   npm run sync -- <file> --integration <id>');
+  console.error(
+    file && !existsSync(file)
+      ? `no such file: ${file}`
+      : 'usage: npm run sync -- <integration id>   or   npm run sync -- <file> --integration <id>',
+  );
   process.exit(2);
 }
 
@@ -37,32 +41,61 @@ const database = connectDatabase(server.url, { poolSize: 4 });
 let exitCode = 0;
 try {
   await applyMigrations(server.url);
-  const integration = await database.prisma.integration.findFirst({ where: { id: integrationId, disconnectedAt: null } });
+  const integration = await database.prisma.integration.findFirst({
+    where: { id: integrationId, disconnectedAt: null },
+  });
   if (!integration) throw new Error(`no integration ${integrationId}`);
   const app = {
-    database, logger, secrets: SecretBox.load(config.ingestion.credentialKeys, config.dataDir), background: new BackgroundWork(),
-    feeds: { dataDir: config.dataDir, sftp: null, allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull, allowPrivateNetworks: config.allowPrivateNetworks },
+    database,
+    logger,
+    secrets: SecretBox.load(config.ingestion.credentialKeys, config.dataDir),
+    background: new BackgroundWork(),
+    feeds: {
+      dataDir: config.dataDir,
+      sftp: null,
+      allowInsecureHttpPull: config.ingestion.allowInsecureHttpPull,
+      allowPrivateNetworks: config.allowPrivateNetworks,
+    },
   };
-  const bar = new cliProgress.SingleBar({
-    format: ' {bar} {percentage}% | {rows} rows | {created} new, {updated} updated, {failed} failed',
-    hideCursor: true,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: ' {bar} {percentage}% | {rows} rows | {created} new, {updated} updated, {failed} failed',
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(100, 0, { rows: 0, created: 0, updated: 0, failed: 0 });
   const onProgress = (progress: RunProgress) => {
     const percent = progress.bytesTotal ? Math.floor((progress.bytesRead / progress.bytesTotal) * 100) : 0;
-    bar.update(percent, { rows: progress.rowsRead, created: progress.created, updated: progress.updated, failed: progress.failed });
+    bar.update(percent, {
+      rows: progress.rowsRead,
+      created: progress.created,
+      updated: progress.updated,
+      failed: progress.failed,
+    });
   };
-  const { runId, done } = await startSync(app, integration.id, 'cli', { file: file ? path.resolve(file) : null, onProgress });
+  const { runId, done } = await startSync(app, integration.id, 'cli', {
+    file: file ? path.resolve(file) : null,
+    onProgress,
+  });
   await done;
   bar.update(100);
   bar.stop();
   const run = await database.prisma.syncRun.findUniqueOrThrow({ where: { id: runId } });
-  console.log(`${integration.name}: ${run.status} in ${((run.finishedAt!.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)} s; ` +
-    `read ${run.rowsRead}, created ${run.created}, updated ${run.updated}, unchanged ${run.unchanged}, skipped ${run.skipped}, failed ${run.failed}` +
-    (run.presumedSold ? `, presumed sold ${run.presumedSold}` : '') + (run.error ? `\n${run.error}` : ''));
-  const errors = await database.prisma.syncRowError.findMany({ where: { syncRunId: runId }, orderBy: { row: 'asc' }, take: 10 });
+  console.log(
+    `${integration.name}: ${run.status} in ${((run.finishedAt!.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)} s; ` +
+      `read ${run.rowsRead}, created ${run.created}, updated ${run.updated}, unchanged ${run.unchanged}, skipped ${run.skipped}, failed ${run.failed}` +
+      (run.presumedSold ? `, presumed sold ${run.presumedSold}` : '') +
+      (run.error ? `\n${run.error}` : ''),
+  );
+  const errors = await database.prisma.syncRowError.findMany({
+    where: { syncRunId: runId },
+    orderBy: { row: 'asc' },
+    take: 10,
+  });
   for (const error of errors) console.log(`  line ${error.row}: ${error.message}`);
-  if (run.failed > errors.length) console.log(`  … and ${run.failed - errors.length} more (GET /api/v1/syncs/${runId})`);
+  if (run.failed > errors.length)
+    console.log(`  … and ${run.failed - errors.length} more (GET /api/v1/syncs/${runId})`);
   if (run.status !== 'succeeded') exitCode = 1;
 } catch (error) {
   console.error((error as Error).message);

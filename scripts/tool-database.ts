@@ -8,11 +8,16 @@ import { DataDirInUseError } from '../src/db/data-dir-lock';
  * Opens the tool's database, saying on stderr when it goes through the running server; exits 1 with
  * the reason when DATA_DIR is held by something it cannot work through (another tool, a server still starting).
  */
-export async function openToolDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, command: string): Promise<DatabaseServer> {
+export async function openToolDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  command: string,
+): Promise<DatabaseServer> {
   try {
     const server = await openDatabaseServer(config, { role: 'tool', command });
     if (server.throughServerPid !== null) {
-      console.error(`the server (pid ${server.throughServerPid}) has DATA_DIR open: working through its embedded database at ${new URL(server.url).host}`);
+      console.error(
+        `the server (pid ${server.throughServerPid}) has DATA_DIR open: working through its embedded database at ${new URL(server.url).host}`,
+      );
     }
     return server;
   } catch (error) {

@@ -47,29 +47,51 @@ export interface App {
   stop(): Promise<void>;
 }
 
-const CORS_EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const CORS_EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Retry-After',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
 
 export async function startApp(config: Config): Promise<App> {
   const logger = createLogger(config.logLevel);
   const databaseServer = await openDatabaseServer(config, { role: 'server' });
   const stale = databaseServer.tookOverFrom;
-  if (stale) logger.warn('took over DATA_DIR from a process that had stopped without closing it', { pid: stale.pid, holder: stale.command, openedAt: stale.openedAt });
+  if (stale)
+    logger.warn('took over DATA_DIR from a process that had stopped without closing it', {
+      pid: stale.pid,
+      holder: stale.command,
+      openedAt: stale.openedAt,
+    });
   const applied = await applyMigrations(databaseServer.url);
   if (applied.length) logger.info('migrations applied', { migrations: applied });
-  const database = connectDatabase(databaseServer.url, { poolSize: databaseServer.embedded ? 8 : 10, preparedStatements: config.preparedStatements && !databaseServer.embedded,
+  const database = connectDatabase(databaseServer.url, {
+    poolSize: databaseServer.embedded ? 8 : 10,
+    preparedStatements: config.preparedStatements && !databaseServer.embedded,
     // The embedded engine runs one session for every client and cannot cancel a statement.
-    statementTimeoutMs: databaseServer.embedded ? null : config.statementTimeoutMs });
+    statementTimeoutMs: databaseServer.embedded ? null : config.statementTimeoutMs,
+  });
   const demoGroupId = await bootstrap(database, config, logger);
   const checked = await checkUncheckedDealers(database.pool);
-  if (checked) logger.info('conflicts and discrepancies computed for rooftops not checked before', { rooftops: checked });
+  if (checked)
+    logger.info('conflicts and discrepancies computed for rooftops not checked before', { rooftops: checked });
 
   const keys = await loadSigningKeys(config.jwt.privateKey, config.dataDir);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : null;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })
+    : null;
   redis?.on('error', (error) => logger.warn('redis error', { error: error.message }));
   const tokens = createTokenService(config.jwt, keys);
   const secrets = SecretBox.load(config.ingestion.credentialKeys, config.dataDir);
-  const resealed = await resealCredentials(database.prisma, secrets) + await resealProviderKeys(database.prisma, secrets);
-  if (resealed) logger.info('integration credentials and provider keys re-encrypted with the current key', { count: resealed });
+  const resealed =
+    (await resealCredentials(database.prisma, secrets)) + (await resealProviderKeys(database.prisma, secrets));
+  if (resealed)
+    logger.info('integration credentials and provider keys re-encrypted with the current key', { count: resealed });
   const feeds: FeedSettings = {
     dataDir: config.dataDir,
     sftp: null,
@@ -81,19 +103,33 @@ export async function startApp(config: Config): Promise<App> {
     logger,
     secrets,
     mailer: new Mailer({ smtpUrl: config.ingestion.smtpUrl, from: config.ingestion.mailFrom, dataDir: config.dataDir }),
-    auth: { tokens, refreshTokenTtlSeconds: config.jwt.refreshTokenTtlSeconds, loginThrottle: new LoginThrottle(redis) },
+    auth: {
+      tokens,
+      refreshTokenTtlSeconds: config.jwt.refreshTokenTtlSeconds,
+      loginThrottle: new LoginThrottle(redis),
+    },
     background: new BackgroundWork(),
     feeds,
   };
-  const sftp = config.ingestion.sftpPort !== null ? await startSftpServer({ port: config.ingestion.sftpPort, host: config.host, app: services }) : null;
+  const sftp =
+    config.ingestion.sftpPort !== null
+      ? await startSftpServer({ port: config.ingestion.sftpPort, host: config.host, app: services })
+      : null;
   // Known once the SFTP server listens (port 0 picks a free one).
   if (sftp) feeds.sftp = { host: config.ingestion.sftpPublicHost, port: sftp.port };
   if (demoGroupId) await seedDemoFeeds(services, demoGroupId);
-  const scheduler = config.ingestion.scheduler ? new SyncScheduler(services, config.ingestion.schedulerIntervalMs) : null;
+  const scheduler = config.ingestion.scheduler
+    ? new SyncScheduler(services, config.ingestion.schedulerIntervalMs)
+    : null;
   scheduler?.start();
   const fieldLimits = new FieldRateLimiter({ redis, overrides: config.fieldRateLimits, logger });
   const lastUsed = new LastUsedRecorder(database.prisma, logger, config.lastUsedFlushMs);
-  const authenticator = new Authenticator({ db: database.prisma, tokens, keyLimiter: new KeyRateLimiter(redis), lastUsed });
+  const authenticator = new Authenticator({
+    db: database.prisma,
+    tokens,
+    keyLimiter: new KeyRateLimiter(redis),
+    lastUsed,
+  });
   const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
 
   const yoga = createYoga<ExchangeServerContext, Context>({
@@ -118,10 +154,17 @@ export async function startApp(config: Config): Promise<App> {
         const known = databaseErrorFor(original);
         if (known) {
           if (known.extensions.code !== 'CONFLICT') logger.warn('statement cancelled', { error: original?.message });
-          return new GraphQLError(known.message, { nodes: (error as GraphQLError).nodes, path: (error as GraphQLError).path, extensions: known.extensions });
+          return new GraphQLError(known.message, {
+            nodes: (error as GraphQLError).nodes,
+            path: (error as GraphQLError).path,
+            extensions: known.extensions,
+          });
         }
-        if (original && !(original as { extensions?: object }).extensions) logger.error('resolver failed', { error: original });
-        return (error as { extensions?: { http?: unknown } }).extensions?.http ? (error as Error) : new GraphQLError(message);
+        if (original && !(original as { extensions?: object }).extensions)
+          logger.error('resolver failed', { error: original });
+        return (error as { extensions?: { http?: unknown } }).extensions?.http
+          ? (error as Error)
+          : new GraphQLError(message);
       },
     },
     context: async ({ exchange }) => ({
@@ -137,9 +180,24 @@ export async function startApp(config: Config): Promise<App> {
       <Plugin<Context>>{
         onRequest({ url, endResponse }) {
           if (url.pathname === '/') {
-            endResponse(Response.json({ name: 'Dealership Data Platform', version: VERSION, rest: '/api/v1', docs: '/api/v1/docs', openapi: '/api/v1/openapi.json', graphql: '/graphql' }));
+            endResponse(
+              Response.json({
+                name: 'Dealership Data Platform',
+                version: VERSION,
+                rest: '/api/v1',
+                docs: '/api/v1/docs',
+                openapi: '/api/v1/openapi.json',
+                graphql: '/graphql',
+              }),
+            );
           } else if (url.pathname !== '/graphql' && !url.pathname.startsWith('/api/v1')) {
-            endResponse(errorResponse(404, 'NOT_FOUND', `no such path ${url.pathname}; the REST API is under /api/v1, GraphQL at /graphql`));
+            endResponse(
+              errorResponse(
+                404,
+                'NOT_FOUND',
+                `no such path ${url.pathname}; the REST API is under /api/v1, GraphQL at /graphql`,
+              ),
+            );
           }
         },
         onExecute({ args }) {
@@ -158,8 +216,15 @@ export async function startApp(config: Config): Promise<App> {
   });
 
   const http = createHttpServer({
-    yoga, trustProxyHops: config.trustProxyHops, jwks: keys.jwks, maxBodyBytes: config.maxBodyBytes, requestLog, logger, authenticator,
-    headersTimeoutMs: config.headersTimeoutMs, requestTimeoutMs: config.requestTimeoutMs,
+    yoga,
+    trustProxyHops: config.trustProxyHops,
+    jwks: keys.jwks,
+    maxBodyBytes: config.maxBodyBytes,
+    requestLog,
+    logger,
+    authenticator,
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
   });
   const { server } = http;
   await new Promise<void>((resolve, reject) => {
@@ -168,7 +233,11 @@ export async function startApp(config: Config): Promise<App> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  logger.info('listening', { url, database: databaseServer.embedded ? 'embedded' : 'external', sftp: sftp ? sftp.port : 'off' });
+  logger.info('listening', {
+    url,
+    database: databaseServer.embedded ? 'embedded' : 'external',
+    sftp: sftp ? sftp.port : 'off',
+  });
 
   let stopping: Promise<void> | null = null;
   return {

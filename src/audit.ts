@@ -5,10 +5,27 @@ import type { Caller } from './caller';
 /** The security audit trail. Callers pass facts, never secrets: no keys, passwords or tokens. */
 
 export type AuditAction =
-  | 'login.succeeded' | 'login.failed' | 'login.throttled' | 'logout' | 'refresh_token.reused'
-  | 'api_key.created' | 'api_key.rotated' | 'api_key.revoked' | 'scope.denied' | 'credentials.changed'
-  | 'integration.connected' | 'integration.disconnected' | 'sftp_credentials.sent' | 'mapping_template.published'
-  | 'user.created' | 'user.invited' | 'user.updated' | 'user.disabled' | 'user.enabled' | 'password.changed' | 'invitation.accepted'
+  | 'login.succeeded'
+  | 'login.failed'
+  | 'login.throttled'
+  | 'logout'
+  | 'refresh_token.reused'
+  | 'api_key.created'
+  | 'api_key.rotated'
+  | 'api_key.revoked'
+  | 'scope.denied'
+  | 'credentials.changed'
+  | 'integration.connected'
+  | 'integration.disconnected'
+  | 'sftp_credentials.sent'
+  | 'mapping_template.published'
+  | 'user.created'
+  | 'user.invited'
+  | 'user.updated'
+  | 'user.disabled'
+  | 'user.enabled'
+  | 'password.changed'
+  | 'invitation.accepted'
   | 'ai_config.changed';
 
 export interface AuditInput {
@@ -25,7 +42,11 @@ export interface AuditInput {
 type Writer = Pick<Db, 'auditEvent'> | Prisma.TransactionClient;
 
 /** Writes one audit event; pass the transaction client to record it atomically with the change. */
-export async function recordAudit(writer: Writer, caller: Pick<Caller, 'session' | 'requestId' | 'ip'>, input: AuditInput): Promise<void> {
+export async function recordAudit(
+  writer: Writer,
+  caller: Pick<Caller, 'session' | 'requestId' | 'ip'>,
+  input: AuditInput,
+): Promise<void> {
   await writer.auditEvent.create({
     data: {
       action: input.action,

@@ -13,7 +13,11 @@ import { formatMoney, literalValue, parseDateTime, parseMoney } from './scalars'
 
 function missingScope(failure: AuthFailure): string | null {
   if ('parameter' in failure && typeof failure.parameter === 'string') return failure.parameter;
-  if ('failures' in failure) for (const inner of failure.failures) { const found = missingScope(inner); if (found) return found; }
+  if ('failures' in failure)
+    for (const inner of failure.failures) {
+      const found = missingScope(inner);
+      if (found) return found;
+    }
   return null;
 }
 
@@ -52,9 +56,15 @@ export const builder = new SchemaBuilder<{
       const scope = missingScope(result.failure);
       const message = scope
         ? `missing scope ${scope}`
-        : context.session.principal.kind === 'apiKey' ? 'API keys cannot do this, whatever their scopes: sign in as an admin user' : 'only admins may do this';
-      recordAudit(context.db, context, { action: 'scope.denied', details: { operation: `${info.parentType.name}.${info.fieldName}`, requiredScope: scope ?? 'admin user' } })
-        .catch(() => { /* the denial itself must still be answered */ });
+        : context.session.principal.kind === 'apiKey'
+          ? 'API keys cannot do this, whatever their scopes: sign in as an admin user'
+          : 'only admins may do this';
+      recordAudit(context.db, context, {
+        action: 'scope.denied',
+        details: { operation: `${info.parentType.name}.${info.fieldName}`, requiredScope: scope ?? 'admin user' },
+      }).catch(() => {
+        /* the denial itself must still be answered */
+      });
       return forbidden(message, { requiredScope: scope ?? 'admin user' });
     },
   },

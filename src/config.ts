@@ -113,9 +113,11 @@ function credentialKeys(env: Env): Array<{ id: string; key: Buffer }> {
   if (!raw) return [];
   return raw.split(',').map((entry, index) => {
     const [id, encoded] = entry.trim().split(':');
-    if (!id || !encoded || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) throw new ConfigError(`CREDENTIALS_KEYS entry ${index + 1} must be <id>:<base64 key>`);
+    if (!id || !encoded || !/^[A-Za-z0-9_-]{1,32}$/.test(id))
+      throw new ConfigError(`CREDENTIALS_KEYS entry ${index + 1} must be <id>:<base64 key>`);
     const key = Buffer.from(encoded, 'base64');
-    if (key.length !== 32) throw new ConfigError(`CREDENTIALS_KEYS key "${id}" must be 32 bytes (base64), got ${key.length}`);
+    if (key.length !== 32)
+      throw new ConfigError(`CREDENTIALS_KEYS key "${id}" must be 32 bytes (base64), got ${key.length}`);
     return { id, key };
   });
 }
@@ -125,9 +127,15 @@ function fieldRateLimits(env: Env): Record<string, { max: number; window: string
   const raw = text(env, 'FIELD_RATE_LIMITS');
   if (!raw) return {};
   const limits: Record<string, { max: number; window: string }> = {};
-  for (const entry of raw.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const match = /^([\w.:-]{1,100})=(\d{1,7})\/([1-9]\d{0,4}[smh])$/.exec(entry);
-    if (!match || Number(match[2]) < 1) throw new ConfigError(`FIELD_RATE_LIMITS entry "${entry}" must be <limit name>=<max>/<window>, e.g. Query.matchDealers=60/1m`);
+    if (!match || Number(match[2]) < 1)
+      throw new ConfigError(
+        `FIELD_RATE_LIMITS entry "${entry}" must be <limit name>=<max>/<window>, e.g. Query.matchDealers=60/1m`,
+      );
     limits[match[1]!] = { max: Number(match[2]), window: match[3]! };
   }
   return limits;
@@ -137,18 +145,24 @@ function fieldRateLimits(env: Env): Record<string, { max: number; window: string
 function corsOrigins(env: Env): string[] {
   const raw = text(env, 'CORS_ORIGINS');
   if (!raw) return [];
-  return raw.split(',').map((entry) => entry.trim()).filter(Boolean).map((entry) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(entry);
-    } catch {
-      throw new ConfigError(`CORS_ORIGINS entry "${entry}" is not an origin such as https://app.example.com`);
-    }
-    if (!/^https?:$/.test(parsed.protocol) || parsed.origin !== entry.replace(/\/$/, '')) {
-      throw new ConfigError(`CORS_ORIGINS entry "${entry}" must be a scheme and host only, such as https://app.example.com`);
-    }
-    return parsed.origin;
-  });
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let parsed: URL;
+      try {
+        parsed = new URL(entry);
+      } catch {
+        throw new ConfigError(`CORS_ORIGINS entry "${entry}" is not an origin such as https://app.example.com`);
+      }
+      if (!/^https?:$/.test(parsed.protocol) || parsed.origin !== entry.replace(/\/$/, '')) {
+        throw new ConfigError(
+          `CORS_ORIGINS entry "${entry}" must be a scheme and host only, such as https://app.example.com`,
+        );
+      }
+      return parsed.origin;
+    });
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -158,7 +172,8 @@ export function loadConfig(env: Env = process.env): Config {
   let adminEmail = text(env, 'ADMIN_EMAIL');
   let adminPassword = env.ADMIN_PASSWORD || null;
   if (mode === 'production') {
-    if (!adminEmail || !adminPassword) throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD are required in production');
+    if (!adminEmail || !adminPassword)
+      throw new ConfigError('ADMIN_EMAIL and ADMIN_PASSWORD are required in production');
     // Only production holds ADMIN_PASSWORD to the password policy: the development default would not pass it.
     const problem = passwordProblem(adminPassword);
     if (problem) throw new ConfigError(`ADMIN_PASSWORD ${problem}`);
@@ -166,11 +181,14 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail ??= DEV_ADMIN_EMAIL;
     adminPassword ??= DEV_ADMIN_PASSWORD;
   }
-  if (adminEmail && !isEmailAddress(adminEmail)) throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`);
+  if (adminEmail && !isEmailAddress(adminEmail))
+    throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`);
 
   const jwksUrl = text(env, 'JWT_JWKS_URL');
   if (jwksUrl && (!text(env, 'JWT_ISSUER') || !text(env, 'JWT_AUDIENCE'))) {
-    throw new ConfigError('JWT_JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: tokens are only trusted for a known issuer and audience');
+    throw new ConfigError(
+      'JWT_JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: tokens are only trusted for a known issuer and audience',
+    );
   }
   const levels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
   const logLevel = (text(env, 'LOG_LEVEL') ?? (mode === 'test' ? 'warn' : 'info')) as Config['logLevel'];
@@ -218,10 +236,20 @@ export function loadConfig(env: Env = process.env): Config {
     ingestion: {
       credentialKeys: (() => {
         const keys = credentialKeys(env);
-        if (mode === 'production' && !keys.length) throw new ConfigError('CREDENTIALS_KEYS is required in production: integration credentials are encrypted with it');
+        if (mode === 'production' && !keys.length)
+          throw new ConfigError(
+            'CREDENTIALS_KEYS is required in production: integration credentials are encrypted with it',
+          );
         return keys;
       })(),
-      sftpPort: env.SFTP_PORT === undefined || env.SFTP_PORT === '' ? (mode === 'test' ? null : 2222) : env.SFTP_PORT === 'off' ? null : integer(env, 'SFTP_PORT', 2222, 0, 65535),
+      sftpPort:
+        env.SFTP_PORT === undefined || env.SFTP_PORT === ''
+          ? mode === 'test'
+            ? null
+            : 2222
+          : env.SFTP_PORT === 'off'
+            ? null
+            : integer(env, 'SFTP_PORT', 2222, 0, 65535),
       sftpPublicHost: text(env, 'SFTP_PUBLIC_HOST') ?? 'localhost',
       smtpUrl: text(env, 'SMTP_URL'),
       mailFrom: text(env, 'MAIL_FROM') ?? 'Dealership Data Platform <no-reply@dealership-data.example>',

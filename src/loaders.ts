@@ -24,7 +24,9 @@ export function childPageLoader<Row extends { id: string }>(
       const picked = await pickIds([...parentIds]);
       const rows = picked.length ? await loadRows(picked.map((entry) => entry.id)) : [];
       const byId = new Map(rows.map((row) => [row.id, row]));
-      return parentIds.map((parentId) => picked.filter((entry) => entry.parent_id === parentId).flatMap((entry) => byId.get(entry.id) ?? []));
+      return parentIds.map((parentId) =>
+        picked.filter((entry) => entry.parent_id === parentId).flatMap((entry) => byId.get(entry.id) ?? []),
+      );
     });
     context.loaders.set(key, loader as DataLoader<string, unknown>);
   }

@@ -12,11 +12,14 @@ const LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 export function createLogger(level: Config['logLevel']): Logger {
   const threshold = LEVELS.indexOf(level);
-  const write = (at: (typeof LEVELS)[number]) => (message: string, fields: Record<string, unknown> = {}) => {
-    if (LEVELS.indexOf(at) < threshold) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields }, (_key, value) =>
-      value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value);
-    (at === 'error' || at === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
-  };
+  const write =
+    (at: (typeof LEVELS)[number]) =>
+    (message: string, fields: Record<string, unknown> = {}) => {
+      if (LEVELS.indexOf(at) < threshold) return;
+      const line = JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields }, (_key, value) =>
+        value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
+      );
+      (at === 'error' || at === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
+    };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -8,8 +8,19 @@ import nodemailer, { type Transporter } from 'nodemailer';
  * .eml file to the outbox folder under DATA_DIR, so nothing is lost and an operator can send it.
  */
 
-export interface MailMessage { to: string; subject: string; text: string; html?: string; replyTo?: string | null }
-export interface MailReceipt { delivery: 'smtp' | 'outbox'; messageId: string | null; outboxFile: string | null; /** Why SMTP did not take it, when it fell back to the outbox. */ smtpError: string | null }
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string | null;
+}
+export interface MailReceipt {
+  delivery: 'smtp' | 'outbox';
+  messageId: string | null;
+  outboxFile: string | null;
+  /** Why SMTP did not take it, when it fell back to the outbox. */ smtpError: string | null;
+}
 
 export class Mailer {
   private readonly transport: Transporter | null;
@@ -28,7 +39,14 @@ export class Mailer {
 
   /** Sends by SMTP; with no SMTP, or when the server refuses, the message goes to the outbox instead. */
   async send(message: MailMessage): Promise<MailReceipt> {
-    const envelope = { from: this.options.from, to: message.to, subject: message.subject, text: message.text, html: message.html, replyTo: message.replyTo ?? undefined };
+    const envelope = {
+      from: this.options.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      replyTo: message.replyTo ?? undefined,
+    };
     let smtpError: string | null = null;
     if (this.transport) {
       try {
@@ -39,9 +57,14 @@ export class Mailer {
       }
     }
     // The stream transport builds the same RFC 5322 message SMTP would carry, without sending it.
-    const built = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(envelope);
+    const built = await nodemailer
+      .createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+      .sendMail(envelope);
     await mkdir(this.outboxDir, { recursive: true, mode: 0o700 });
-    const file = path.join(this.outboxDir, `${new Date().toISOString().replace(/[-:.]/g, '')}-${randomUUID().slice(0, 8)}.eml`);
+    const file = path.join(
+      this.outboxDir,
+      `${new Date().toISOString().replace(/[-:.]/g, '')}-${randomUUID().slice(0, 8)}.eml`,
+    );
     await writeFile(file, built.message as Buffer, { mode: 0o600 });
     return { delivery: 'outbox', messageId: built.messageId ?? null, outboxFile: path.basename(file), smtpError };
   }

@@ -8,10 +8,13 @@ try {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.logger.info('stopping', { signal });
-      app.stop().then(() => process.exit(0), (error) => {
-        app.logger.error('stop failed', { error });
-        process.exit(1);
-      });
+      app.stop().then(
+        () => process.exit(0),
+        (error) => {
+          app.logger.error('stop failed', { error });
+          process.exit(1);
+        },
+      );
     });
   }
 } catch (error) {

@@ -7,18 +7,18 @@ import { inIdOrder, type IdPage, type Page, type PageRef, type PageWindow } from
 /** Page types: a list's items and its `pagination`, for each way the items are read. */
 
 /** The `{ total, limit, offset }` object every list response carries. */
-export const Pagination = builder
-  .objectRef<{ total: number; limit: number; offset: number }>('Pagination')
-  .implement({
-    fields: (t) => ({
-      total: t.exposeInt('total', { description: 'How many items match the filters in all.' }),
-      limit: t.exposeInt('limit'),
-      offset: t.exposeInt('offset'),
-    }),
-  });
+export const Pagination = builder.objectRef<{ total: number; limit: number; offset: number }>('Pagination').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'How many items match the filters in all.' }),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+  }),
+});
 
 /** How a page type's items field resolves from its page: `itemsByIds`, `itemsWhere`, `itemsLoaded`, or a field of one's own. */
-export type PageItems<Shape extends PageWindow> = (t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Shape>) => FieldRef<BuilderTypes, unknown, 'Object'>;
+export type PageItems<Shape extends PageWindow> = (
+  t: PothosSchemaTypes.ObjectFieldBuilder<BuilderTypes, Shape>,
+) => FieldRef<BuilderTypes, unknown, 'Object'>;
 
 /**
  * A page type named `name`: the items field `field` and the `pagination` every list answers with.
@@ -28,7 +28,11 @@ export type PageItems<Shape extends PageWindow> = (t: PothosSchemaTypes.ObjectFi
  *   const DealerPage = pageOf('DealerPage', 'dealers', itemsWhere(Dealer, [{ name: 'asc' }, { id: 'asc' }])); // PageRef
  *   const UserPage = pageOf('ManagedUserPage', 'users', itemsLoaded(ManagedUser));         // Page<UserRow>
  */
-export function pageOf<Shape extends PageWindow>(name: string, field: string, items: PageItems<Shape>): ObjectRef<BuilderTypes, Shape> {
+export function pageOf<Shape extends PageWindow>(
+  name: string,
+  field: string,
+  items: PageItems<Shape>,
+): ObjectRef<BuilderTypes, Shape> {
   return builder.objectRef<Shape>(name).implement({
     fields: (t) => ({
       [field]: items(t),
@@ -37,7 +41,9 @@ export function pageOf<Shape extends PageWindow>(name: string, field: string, it
   });
 }
 
-interface Delegate<Row> { findMany(args: object): Promise<Row[]> }
+interface Delegate<Row> {
+  findMany(args: object): Promise<Row[]>;
+}
 
 /** The Prisma client's delegate of `model` (`db.call` for Call), for a loader that serves several models. */
 function delegateOf<Row>(db: Db, model: string): Delegate<Row> {
@@ -48,26 +54,45 @@ function delegateOf<Row>(db: Db, model: string): Delegate<Row> {
  * Rows of `model` by id, read with the GraphQL selection (`query`, so relations come in the same
  * statements) and put back in the order of `ids`; no statement at all for no ids.
  */
-export async function rowsByIds<Row extends { id: string }>(db: Db, model: string, query: object, ids: string[]): Promise<Row[]> {
+export async function rowsByIds<Row extends { id: string }>(
+  db: Db,
+  model: string,
+  query: object,
+  ids: string[],
+): Promise<Row[]> {
   if (!ids.length) return [];
   return inIdOrder(ids, await delegateOf<Row>(db, model).findMany({ ...query, where: { id: { in: ids } } }));
 }
 
 /** Items of an `IdPage`: the rows of its ids, in that order. */
-export function itemsByIds<Model extends PrismaModelTypes>(ref: PrismaObjectRef<BuilderTypes, Model>): PageItems<IdPage> {
-  return (t) => t.prismaField({
-    type: [ref],
-    resolve: (query, page, _args, context) => rowsByIds<Model['Shape'] & { id: string }>(context.db, ref.modelName, query, page.ids),
-  });
+export function itemsByIds<Model extends PrismaModelTypes>(
+  ref: PrismaObjectRef<BuilderTypes, Model>,
+): PageItems<IdPage> {
+  return (t) =>
+    t.prismaField({
+      type: [ref],
+      resolve: (query, page, _args, context) =>
+        rowsByIds<Model['Shape'] & { id: string }>(context.db, ref.modelName, query, page.ids),
+    });
 }
 
 /** Items of a `PageRef`: the rows its `where` picks, in `orderBy`, within its window. */
-export function itemsWhere<Model extends PrismaModelTypes>(ref: PrismaObjectRef<BuilderTypes, Model>, orderBy: Array<Model['OrderBy']>): PageItems<PageRef<Model['Where']>> {
-  return (t) => t.prismaField({
-    type: [ref],
-    resolve: (query, page, _args, context) =>
-      delegateOf<Model['Shape']>(context.db, ref.modelName).findMany({ ...query, where: page.where, orderBy, take: page.limit, skip: page.offset }),
-  });
+export function itemsWhere<Model extends PrismaModelTypes>(
+  ref: PrismaObjectRef<BuilderTypes, Model>,
+  orderBy: Array<Model['OrderBy']>,
+): PageItems<PageRef<Model['Where']>> {
+  return (t) =>
+    t.prismaField({
+      type: [ref],
+      resolve: (query, page, _args, context) =>
+        delegateOf<Model['Shape']>(context.db, ref.modelName).findMany({
+          ...query,
+          where: page.where,
+          orderBy,
+          take: page.limit,
+          skip: page.offset,
+        }),
+    });
 }
 
 /** Items of a `Page`: the rows the service already read. */

@@ -3,16 +3,27 @@ import type { Db } from './db/database';
 import { badInput } from './errors';
 
 /** The window a page shows and how many items match in all: what its `pagination` field answers. */
-export interface PageWindow { total: number; limit: number; offset: number }
+export interface PageWindow {
+  total: number;
+  limit: number;
+  offset: number;
+}
 
 /** A page whose items are already read. */
-export interface Page<Item> extends PageWindow { items: Item[] }
+export interface Page<Item> extends PageWindow {
+  items: Item[];
+}
 
 /** A page of a Prisma list: the filter, the window and the total, for a page type's items resolver. */
-export interface PageRef<Where> extends PageWindow { where: Where }
+export interface PageRef<Where> extends PageWindow {
+  where: Where;
+}
 
 /** The `limit` and `offset` arguments a list takes, as GraphQL hands them over. */
-export interface WindowArgs { limit?: number | null; offset?: number | null }
+export interface WindowArgs {
+  limit?: number | null;
+  offset?: number | null;
+}
 
 /** The list convention (README, Conventions): `limit` (default 50, max 500) and zero-based `offset`. */
 
@@ -23,20 +34,35 @@ export const OFFSET_MAX = 10_000_000;
 export function pageArgs(args: WindowArgs): { limit: number; offset: number } {
   const limit = args.limit ?? LIMIT_DEFAULT;
   const offset = args.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX) throw badInput('limit', `must be a whole number from 1 to ${LIMIT_MAX}`);
-  if (!Number.isInteger(offset) || offset < 0 || offset > OFFSET_MAX) throw badInput('offset', `must be a whole number from 0 to ${OFFSET_MAX}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX)
+    throw badInput('limit', `must be a whole number from 1 to ${LIMIT_MAX}`);
+  if (!Number.isInteger(offset) || offset < 0 || offset > OFFSET_MAX)
+    throw badInput('offset', `must be a whole number from 0 to ${OFFSET_MAX}`);
   return { limit, offset };
 }
 
 /** A page picked in SQL: the ids in order, the window and the total; the rows load by id with the GraphQL selection. */
-export interface IdPage extends PageWindow { ids: string[] }
+export interface IdPage extends PageWindow {
+  ids: string[];
+}
 
 /**
  * One statement picks a page's ids and the total from `table` (aliased `alias` in `where` and
  * `orderBy`; both names are constants in our code); a second counts only when the page lies past
  * the end, where no row carries the window's total.
  */
-export async function pageOfIds(db: Db, page: { name: string; table: string; alias: string; where: Prisma.Sql; orderBy: Prisma.Sql; limit: number; offset: number }): Promise<IdPage> {
+export async function pageOfIds(
+  db: Db,
+  page: {
+    name: string;
+    table: string;
+    alias: string;
+    where: Prisma.Sql;
+    orderBy: Prisma.Sql;
+    limit: number;
+    offset: number;
+  },
+): Promise<IdPage> {
   const { limit, offset } = page;
   const from = Prisma.raw(`${page.table} ${page.alias}`);
   const rows = await db.$queryRaw<Array<{ id: string; total: bigint }>>(
@@ -44,7 +70,9 @@ export async function pageOfIds(db: Db, page: { name: string; table: string; ali
   );
   let total = rows[0] ? Number(rows[0].total) : 0;
   if (!rows[0] && offset > 0) {
-    const [count] = await db.$queryRaw<Array<{ total: bigint }>>(Prisma.sql`${Prisma.raw(`/* ${page.name}Count */`)} SELECT count(*) AS total FROM ${from} WHERE ${page.where}`);
+    const [count] = await db.$queryRaw<Array<{ total: bigint }>>(
+      Prisma.sql`${Prisma.raw(`/* ${page.name}Count */`)} SELECT count(*) AS total FROM ${from} WHERE ${page.where}`,
+    );
     total = Number(count?.total ?? 0);
   }
   return { ids: rows.map((row) => row.id), total, limit, offset };

@@ -23,7 +23,8 @@ export class SecretBox {
   static load(ring: Array<{ id: string; key: Buffer }>, dataDir: string | null): SecretBox {
     if (ring.length) return new SecretBox(ring);
     const file = dataDir ? path.join(dataDir, 'keys', 'credentials.key') : null;
-    if (file && existsSync(file)) return new SecretBox([{ id: 'local', key: Buffer.from(readFileSync(file, 'utf8').trim(), 'base64') }]);
+    if (file && existsSync(file))
+      return new SecretBox([{ id: 'local', key: Buffer.from(readFileSync(file, 'utf8').trim(), 'base64') }]);
     const key = randomBytes(32);
     if (file) {
       mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -39,13 +40,20 @@ export class SecretBox {
     // The context (say, the integration id) is authenticated: a sealed value copied onto another row does not open.
     cipher.setAAD(Buffer.from(context));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', this.currentKeyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+    return [
+      'v1',
+      this.currentKeyId,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      body.toString('base64url'),
+    ].join('.');
   }
 
   open(sealed: string, context: string): string {
     const [version, keyId, iv, tag, body] = sealed.split('.');
     const key = keyId ? this.keys.get(keyId) : undefined;
-    if (version !== 'v1' || !key || !iv || !tag || body === undefined) throw new Error(`cannot open a secret sealed with ${keyId ? `key "${keyId}"` : 'an unknown format'}`);
+    if (version !== 'v1' || !key || !iv || !tag || body === undefined)
+      throw new Error(`cannot open a secret sealed with ${keyId ? `key "${keyId}"` : 'an unknown format'}`);
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
@@ -62,7 +70,10 @@ export class SecretBox {
   }
 
   /** Seals again, with the current key, each value sealed with an older one, writing it back; answers how many. */
-  async resealAll(values: Array<{ context: string; sealed: string }>, write: (context: string, sealed: string) => Promise<unknown>): Promise<number> {
+  async resealAll(
+    values: Array<{ context: string; sealed: string }>,
+    write: (context: string, sealed: string) => Promise<unknown>,
+  ): Promise<number> {
     let resealed = 0;
     for (const { context, sealed } of values) {
       const fresh = this.reseal(sealed, context);

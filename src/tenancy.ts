@@ -10,7 +10,11 @@ export function targetGroup(session: Session, requested: string | null | undefin
     if (!groups.includes(requested)) throw badInput('dealer_group_id', 'is not one of your dealer groups');
     return requested;
   }
-  if (groups.length !== 1) throw badInput('dealer_group_id', groups.length ? 'is required: you belong to several dealer groups' : 'you belong to no dealer group');
+  if (groups.length !== 1)
+    throw badInput(
+      'dealer_group_id',
+      groups.length ? 'is required: you belong to several dealer groups' : 'you belong to no dealer group',
+    );
   return groups[0] as string;
 }
 
@@ -18,19 +22,29 @@ export function targetGroup(session: Session, requested: string | null | undefin
 export const inCallerGroups = (session: Session) => ({ in: [...session.dealerGroupIds] });
 
 /** The tenant filter for SQL on the table aliased `alias` (a constant in our code, never input). */
-export const callerGroupsSql = (session: Session, alias: string) => Prisma.sql`${Prisma.raw(alias)}.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`;
+export const callerGroupsSql = (session: Session, alias: string) =>
+  Prisma.sql`${Prisma.raw(alias)}.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`;
 
 /**
  * The rooftop an input's `dealer_id` names, when it is in the caller's groups (and not archived,
  * with `active`); else 400 naming the field. `purpose` finishes "is required: …".
  */
-export async function inputDealer(caller: { db: PrismaClient; session: Session }, dealerId: string | null | undefined, options: { purpose: string; active?: boolean }) {
+export async function inputDealer(
+  caller: { db: PrismaClient; session: Session },
+  dealerId: string | null | undefined,
+  options: { purpose: string; active?: boolean },
+) {
   if (!dealerId || !isUuid(dealerId)) throw badInput('dealer_id', `is required: ${options.purpose}`);
   const dealer = await caller.db.dealer.findFirst({
-    where: { id: dealerId, dealerGroupId: inCallerGroups(caller.session), ...(options.active ? { archivedAt: null } : {}) },
+    where: {
+      id: dealerId,
+      dealerGroupId: inCallerGroups(caller.session),
+      ...(options.active ? { archivedAt: null } : {}),
+    },
     select: { id: true, name: true, dealerGroupId: true, sourcePriority: true },
   });
-  if (!dealer) throw badInput('dealer_id', `no ${options.active ? 'active ' : ''}dealer ${dealerId} in your dealer groups`);
+  if (!dealer)
+    throw badInput('dealer_id', `no ${options.active ? 'active ' : ''}dealer ${dealerId} in your dealer groups`);
   return dealer;
 }
 

@@ -79,12 +79,17 @@ export function timeZone(field: string, value: string | null | undefined): strin
 }
 
 export function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) throw badInput(field, `unknown value "${value}"; expected one of ${allowed.join(', ')}`);
+  if (!allowed.includes(value as T))
+    throw badInput(field, `unknown value "${value}"; expected one of ${allowed.join(', ')}`);
   return value as T;
 }
 
 /** A list filter of enum values: repeated or comma-separated, each checked against the allowed ones. */
-export function enumList<T extends string>(field: string, values: readonly string[] | null | undefined, allowed: readonly T[]): T[] | undefined {
+export function enumList<T extends string>(
+  field: string,
+  values: readonly string[] | null | undefined,
+  allowed: readonly T[],
+): T[] | undefined {
   return values?.flatMap((value) => value.split(',')).map((value) => oneOf(field, value.trim(), allowed));
 }
 
@@ -93,7 +98,10 @@ export function withDealerIds<T>(args: { dealer_id?: ReadonlyArray<string | numb
   return { ...args, dealer_id: args.dealer_id?.map(String) } as T;
 }
 
-export function dateRange(from: Date | null | undefined, to: Date | null | undefined): { gte?: Date; lte?: Date } | undefined {
+export function dateRange(
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+): { gte?: Date; lte?: Date } | undefined {
   if (from && to && from > to) throw badInput('from', 'must not be after to');
   return from || to ? { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } : undefined;
 }
@@ -101,7 +109,10 @@ export function dateRange(from: Date | null | undefined, to: Date | null | undef
 /** The dealer_id filter: ids must be UUIDs; the tenant filter still applies, so a foreign id just matches nothing. */
 export function dealerIds(value: readonly string[] | null | undefined): string[] | undefined {
   if (!value?.length) return undefined;
-  const ids = value.flatMap((entry) => String(entry).split(',')).map((entry) => entry.trim()).filter(Boolean);
+  const ids = value
+    .flatMap((entry) => String(entry).split(','))
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const id of ids) uuid('dealer_id', id);
   return ids;
 }

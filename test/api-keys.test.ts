@@ -13,7 +13,10 @@ describe('API keys (API keys section of docs/operations.md)', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ LAST_USED_FLUSH_MS: '50' });
-    group = await seedGroup(app.database.prisma, { users: { admin: 'admin', analyst: 'analyst' }, vehicles: [{ make: 'Honda' }, { make: 'Ford' }] });
+    group = await seedGroup(app.database.prisma, {
+      users: { admin: 'admin', analyst: 'analyst' },
+      vehicles: [{ make: 'Honda' }, { make: 'Ford' }],
+    });
     other = await seedGroup(app.database.prisma, { vehicles: [{ make: 'Kia' }] });
     admin = await group.login(app.client, 'admin');
     analyst = await group.login(app.client, 'analyst');
@@ -22,18 +25,37 @@ describe('API keys (API keys section of docs/operations.md)', () => {
   afterAll(() => app?.stop());
 
   it('creates a key shown once, stores only its digest, and defaults the limit to 1000', async () => {
-    const response = await app.client.post('/api-keys', { name: 'Acme Ads', scopes: ['inventory:read', 'calls:read'] }, admin);
+    const response = await app.client.post(
+      '/api-keys',
+      { name: 'Acme Ads', scopes: ['inventory:read', 'calls:read'] },
+      admin,
+    );
     expect(response.status).toBe(201);
     const { key, apiKey } = response.body;
     expect(key).toMatch(/^svc_live_[A-Za-z0-9_-]{32,}$/);
-    expect(apiKey).toMatchObject({ name: 'Acme Ads', scopes: ['inventory:read', 'calls:read'], rateLimitPerHour: 1000, maskedKey: `svc_live_…${key.slice(-4)}`, status: 'active', dealerGroupIds: [group.groupId] });
-    const stored = await app.database.pool.query('SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = $1', [apiKey.id]);
+    expect(apiKey).toMatchObject({
+      name: 'Acme Ads',
+      scopes: ['inventory:read', 'calls:read'],
+      rateLimitPerHour: 1000,
+      maskedKey: `svc_live_…${key.slice(-4)}`,
+      status: 'active',
+      dealerGroupIds: [group.groupId],
+    });
+    const stored = await app.database.pool.query('SELECT row_to_json(k)::text AS row FROM api_keys k WHERE id = $1', [
+      apiKey.id,
+    ]);
     expect(stored.rows[0].row).not.toContain(key);
     expect(stored.rows[0].row).not.toContain(key.slice(9, 30));
     const list = await app.client.get('/api-keys', admin);
     expect(JSON.stringify(list.body)).not.toContain(key);
     expect(list.body.apiKeys.find((row: { id: string }) => row.id === apiKey.id)).toMatchObject({
-      name: 'Acme Ads', rateLimitPerHour: 1000, maskedKey: `svc_live_…${key.slice(-4)}`, lastUsedAt: null, ageDays: 0, rotationDue: false, createdAt: expect.any(String),
+      name: 'Acme Ads',
+      rateLimitPerHour: 1000,
+      maskedKey: `svc_live_…${key.slice(-4)}`,
+      lastUsedAt: null,
+      ageDays: 0,
+      rotationDue: false,
+      createdAt: expect.any(String),
     });
     expect(list.body.pagination.total).toBeGreaterThanOrEqual(1);
   });
@@ -48,7 +70,10 @@ describe('API keys (API keys section of docs/operations.md)', () => {
     [{ name: 'x', scopes: ['inventory:read'], rateLimitPerHour: 'lots' }, 'rateLimitPerHour'],
     [{ name: 'x', scopes: ['inventory:read'], allowedIps: ['300.1.1.1/8'] }, 'allowedIps'],
     [{ name: 'x', scopes: ['inventory:read'], allowedIps: ['10.0.0.0/33'] }, 'allowedIps'],
-    [{ name: 'x', scopes: ['inventory:read'], dealerGroupIds: ['00000000-0000-4000-8000-000000000000'] }, 'dealerGroupIds'],
+    [
+      { name: 'x', scopes: ['inventory:read'], dealerGroupIds: ['00000000-0000-4000-8000-000000000000'] },
+      'dealerGroupIds',
+    ],
     [{ scopes: ['inventory:read'] }, 'name'],
   ])('refuses %j with a 400 naming %s', async (body, field) => {
     const response = await app.client.post('/api-keys', body, admin);
@@ -61,21 +86,34 @@ describe('API keys (API keys section of docs/operations.md)', () => {
     expect((await app.client.get('/api-keys', analyst)).status).toBe(403);
     expect((await app.client.post('/api-keys', { name: 'x', scopes: ['inventory:read'] })).status).toBe(401);
     const superKey = await createKey(app.client, admin, { name: 'root', scopes: ['admin', 'inventory:read'] });
-    for (const [method, path] of [['GET', '/api/v1/api-keys'], ['POST', `/api/v1/api-keys/${superKey.id}/rotate`], ['DELETE', `/api/v1/api-keys/${superKey.id}`]] as const) {
-      const response = await app.client.request(method, path, { token: superKey.key, body: method === 'POST' ? {} : undefined });
+    for (const [method, path] of [
+      ['GET', '/api/v1/api-keys'],
+      ['POST', `/api/v1/api-keys/${superKey.id}/rotate`],
+      ['DELETE', `/api/v1/api-keys/${superKey.id}`],
+    ] as const) {
+      const response = await app.client.request(method, path, {
+        token: superKey.key,
+        body: method === 'POST' ? {} : undefined,
+      });
       expect(response.status, path).toBe(403);
       expect(response.body.error.message).toContain('API keys cannot');
     }
     const created = await app.client.post('/api-keys', { name: 'child', scopes: ['inventory:read'] }, superKey.key);
     expect(created.status).toBe(403);
-    const graphql = await app.client.graphql('mutation { createApiKey(name: "x", scopes: ["inventory:read"]) { key } }', {}, superKey.key);
+    const graphql = await app.client.graphql(
+      'mutation { createApiKey(name: "x", scopes: ["inventory:read"]) { key } }',
+      {},
+      superKey.key,
+    );
     expect(graphql.body.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('revokes a key: 401 from the very next request, a clear error the second time, 404 for another tenant', async () => {
     const partner = await createKey(app.client, admin, { name: 'to revoke' });
     expect((await app.client.get('/inventory', partner.key)).status).toBe(200);
-    expect((await app.client.request('DELETE', `/api/v1/api-keys/${partner.id}`, { token: otherAdmin })).status).toBe(404);
+    expect((await app.client.request('DELETE', `/api/v1/api-keys/${partner.id}`, { token: otherAdmin })).status).toBe(
+      404,
+    );
     const revoke = await app.client.request('DELETE', `/api/v1/api-keys/${partner.id}`, { token: admin });
     expect(revoke.status).toBe(200);
     expect(revoke.body).toMatchObject({ id: partner.id, status: 'revoked' });
@@ -88,11 +126,21 @@ describe('API keys (API keys section of docs/operations.md)', () => {
   });
 
   it('rotates a key at once: same name, scopes, limit and groups; the old key stops', async () => {
-    const old = await createKey(app.client, admin, { name: 'rotating', scopes: ['inventory:read', 'sales:read'], rateLimitPerHour: 250 });
+    const old = await createKey(app.client, admin, {
+      name: 'rotating',
+      scopes: ['inventory:read', 'sales:read'],
+      rateLimitPerHour: 250,
+    });
     const rotate = await app.client.post(`/api-keys/${old.id}/rotate`, {}, admin);
     expect(rotate.status).toBe(201);
     expect(rotate.body.key).not.toBe(old.key);
-    expect(rotate.body.apiKey).toMatchObject({ name: 'rotating', scopes: ['inventory:read', 'sales:read'], rateLimitPerHour: 250, rotatedFromId: old.id, dealerGroupIds: [group.groupId] });
+    expect(rotate.body.apiKey).toMatchObject({
+      name: 'rotating',
+      scopes: ['inventory:read', 'sales:read'],
+      rateLimitPerHour: 250,
+      rotatedFromId: old.id,
+      dealerGroupIds: [group.groupId],
+    });
     expect((await app.client.get('/inventory', old.key)).status).toBe(401);
     expect((await app.client.get('/inventory', rotate.body.key)).status).toBe(200);
     expect((await app.client.post(`/api-keys/${old.id}/rotate`, {}, admin)).status).toBe(409);
@@ -108,7 +156,9 @@ describe('API keys (API keys section of docs/operations.md)', () => {
     const listed = list.body.apiKeys.find((row: { id: string }) => row.id === old.id);
     expect(listed.status).toBe('expiring');
     expect(new Date(listed.revokedAt).getTime()).toBeGreaterThan(Date.now() + 3500_000);
-    expect((await app.client.post(`/api-keys/${old.id}/rotate`, { gracePeriodSeconds: 99_999_999 }, admin)).status).toBe(400);
+    expect(
+      (await app.client.post(`/api-keys/${old.id}/rotate`, { gracePeriodSeconds: 99_999_999 }, admin)).status,
+    ).toBe(400);
   });
 
   it('enforces scopes the same way in REST and GraphQL, and records the denial', async () => {
@@ -129,7 +179,12 @@ describe('API keys (API keys section of docs/operations.md)', () => {
     expect(inventory.body.pagination.total).toBe(2);
     expect((await app.client.get(`/inventory/${other.vehicles[0]!.vin}`, partner.key)).status).toBe(404);
     const me = await app.client.get('/auth/me', partner.key);
-    expect(me.body).toMatchObject({ user: null, role: null, api_key: { id: partner.id, name: 'tenant' }, scopes: ['inventory:read'] });
+    expect(me.body).toMatchObject({
+      user: null,
+      role: null,
+      api_key: { id: partner.id, name: 'tenant' },
+      scopes: ['inventory:read'],
+    });
   });
 
   it('counts an hourly budget shared by REST and GraphQL, with RateLimit headers and a 429 past it', async () => {
@@ -159,7 +214,9 @@ describe('API keys (API keys section of docs/operations.md)', () => {
     const partner = await createKey(app.client, admin, { name: 'used' });
     await app.client.get('/inventory', partner.key);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const listed = (await app.client.get('/api-keys', admin)).body.apiKeys.find((row: { id: string }) => row.id === partner.id);
+    const listed = (await app.client.get('/api-keys', admin)).body.apiKeys.find(
+      (row: { id: string }) => row.id === partner.id,
+    );
     expect(Date.now() - new Date(listed.lastUsedAt).getTime()).toBeLessThan(60_000);
   });
 
@@ -169,7 +226,10 @@ describe('API keys (API keys section of docs/operations.md)', () => {
     expect(denied.status).toBe(403);
     expect(denied.body.error.message).toContain('127.0.0.1');
     // Without trusted proxies a forged X-Forwarded-For changes nothing.
-    const forged = await app.client.request('GET', '/api/v1/inventory', { token: office.key, headers: { 'x-forwarded-for': '10.1.2.3' } });
+    const forged = await app.client.request('GET', '/api/v1/inventory', {
+      token: office.key,
+      headers: { 'x-forwarded-for': '10.1.2.3' },
+    });
     expect(forged.status).toBe(403);
     const local = await createKey(app.client, admin, { name: 'local', allowedIps: ['127.0.0.1/32', '::1'] });
     expect((await app.client.get('/inventory', local.key)).status).toBe(200);
@@ -179,8 +239,22 @@ describe('API keys (API keys section of docs/operations.md)', () => {
     const proxied = await startTestApp({ TRUST_PROXY_HOPS: '1', JWT_PRIVATE_KEY: signingKeyOf(app) });
     try {
       const office = await createKey(proxied.client, admin, { name: 'office via proxy', allowedIps: ['10.0.0.0/8'] });
-      expect((await proxied.client.request('GET', '/api/v1/inventory', { token: office.key, headers: { 'x-forwarded-for': '10.1.2.3' } })).status).toBe(200);
-      expect((await proxied.client.request('GET', '/api/v1/inventory', { token: office.key, headers: { 'x-forwarded-for': '10.1.2.3, 192.0.2.7' } })).status).toBe(403);
+      expect(
+        (
+          await proxied.client.request('GET', '/api/v1/inventory', {
+            token: office.key,
+            headers: { 'x-forwarded-for': '10.1.2.3' },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await proxied.client.request('GET', '/api/v1/inventory', {
+            token: office.key,
+            headers: { 'x-forwarded-for': '10.1.2.3, 192.0.2.7' },
+          })
+        ).status,
+      ).toBe(403);
     } finally {
       await proxied.stop();
     }
@@ -195,7 +269,9 @@ describe('API keys (API keys section of docs/operations.md)', () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another account from the same address is not locked out.
-    expect((await app.client.post('/auth/login', { email: group.users.admin!.email, password: TEST_PASSWORD })).status).toBe(200);
+    expect(
+      (await app.client.post('/auth/login', { email: group.users.admin!.email, password: TEST_PASSWORD })).status,
+    ).toBe(200);
   });
 });
 
@@ -212,7 +288,9 @@ describe('last used, with the default 30 s batching', () => {
   it("shows a key's first use at once (later uses are batched)", async () => {
     const partner = await createKey(app.client, admin, { name: 'first use' });
     expect((await app.client.get('/inventory', partner.key)).status).toBe(200);
-    const listed = (await app.client.get('/api-keys', admin)).body.apiKeys.find((row: { id: string }) => row.id === partner.id);
+    const listed = (await app.client.get('/api-keys', admin)).body.apiKeys.find(
+      (row: { id: string }) => row.id === partner.id,
+    );
     expect(listed.lastUsedAt).not.toBeNull();
     expect(Date.now() - new Date(listed.lastUsedAt).getTime()).toBeLessThan(60_000);
   });

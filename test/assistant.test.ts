@@ -11,18 +11,41 @@ import { createKey } from './helpers/keys';
 /** The built-in assistant (AI assistant section of docs/operations.md) over a demo dealer group: the question fixture, follow-ups, conversations, tenancy. */
 
 interface Expectation {
-  count?: string; share?: string; value?: string; groups?: string; vins?: string; vins_among?: string; records?: string; records_among?: string; unanswerable?: boolean;
+  count?: string;
+  share?: string;
+  value?: string;
+  groups?: string;
+  vins?: string;
+  vins_among?: string;
+  records?: string;
+  records_among?: string;
+  unanswerable?: boolean;
 }
-const FIXTURE = JSON.parse(readFileSync(path.resolve(import.meta.dirname, 'fixtures/assistant-questions.json'), 'utf8')) as { questions: Array<{ q: string; conversation?: string; expect: Expectation }> };
+const FIXTURE = JSON.parse(
+  readFileSync(path.resolve(import.meta.dirname, 'fixtures/assistant-questions.json'), 'utf8'),
+) as { questions: Array<{ q: string; conversation?: string; expect: Expectation }> };
 
 const PASSWORD = 'assistant-test-password';
 
 export async function demoGroupWithAnalyst(app: TestApp, slug: string) {
-  const groupId = await seedDealerGroup(app.database.pool, { name: 'Summit Auto Group', slug, vehicles: 1500, seed: 11 });
+  const groupId = await seedDealerGroup(app.database.pool, {
+    name: 'Summit Auto Group',
+    slug,
+    vehicles: 1500,
+    seed: 11,
+  });
   await seedActivity(app.database.pool, { dealerGroupId: groupId, calls: 900, leads: 700, sales: 250, seed: 5 });
   await resolveAndLink(app.database.prisma, groupId);
   const email = `analyst@${slug}.example`;
-  await app.database.prisma.user.create({ data: { email, name: 'Ana Lyst', role: 'analyst', passwordHash: await hashPassword(PASSWORD), dealerGroups: { create: [{ dealerGroupId: groupId }] } } });
+  await app.database.prisma.user.create({
+    data: {
+      email,
+      name: 'Ana Lyst',
+      role: 'analyst',
+      passwordHash: await hashPassword(PASSWORD),
+      dealerGroups: { create: [{ dealerGroupId: groupId }] },
+    },
+  });
   const login = await app.client.post('/auth/login', { email, password: PASSWORD });
   return { groupId, token: login.body.token as string };
 }
@@ -43,7 +66,11 @@ function expandSql(sql: string, now = new Date()): string {
     .replaceAll('{year_start}', `${today.getUTCFullYear()}-01-01`);
 }
 
-interface Answer { content: string; answered: boolean; citations: { vins: string[]; record_ids: string[]; figures: Array<{ label: string; value: string }> } | null }
+interface Answer {
+  content: string;
+  answered: boolean;
+  citations: { vins: string[]; record_ids: string[]; figures: Array<{ label: string; value: string }> } | null;
+}
 
 describe('the assistant without a provider', () => {
   let app: TestApp;
@@ -54,35 +81,52 @@ describe('the assistant without a provider', () => {
   beforeAll(async () => {
     app = await startTestApp({ SYNC_SCHEDULER: 'false' });
     demo = await demoGroupWithAnalyst(app, 'assistant-demo');
-    other = await seedGroup(app.database.prisma, { users: { admin: 'admin', analyst: 'analyst', viewer: 'viewer' }, vehicles: Array.from({ length: 7 }, (_, index) => ({ price: `${20_000 + index * 1000}.00` })) });
+    other = await seedGroup(app.database.prisma, {
+      users: { admin: 'admin', analyst: 'analyst', viewer: 'viewer' },
+      vehicles: Array.from({ length: 7 }, (_, index) => ({ price: `${20_000 + index * 1000}.00` })),
+    });
     otherToken = await other.login(app.client, 'analyst');
   }, 120_000);
   afterAll(() => app?.stop());
 
-  const sql = async <T>(text: string, groups = [demo.groupId]) => (await app.database.pool.query(expandSql(text), [groups])).rows as T[];
+  const sql = async <T>(text: string, groups = [demo.groupId]) =>
+    (await app.database.pool.query(expandSql(text), [groups])).rows as T[];
 
   async function judge(answer: Answer, expectation: Expectation): Promise<string | null> {
-    if (expectation.unanswerable) return answer.answered ? `answered "${answer.content.slice(0, 80)}" instead of saying it cannot` : null;
+    if (expectation.unanswerable)
+      return answer.answered ? `answered "${answer.content.slice(0, 80)}" instead of saying it cannot` : null;
     if (!answer.answered || !answer.citations) return `did not answer: ${answer.content.slice(0, 120)}`;
     const figures = answer.citations.figures;
     if (expectation.count) {
       const [row] = await sql<{ n: string }>(expectation.count);
       const expected = Number(row!.n);
       if (Number(figures[0]?.value) !== expected) return `count ${figures[0]?.value}, expected ${expected}`;
-      if (!answer.content.includes(expected.toLocaleString('en-US')) && !(expected === 0 && /\bno\b/.test(answer.content))) return `the text does not say ${expected}`;
+      if (
+        !answer.content.includes(expected.toLocaleString('en-US')) &&
+        !(expected === 0 && /\bno\b/.test(answer.content))
+      )
+        return `the text does not say ${expected}`;
       return null;
     }
     if (expectation.share) {
       const [row] = await sql<{ part: string; whole: string }>(expectation.share);
       const percent = Math.round((Number(row!.part) / Number(row!.whole)) * 1000) / 10;
       const got = figures.find((entry) => entry.label === 'share (%)');
-      if (Number(figures[0]?.value) !== Number(row!.part) || Number(got?.value) !== percent) return `share ${got?.value}% of count ${figures[0]?.value}, expected ${percent}% of ${row!.part}`;
-      return answer.content.includes(`${percent.toLocaleString('en-US')}%`) ? null : `the text does not say ${percent}%`;
+      if (Number(figures[0]?.value) !== Number(row!.part) || Number(got?.value) !== percent)
+        return `share ${got?.value}% of count ${figures[0]?.value}, expected ${percent}% of ${row!.part}`;
+      return answer.content.includes(`${percent.toLocaleString('en-US')}%`)
+        ? null
+        : `the text does not say ${percent}%`;
     }
     if (expectation.value) {
       const [row] = await sql<{ value: number | null }>(expectation.value);
       const figure = figures.find((entry) => /^(average|sum) /.test(entry.label));
-      if (!figure || row!.value === null || Math.abs(Number(figure.value) - row!.value) > 0.01 * Math.max(1, Math.abs(row!.value) / 100)) return `figure ${figure?.value}, expected ${row!.value}`;
+      if (
+        !figure ||
+        row!.value === null ||
+        Math.abs(Number(figure.value) - row!.value) > 0.01 * Math.max(1, Math.abs(row!.value) / 100)
+      )
+        return `figure ${figure?.value}, expected ${row!.value}`;
       return null;
     }
     if (expectation.groups) {
@@ -91,18 +135,32 @@ describe('the assistant without a provider', () => {
       const got = new Map(figures.slice(1).map((entry) => [entry.label.toLowerCase(), Number(entry.value)]));
       for (const row of rows) row.label = row.label.toLowerCase();
       if (got.size !== rows.length) return `${got.size} groups, expected ${rows.length}: ${[...got.keys()].join(', ')}`;
-      const wrong = rows.find((row) => Math.abs((got.get(row.label) ?? Number.NaN) - Number(row.n)) > 0.01 || !got.has(row.label));
+      const wrong = rows.find(
+        (row) => Math.abs((got.get(row.label) ?? Number.NaN) - Number(row.n)) > 0.01 || !got.has(row.label),
+      );
       return wrong ? `group ${wrong.label}: ${got.get(wrong.label)}, expected ${wrong.n}` : null;
     }
     if (expectation.vins || expectation.vins_among) {
-      const expected = (await sql<{ vin: string }>((expectation.vins ?? expectation.vins_among)!)).map((row) => row.vin);
+      const expected = (await sql<{ vin: string }>((expectation.vins ?? expectation.vins_among)!)).map(
+        (row) => row.vin,
+      );
       const vins = answer.citations.vins;
-      if (expectation.vins) return JSON.stringify(vins) === JSON.stringify(expected) ? null : `cited ${vins.join(',')}, expected ${expected.join(',')}`;
-      return vins.length && vins.every((vin) => expected.includes(vin)) ? null : `cited ${vins.join(',')}, expected among ${expected.slice(0, 5).join(',')}`;
+      if (expectation.vins)
+        return JSON.stringify(vins) === JSON.stringify(expected)
+          ? null
+          : `cited ${vins.join(',')}, expected ${expected.join(',')}`;
+      return vins.length && vins.every((vin) => expected.includes(vin))
+        ? null
+        : `cited ${vins.join(',')}, expected among ${expected.slice(0, 5).join(',')}`;
     }
-    const expected = (await sql<{ id: string }>((expectation.records ?? expectation.records_among)!)).map((row) => row.id);
+    const expected = (await sql<{ id: string }>((expectation.records ?? expectation.records_among)!)).map(
+      (row) => row.id,
+    );
     const ids = answer.citations.record_ids;
-    if (expectation.records) return JSON.stringify(ids) === JSON.stringify(expected) ? null : `cited ${ids.length} records, expected ${expected.length} in order`;
+    if (expectation.records)
+      return JSON.stringify(ids) === JSON.stringify(expected)
+        ? null
+        : `cited ${ids.length} records, expected ${expected.length} in order`;
     return ids.length && ids.every((id) => expected.includes(id)) ? null : 'cited records outside the expected ones';
   }
 
@@ -118,30 +176,59 @@ describe('the assistant without a provider', () => {
         conversationId = started.body.id as string;
         if (entry.conversation) conversations.set(entry.conversation, conversationId);
       }
-      const response = await app.client.post(`/assistant/conversations/${conversationId}/messages`, { content: entry.q }, demo.token);
+      const response = await app.client.post(
+        `/assistant/conversations/${conversationId}/messages`,
+        { content: entry.q },
+        demo.token,
+      );
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       expect(response.body.answer).toMatchObject({ role: 'assistant', engine: 'built_in' });
       const problem = await judge(response.body.answer, entry.expect);
       if (problem) failures.push(`"${entry.q}": ${problem}`);
     }
     const correct = FIXTURE.questions.length - failures.length;
-    console.log(`assistant fixture: ${correct}/${FIXTURE.questions.length} correct${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`);
+    console.log(
+      `assistant fixture: ${correct}/${FIXTURE.questions.length} correct${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
+    );
     expect(correct / FIXTURE.questions.length).toBeGreaterThanOrEqual(0.9);
   }, 120_000);
 
   it('keeps context for follow-ups and says plainly when it cannot answer', async () => {
-    const started = await app.client.post('/assistant/conversations', { message: 'How many used SUVs under $30k do we have?' }, demo.token);
+    const started = await app.client.post(
+      '/assistant/conversations',
+      { message: 'How many used SUVs under $30k do we have?' },
+      demo.token,
+    );
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ title: 'How many used SUVs under $30k do we have?', message_count: 2 });
     const [question, first] = started.body.messages;
     expect(question).toMatchObject({ role: 'user', content: 'How many used SUVs under $30k do we have?' });
     expect(first.content).toMatch(/^You have [\d,]+ used SUVs under \$30,000 in stock\./);
-    const followUp = await app.client.post(`/assistant/conversations/${started.body.id}/messages`, { content: 'and how many of those are white?' }, demo.token);
-    expect(followUp.body.answer.query).toMatchObject({ subject: 'vehicles', measure: 'count', filters: { condition: ['used'], body_style: ['SUV'], color: ['white'], price_max: 29999.99 } });
+    const followUp = await app.client.post(
+      `/assistant/conversations/${started.body.id}/messages`,
+      { content: 'and how many of those are white?' },
+      demo.token,
+    );
+    expect(followUp.body.answer.query).toMatchObject({
+      subject: 'vehicles',
+      measure: 'count',
+      filters: { condition: ['used'], body_style: ['SUV'], color: ['white'], price_max: 29999.99 },
+    });
     expect(followUp.body.answer.content).toMatch(/used white SUVs under \$30,000/);
-    const unknown = await app.client.post(`/assistant/conversations/${started.body.id}/messages`, { content: 'What will the weather be tomorrow?' }, demo.token);
-    expect(unknown.body.answer).toMatchObject({ answered: false, content: expect.stringMatching(/^I can't answer that/) });
-    const empty = await app.client.post(`/assistant/conversations/${started.body.id}/messages`, { content: '   ' }, demo.token);
+    const unknown = await app.client.post(
+      `/assistant/conversations/${started.body.id}/messages`,
+      { content: 'What will the weather be tomorrow?' },
+      demo.token,
+    );
+    expect(unknown.body.answer).toMatchObject({
+      answered: false,
+      content: expect.stringMatching(/^I can't answer that/),
+    });
+    const empty = await app.client.post(
+      `/assistant/conversations/${started.body.id}/messages`,
+      { content: '   ' },
+      demo.token,
+    );
     expect(empty.status).toBe(400);
     expect(empty.body.error.message).toMatch(/content/);
   });
@@ -156,18 +243,35 @@ describe('the assistant without a provider', () => {
     expect(read.body).toMatchObject({ id: mine.body.id, title: 'Aging review', messages: [] });
     // Another user (another tenant, and a colleague alike) sees none of it.
     expect((await app.client.get(`/assistant/conversations/${mine.body.id}`, otherToken)).status).toBe(404);
-    expect((await app.client.post(`/assistant/conversations/${mine.body.id}/messages`, { content: 'How many vehicles?' }, otherToken)).status).toBe(404);
-    expect((await app.client.get('/assistant/conversations', otherToken)).body.conversations.map((conversation: { id: string }) => conversation.id)).not.toContain(mine.body.id);
+    expect(
+      (
+        await app.client.post(
+          `/assistant/conversations/${mine.body.id}/messages`,
+          { content: 'How many vehicles?' },
+          otherToken,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (await app.client.get('/assistant/conversations', otherToken)).body.conversations.map(
+        (conversation: { id: string }) => conversation.id,
+      ),
+    ).not.toContain(mine.body.id);
     expect((await app.client.get('/assistant/conversations/not-an-id', demo.token)).status).toBe(404);
   });
 
   it('answers each tenant from its own data', async () => {
     const question = 'How many vehicles do we have in stock?';
     const theirs = await app.client.post('/assistant/conversations', { message: question }, otherToken);
-    const [own] = await sql<{ n: string }>("SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot}", [other.groupId]);
+    const [own] = await sql<{ n: string }>(
+      'SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot}',
+      [other.groupId],
+    );
     const answer = theirs.body.messages[1];
     expect(answer.citations.figures[0].value).toBe(String(Number(own!.n)));
-    const demoVins = new Set((await sql<{ vin: string }>('SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g}')).map((row) => row.vin));
+    const demoVins = new Set(
+      (await sql<{ vin: string }>('SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g}')).map((row) => row.vin),
+    );
     expect(answer.citations.vins.length).toBeGreaterThan(0);
     expect(answer.citations.vins.filter((vin: string) => demoVins.has(vin))).toEqual([]);
     expect(answer.content).not.toMatch(/Summit/);
@@ -178,14 +282,32 @@ describe('the assistant without a provider', () => {
     const denied = await app.client.post('/assistant/conversations', {}, viewer);
     expect(denied.status).toBe(403);
     expect(denied.body.error.message).toMatch(/assistant:use/);
-    const { key } = await createKey(app.client, await other.login(app.client, 'admin'), { scopes: ['assistant:use', 'inventory:read'] });
+    const { key } = await createKey(app.client, await other.login(app.client, 'admin'), {
+      scopes: ['assistant:use', 'inventory:read'],
+    });
     const conversation = await app.client.post('/assistant/conversations', {}, key);
     expect(conversation.status).toBe(201);
-    const vehicles = await app.client.post(`/assistant/conversations/${conversation.body.id}/messages`, { content: 'How many vehicles do we have in stock?' }, key);
-    expect(vehicles.body.answer).toMatchObject({ answered: true, content: 'You have 7 vehicles in stock.\nThey are:' + vehicles.body.answer.content.slice('You have 7 vehicles in stock.\nThey are:'.length) });
-    const leads = await app.client.post(`/assistant/conversations/${conversation.body.id}/messages`, { content: 'How many leads did we get in the last 30 days?' }, key);
+    const vehicles = await app.client.post(
+      `/assistant/conversations/${conversation.body.id}/messages`,
+      { content: 'How many vehicles do we have in stock?' },
+      key,
+    );
+    expect(vehicles.body.answer).toMatchObject({
+      answered: true,
+      content:
+        'You have 7 vehicles in stock.\nThey are:' +
+        vehicles.body.answer.content.slice('You have 7 vehicles in stock.\nThey are:'.length),
+    });
+    const leads = await app.client.post(
+      `/assistant/conversations/${conversation.body.id}/messages`,
+      { content: 'How many leads did we get in the last 30 days?' },
+      key,
+    );
     expect(leads.body.answer).toMatchObject({ answered: false, content: expect.stringContaining('scope leads:read') });
     // The key's conversations are its own; the admin who made it does not see them.
-    expect((await app.client.get(`/assistant/conversations/${conversation.body.id}`, await other.login(app.client, 'admin'))).status).toBe(404);
+    expect(
+      (await app.client.get(`/assistant/conversations/${conversation.body.id}`, await other.login(app.client, 'admin')))
+        .status,
+    ).toBe(404);
   });
 });

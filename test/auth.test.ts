@@ -17,7 +17,10 @@ describe('authentication (Auth section of docs/operations.md)', () => {
   });
   afterAll(() => app?.stop());
 
-  const sign = async (claims: Record<string, unknown>, options: { issuer?: string; audience?: string; expiresAt?: number } = {}) => {
+  const sign = async (
+    claims: Record<string, unknown>,
+    options: { issuer?: string; audience?: string; expiresAt?: number } = {},
+  ) => {
     const key = await importPKCS8(signingPem, 'RS256');
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256' })
@@ -30,15 +33,26 @@ describe('authentication (Auth section of docs/operations.md)', () => {
   };
 
   it('logs in with the documented body and returns an RS256 token verifiable through the JWKS, plus a refresh token', async () => {
-    const response = await app.client.post('/auth/login', { email: group.users.admin!.email.toUpperCase(), password: TEST_PASSWORD });
+    const response = await app.client.post('/auth/login', {
+      email: group.users.admin!.email.toUpperCase(),
+      password: TEST_PASSWORD,
+    });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: expect.any(Number), refresh_token: expect.stringMatching(/^rt_/) });
+    expect(response.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: expect.any(Number),
+      refresh_token: expect.stringMatching(/^rt_/),
+    });
     expect(response.body.expires_in).toBeGreaterThan(890);
     expect(response.body.expires_in).toBeLessThanOrEqual(900);
-    const { payload, protectedHeader } = await jwtVerify(response.body.token, createRemoteJWKSet(new URL(`${app.url}/.well-known/jwks.json`)), {
-      issuer: app.config.jwt.issuer,
-      audience: app.config.jwt.audience,
-    });
+    const { payload, protectedHeader } = await jwtVerify(
+      response.body.token,
+      createRemoteJWKSet(new URL(`${app.url}/.well-known/jwks.json`)),
+      {
+        issuer: app.config.jwt.issuer,
+        audience: app.config.jwt.audience,
+      },
+    );
     expect(protectedHeader.alg).toBe('RS256');
     expect(payload).toMatchObject({ sub: group.users.admin!.id, role: 'admin', groups: [group.groupId] });
     expect(response.body.user).toMatchObject({ email: group.users.admin!.email, role: 'admin' });
@@ -83,7 +97,10 @@ describe('authentication (Auth section of docs/operations.md)', () => {
 
   it('logout revokes the refresh token', async () => {
     const login = await app.client.post('/auth/login', { email: group.users.admin!.email, password: TEST_PASSWORD });
-    const logout = await app.client.request('POST', '/api/v1/auth/logout', { token: login.body.token, body: { refresh_token: login.body.refresh_token } });
+    const logout = await app.client.request('POST', '/api/v1/auth/logout', {
+      token: login.body.token,
+      body: { refresh_token: login.body.refresh_token },
+    });
     expect(logout.status).toBe(200);
     expect(logout.body.revoked).toBe(1);
     expect((await app.client.post('/auth/refresh', { refresh_token: login.body.refresh_token })).status).toBe(401);
@@ -108,12 +125,22 @@ describe('authentication (Auth section of docs/operations.md)', () => {
       'wrong issuer': await sign({}, { issuer: 'https://evil.example' }),
       'wrong audience': await sign({}, { audience: 'someone-else' }),
       'alg none': `${base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${base64url.encode(JSON.stringify({ sub: group.users.admin!.id, iss: app.config.jwt.issuer, aud: app.config.jwt.audience, exp: Math.floor(Date.now() / 1000) + 600 }))}.`,
-      HS256: await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(group.users.admin!.id).setIssuer(app.config.jwt.issuer)
-        .setAudience(app.config.jwt.audience).setExpirationTime('10m').sign(new TextEncoder().encode(signingPem)),
+      HS256: await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(group.users.admin!.id)
+        .setIssuer(app.config.jwt.issuer)
+        .setAudience(app.config.jwt.audience)
+        .setExpirationTime('10m')
+        .sign(new TextEncoder().encode(signingPem)),
       'other key': await (async () => {
         const { privateKey } = await generateKeyPair('RS256');
-        return new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setSubject(group.users.admin!.id).setIssuer(app.config.jwt.issuer)
-          .setAudience(app.config.jwt.audience).setExpirationTime('10m').sign(privateKey);
+        return new SignJWT({})
+          .setProtectedHeader({ alg: 'RS256' })
+          .setSubject(group.users.admin!.id)
+          .setIssuer(app.config.jwt.issuer)
+          .setAudience(app.config.jwt.audience)
+          .setExpirationTime('10m')
+          .sign(privateKey);
       })(),
       garbage: 'not-a-jwt',
     };
@@ -136,11 +163,19 @@ describe('external identity provider (JWT_JWKS_URL)', () => {
   beforeAll(async () => {
     const { privateKey, publicKey } = await generateKeyPair('RS256');
     const jwk = { ...(await exportJWK(publicKey)), kid: 'idp-1', alg: 'RS256', use: 'sig' };
-    idp = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+    idp = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })),
+    );
     await new Promise<void>((resolve) => idp.listen(0, '127.0.0.1', resolve));
     const jwksUrl = `http://127.0.0.1:${(idp.address() as AddressInfo).port}/jwks.json`;
-    signIdpToken = (claims) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'idp-1' }).setIssuer('https://idp.example')
-      .setAudience('ddp').setSubject('idp-user-1').setExpirationTime('5m').sign(privateKey);
+    signIdpToken = (claims) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'idp-1' })
+        .setIssuer('https://idp.example')
+        .setAudience('ddp')
+        .setSubject('idp-user-1')
+        .setExpirationTime('5m')
+        .sign(privateKey);
     app = await startTestApp({ JWT_JWKS_URL: jwksUrl, JWT_ISSUER: 'https://idp.example', JWT_AUDIENCE: 'ddp' });
     group = await seedGroup(app.database.prisma, { users: { analyst: 'analyst' } });
   });
@@ -157,7 +192,10 @@ describe('external identity provider (JWT_JWKS_URL)', () => {
   });
 
   it('sends password logins to the provider', async () => {
-    const response = await app.client.post('/auth/login', { email: group.users.analyst!.email, password: TEST_PASSWORD });
+    const response = await app.client.post('/auth/login', {
+      email: group.users.analyst!.email,
+      password: TEST_PASSWORD,
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('EXTERNAL_IDENTITY_PROVIDER');
   });

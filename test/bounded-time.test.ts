@@ -48,12 +48,17 @@ describe.skipIf(!external)('bounded time on PostgreSQL', () => {
   it('cancels a request statement that runs past the statement timeout with a 503', async () => {
     const dealerId = group.dealerIds[0]!;
     const started = Date.now();
-    const response = await whileLocked(dealerId, () => app.client.request('PATCH', `/api/v1/dealers/${dealerId}`, { token, body: { name: 'Renamed while locked' } }));
+    const response = await whileLocked(dealerId, () =>
+      app.client.request('PATCH', `/api/v1/dealers/${dealerId}`, { token, body: { name: 'Renamed while locked' } }),
+    );
     expect(response.status).toBe(503);
     expect(response.body.error.code).toBe('QUERY_TIMEOUT');
     expect(response.headers.get('retry-after')).toBe('5');
     expect(Date.now() - started).toBeLessThan(5000);
-    const after = await app.client.request('PATCH', `/api/v1/dealers/${dealerId}`, { token, body: { name: 'Renamed after' } });
+    const after = await app.client.request('PATCH', `/api/v1/dealers/${dealerId}`, {
+      token,
+      body: { name: 'Renamed after' },
+    });
     expect(after.status).toBe(200);
   });
 
@@ -67,7 +72,12 @@ describe.skipIf(!external)('bounded time on PostgreSQL', () => {
       // pool's ten connections waiting on that lock, so it cannot find a free one however busy the machine is.
       await locker.query('BEGIN');
       await locker.query('SELECT id FROM dealers WHERE id = $1 FOR UPDATE', [dealerId]);
-      const writers = Array.from({ length: 20 }, (_, index) => busy.client.request('PATCH', `/api/v1/dealers/${dealerId}`, { token: busyToken, body: { name: `Busy ${index}` } }));
+      const writers = Array.from({ length: 20 }, (_, index) =>
+        busy.client.request('PATCH', `/api/v1/dealers/${dealerId}`, {
+          token: busyToken,
+          body: { name: `Busy ${index}` },
+        }),
+      );
       let health: Awaited<ReturnType<TestApp['client']['get']>>;
       try {
         await waitForDealerWriters(10);

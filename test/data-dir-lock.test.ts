@@ -35,12 +35,22 @@ async function deadPid(): Promise<number> {
 }
 
 function plantLock(dataDir: string, holder: Partial<LockHolder>): LockHolder {
-  const lock: LockHolder = { pid: process.pid, host: hostname(), role: 'tool', command: 'npm run seed', databaseUrl: null, openedAt: new Date().toISOString(), token: 'planted', ...holder };
+  const lock: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    role: 'tool',
+    command: 'npm run seed',
+    databaseUrl: null,
+    openedAt: new Date().toISOString(),
+    token: 'planted',
+    ...holder,
+  };
   writeFileSync(path.join(dataDir, LOCK_FILE_NAME), JSON.stringify(lock));
   return lock;
 }
 
-const readLock = (dataDir: string) => JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE_NAME), 'utf8')) as LockHolder;
+const readLock = (dataDir: string) =>
+  JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE_NAME), 'utf8')) as LockHolder;
 
 describe('DATA_DIR lock', () => {
   it('is held by one opener at a time and freed on release', () => {
@@ -49,7 +59,10 @@ describe('DATA_DIR lock', () => {
     expect(readLock(dataDir)).toMatchObject({ pid: process.pid, role: 'server', databaseUrl: null });
     expect(() => lockDataDir(dataDir, { role: 'tool', command: 'npm run seed' })).toThrow(DataDirInUseError);
     lock.recordDatabaseUrl('postgresql://postgres@127.0.0.1:1/postgres');
-    expect(readLock(dataDir)).toMatchObject({ pid: process.pid, databaseUrl: 'postgresql://postgres@127.0.0.1:1/postgres' });
+    expect(readLock(dataDir)).toMatchObject({
+      pid: process.pid,
+      databaseUrl: 'postgresql://postgres@127.0.0.1:1/postgres',
+    });
     lock.release();
     expect(existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
     lockDataDir(dataDir, { role: 'tool', command: 'npm run seed' }).release();
@@ -74,12 +87,16 @@ describe('DATA_DIR lock', () => {
     const runningTool = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
       plantLock(dataDir, { pid: runningTool.pid!, command: 'npm run sync' });
-      expect(() => lockDataDir(dataDir, { role: 'server' })).toThrow(`is open in \`npm run sync\` (pid ${runningTool.pid}): wait for it to finish (or stop it), then start the server`);
+      expect(() => lockDataDir(dataDir, { role: 'server' })).toThrow(
+        `is open in \`npm run sync\` (pid ${runningTool.pid}): wait for it to finish (or stop it), then start the server`,
+      );
     } finally {
       runningTool.kill();
     }
     plantLock(dataDir, { host: 'another-machine', pid: 1234 });
-    expect(() => lockDataDir(dataDir, { role: 'server' })).toThrow(`is open on another machine (another-machine, pid 1234)`);
+    expect(() => lockDataDir(dataDir, { role: 'server' })).toThrow(
+      `is open on another machine (another-machine, pid 1234)`,
+    );
     writeFileSync(path.join(dataDir, LOCK_FILE_NAME), 'not a lock');
     expect(() => lockDataDir(dataDir, { role: 'server' })).toThrow('has a lock file this process cannot read');
   });
@@ -90,9 +107,17 @@ describe('DATA_DIR lock', () => {
     const open = () => openDatabaseServer({ databaseUrl: null, dataDir }, { role: 'tool', command: 'npm run seed' });
     try {
       plantLock(dataDir, { pid: startingServer.pid!, role: 'server' });
-      await expect(open()).rejects.toThrow(`is open in the server (pid ${startingServer.pid}), which is not serving its database yet`);
-      plantLock(dataDir, { pid: startingServer.pid!, role: 'server', databaseUrl: 'postgresql://postgres:postgres@127.0.0.1:1/postgres' });
-      await expect(open()).rejects.toThrow(`is open in the server (pid ${startingServer.pid}), but its database at postgresql://postgres:postgres@127.0.0.1:1/postgres does not answer`);
+      await expect(open()).rejects.toThrow(
+        `is open in the server (pid ${startingServer.pid}), which is not serving its database yet`,
+      );
+      plantLock(dataDir, {
+        pid: startingServer.pid!,
+        role: 'server',
+        databaseUrl: 'postgresql://postgres:postgres@127.0.0.1:1/postgres',
+      });
+      await expect(open()).rejects.toThrow(
+        `is open in the server (pid ${startingServer.pid}), but its database at postgresql://postgres:postgres@127.0.0.1:1/postgres does not answer`,
+      );
       expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
     } finally {
       startingServer.kill();
@@ -110,15 +135,34 @@ describe('DATA_DIR lock', () => {
 
 function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   // DATABASE_URL empty: the embedded database under DATA_DIR, even where CI sets a PostgreSQL server.
-  return { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SEED_DEMO_DATA: 'false', SFTP_PORT: 'off', SYNC_SCHEDULER: 'false', NODE_ENV: 'development', LOG_LEVEL: 'info' };
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    SEED_DEMO_DATA: 'false',
+    SFTP_PORT: 'off',
+    SYNC_SCHEDULER: 'false',
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'info',
+  };
 }
 
 /** A process of ours (the server or a script) with its output collected and its exit awaited. */
 function start(script: string, args: string[], env: NodeJS.ProcessEnv) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env,
+  });
   const output = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk) => { output.stdout += chunk; });
-  child.stderr.on('data', (chunk) => { output.stderr += chunk; });
+  child.stdout.on('data', (chunk) => {
+    output.stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output.stderr += chunk;
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, output, exited };
 }
@@ -130,8 +174,16 @@ async function run(script: string, args: string[], env: NodeJS.ProcessEnv) {
 
 async function waitUntilHealthy(url: string, output: { stdout: string; stderr: string }, exited: Promise<unknown>) {
   let gone = false;
-  void exited.then(() => { gone = true; });
-  for (const deadline = Date.now() + 120_000; !(await fetch(`${url}/api/v1/health`).then((response) => response.ok, () => false));) {
+  void exited.then(() => {
+    gone = true;
+  });
+  for (
+    const deadline = Date.now() + 120_000;
+    !(await fetch(`${url}/api/v1/health`).then(
+      (response) => response.ok,
+      () => false,
+    ));
+  ) {
     if (gone || Date.now() > deadline) throw new Error(`the server did not start:\n${output.stdout}${output.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -145,7 +197,11 @@ describe('the server and the tools on one embedded DATA_DIR', () => {
 
   beforeAll(async () => {
     stalePid = await deadPid();
-    plantLock(dataDir, { pid: stalePid, role: 'server', databaseUrl: 'postgresql://postgres:postgres@127.0.0.1:1/postgres' });
+    plantLock(dataDir, {
+      pid: stalePid,
+      role: 'server',
+      databaseUrl: 'postgresql://postgres:postgres@127.0.0.1:1/postgres',
+    });
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     server = start('src/main.ts', [], serverEnv(dataDir, port));
@@ -159,7 +215,11 @@ describe('the server and the tools on one embedded DATA_DIR', () => {
   });
 
   it('the server took over the lock its crashed predecessor left, and records its pid and database socket', () => {
-    expect(readLock(dataDir)).toMatchObject({ pid: server.child.pid, role: 'server', databaseUrl: expect.stringMatching(/^postgresql:\/\/.+@127\.0\.0\.1:\d+\//) });
+    expect(readLock(dataDir)).toMatchObject({
+      pid: server.child.pid,
+      role: 'server',
+      databaseUrl: expect.stringMatching(/^postgresql:\/\/.+@127\.0\.0\.1:\d+\//),
+    });
     expect(server.output.stderr).toContain('took over DATA_DIR');
     expect(server.output.stderr).toContain(`"pid":${stalePid}`);
   });
@@ -167,7 +227,9 @@ describe('the server and the tools on one embedded DATA_DIR', () => {
   it('a second server on the same DATA_DIR refuses to start and leaves the first serving', async () => {
     const second = await run('src/main.ts', [], serverEnv(dataDir, await freePort()));
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`DATA_DIR ${dataDir} is already open in the server (pid ${server.child.pid}): stop it first`);
+    expect(second.stderr).toContain(
+      `DATA_DIR ${dataDir} is already open in the server (pid ${server.child.pid}): stop it first`,
+    );
     expect(readLock(dataDir).pid).toBe(server.child.pid);
     expect((await fetch(`${url}/api/v1/health`)).ok).toBe(true);
   }, 120_000);
@@ -178,13 +240,23 @@ describe('the server and the tools on one embedded DATA_DIR', () => {
     const client = new ApiClient(url);
     const token = await group.login(client);
     const dealerId = group.dealerIds[0]!;
-    const connected = await client.post('/integrations', { plugin_key: 'vauto_inventory_csv', dealer_id: dealerId, source: 'vauto_cli' }, token);
+    const connected = await client.post(
+      '/integrations',
+      { plugin_key: 'vauto_inventory_csv', dealer_id: dealerId, source: 'vauto_cli' },
+      token,
+    );
     expect(connected.status, JSON.stringify(connected.body)).toBe(201);
 
     const toolEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'error' };
-    const sync = await run('scripts/sync.ts', [path.join(FIXTURES, 'vauto-inventory.txt'), '--integration', connected.body.integration.id], toolEnv);
+    const sync = await run(
+      'scripts/sync.ts',
+      [path.join(FIXTURES, 'vauto-inventory.txt'), '--integration', connected.body.integration.id],
+      toolEnv,
+    );
     expect(sync.code, sync.stdout + sync.stderr).toBe(0);
-    expect(sync.stderr).toContain(`the server (pid ${server.child.pid}) has DATA_DIR open: working through its embedded database`);
+    expect(sync.stderr).toContain(
+      `the server (pid ${server.child.pid}) has DATA_DIR open: working through its embedded database`,
+    );
     expect(sync.stdout).toMatch(/succeeded .*read 9, created 8/);
     // The server sees the run at once: one database, not a second copy of its files.
     const inventory = await client.get(`/inventory?dealer_id=${dealerId}&limit=50`, token);
@@ -202,7 +274,9 @@ describe('the server and the tools on one embedded DATA_DIR', () => {
     const after = connectDatabase(reopened.url, { poolSize: 2 });
     try {
       expect(await after.prisma.vehicle.count({ where: { dealerId } })).toBe(8);
-      expect(await after.prisma.syncRun.findFirst({ where: { integrationId: connected.body.integration.id } })).toMatchObject({ trigger: 'cli', status: 'succeeded', created: 8 });
+      expect(
+        await after.prisma.syncRun.findFirst({ where: { integrationId: connected.body.integration.id } }),
+      ).toMatchObject({ trigger: 'cli', status: 'succeeded', created: 8 });
     } finally {
       await after.close();
       await reopened.stop();
@@ -216,9 +290,15 @@ describe('a tool on a DATA_DIR another tool holds', () => {
     const runningTool = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)']);
     try {
       plantLock(dataDir, { pid: runningTool.pid!, command: 'npm run sync' });
-      const seed = await run('scripts/seed.ts', ['--vehicles', '5'], { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' });
+      const seed = await run('scripts/seed.ts', ['--vehicles', '5'], {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+      });
       expect(seed.code).toBe(1);
-      expect(seed.stderr).toContain(`DATA_DIR ${dataDir} is open in \`npm run sync\` (pid ${runningTool.pid}): wait for it to finish, then run this again.`);
+      expect(seed.stderr).toContain(
+        `DATA_DIR ${dataDir} is open in \`npm run sync\` (pid ${runningTool.pid}): wait for it to finish, then run this again.`,
+      );
       expect(existsSync(path.join(dataDir, 'postgres'))).toBe(false);
       expect(readLock(dataDir).pid).toBe(runningTool.pid);
     } finally {

@@ -14,12 +14,58 @@ describe('sources, calls, leads, sales and partners (their sections of docs/oper
   let activity: Awaited<ReturnType<typeof seedActivity>>;
 
   const CALLS = [
-    { provider: 'callrail', startedAt: at('2026-03-01T15:00:00Z'), durationSeconds: 200, status: 'answered' as const, callerNumber: '+13035550001', rawSource: 'Google Ads', firstTimeCaller: true },
-    { provider: 'ctm', startedAt: at('2026-03-01T15:00:40Z'), durationSeconds: 190, status: 'answered' as const, callerNumber: '+13035550001', rawSource: 'google-ads' },
-    { provider: 'callrail', startedAt: at('2026-03-01T18:00:00Z'), durationSeconds: 0, status: 'missed' as const, callerNumber: '+13035550002', rawSource: 'GOOGLE ADS ', firstTimeCaller: true },
-    { provider: 'callrail', startedAt: at('2026-03-02T10:00:00Z'), durationSeconds: 45, status: 'voicemail' as const, callerNumber: '+13035550003', rawSource: 'cars.com' },
-    { provider: 'callrail', startedAt: at('2026-03-02T11:00:00Z'), durationSeconds: 400, status: 'answered' as const, callerNumber: '+13035550004', rawSource: 'Facebook Marketplace', dealer: 1, direction: 'outbound' as const },
-    { provider: 'callrail', startedAt: at('2026-03-02T12:00:00Z'), durationSeconds: 30, status: 'answered' as const, callerNumber: '+13035550001', rawSource: 'Google Ads' },
+    {
+      provider: 'callrail',
+      startedAt: at('2026-03-01T15:00:00Z'),
+      durationSeconds: 200,
+      status: 'answered' as const,
+      callerNumber: '+13035550001',
+      rawSource: 'Google Ads',
+      firstTimeCaller: true,
+    },
+    {
+      provider: 'ctm',
+      startedAt: at('2026-03-01T15:00:40Z'),
+      durationSeconds: 190,
+      status: 'answered' as const,
+      callerNumber: '+13035550001',
+      rawSource: 'google-ads',
+    },
+    {
+      provider: 'callrail',
+      startedAt: at('2026-03-01T18:00:00Z'),
+      durationSeconds: 0,
+      status: 'missed' as const,
+      callerNumber: '+13035550002',
+      rawSource: 'GOOGLE ADS ',
+      firstTimeCaller: true,
+    },
+    {
+      provider: 'callrail',
+      startedAt: at('2026-03-02T10:00:00Z'),
+      durationSeconds: 45,
+      status: 'voicemail' as const,
+      callerNumber: '+13035550003',
+      rawSource: 'cars.com',
+    },
+    {
+      provider: 'callrail',
+      startedAt: at('2026-03-02T11:00:00Z'),
+      durationSeconds: 400,
+      status: 'answered' as const,
+      callerNumber: '+13035550004',
+      rawSource: 'Facebook Marketplace',
+      dealer: 1,
+      direction: 'outbound' as const,
+    },
+    {
+      provider: 'callrail',
+      startedAt: at('2026-03-02T12:00:00Z'),
+      durationSeconds: 30,
+      status: 'answered' as const,
+      callerNumber: '+13035550001',
+      rawSource: 'Google Ads',
+    },
   ];
 
   beforeAll(async () => {
@@ -30,16 +76,73 @@ describe('sources, calls, leads, sales and partners (their sections of docs/oper
     activity = await seedActivity(app.database.prisma, group, {
       calls: CALLS,
       leads: [
-        { receivedAt: at('2026-03-01T09:00:00Z'), type: 'used', status: 'sold', email: 'ana@example.com', rawSource: 'Cars.com', assignee: 'Alex Rivera' },
-        { receivedAt: at('2026-03-02T09:00:00Z'), type: 'used', status: 'contacted', email: 'ben@example.com', rawSource: 'CARS COM', assignee: 'Alex Rivera' },
-        { receivedAt: at('2026-03-03T09:00:00Z'), type: 'new', status: 'appointment', email: 'cy@example.com', rawSource: 'Google Ads', assignee: 'Sam Lee' },
-        { receivedAt: at('2026-03-04T09:00:00Z'), type: 'service', status: 'lost', email: null, phone: '+13035550004', rawSource: 'walk in' },
-        { receivedAt: at('2026-03-05T09:00:00Z'), type: 'new', status: 'new', email: 'dee@example.com', rawSource: null },
+        {
+          receivedAt: at('2026-03-01T09:00:00Z'),
+          type: 'used',
+          status: 'sold',
+          email: 'ana@example.com',
+          rawSource: 'Cars.com',
+          assignee: 'Alex Rivera',
+        },
+        {
+          receivedAt: at('2026-03-02T09:00:00Z'),
+          type: 'used',
+          status: 'contacted',
+          email: 'ben@example.com',
+          rawSource: 'CARS COM',
+          assignee: 'Alex Rivera',
+        },
+        {
+          receivedAt: at('2026-03-03T09:00:00Z'),
+          type: 'new',
+          status: 'appointment',
+          email: 'cy@example.com',
+          rawSource: 'Google Ads',
+          assignee: 'Sam Lee',
+        },
+        {
+          receivedAt: at('2026-03-04T09:00:00Z'),
+          type: 'service',
+          status: 'lost',
+          email: null,
+          phone: '+13035550004',
+          rawSource: 'walk in',
+        },
+        {
+          receivedAt: at('2026-03-05T09:00:00Z'),
+          type: 'new',
+          status: 'new',
+          email: 'dee@example.com',
+          rawSource: null,
+        },
       ],
       sales: [
-        { soldAt: at('2026-03-10T17:00:00Z'), salesperson: 'Alex Rivera', contractType: 'finance', salePrice: '24000.00', frontGross: '1200.00', backGross: '800.00', customerEmail: 'ANA@example.com' },
-        { soldAt: at('2026-03-20T17:00:00Z'), salesperson: 'Sam Lee', contractType: 'cash', salePrice: '31000.00', frontGross: '2100.00', backGross: '0.00', customerPhone: '+13035550001' },
-        { soldAt: at('2026-04-02T17:00:00Z'), salesperson: 'alex rivera', contractType: 'lease', salePrice: '39000.00', frontGross: '900.00', backGross: '1500.00' },
+        {
+          soldAt: at('2026-03-10T17:00:00Z'),
+          salesperson: 'Alex Rivera',
+          contractType: 'finance',
+          salePrice: '24000.00',
+          frontGross: '1200.00',
+          backGross: '800.00',
+          customerEmail: 'ANA@example.com',
+        },
+        {
+          soldAt: at('2026-03-20T17:00:00Z'),
+          salesperson: 'Sam Lee',
+          contractType: 'cash',
+          salePrice: '31000.00',
+          frontGross: '2100.00',
+          backGross: '0.00',
+          customerPhone: '+13035550001',
+        },
+        {
+          soldAt: at('2026-04-02T17:00:00Z'),
+          salesperson: 'alex rivera',
+          contractType: 'lease',
+          salePrice: '39000.00',
+          frontGross: '900.00',
+          backGross: '1500.00',
+        },
       ],
     });
     await linkLeadsAndCalls(app.database.prisma, [group.groupId]);
@@ -47,42 +150,116 @@ describe('sources, calls, leads, sales and partners (their sections of docs/oper
   afterAll(() => app?.stop());
 
   it('keeps a source directory and maps the many spellings of a raw value', async () => {
-    const google = await app.client.post('/sources', { name: 'Google Ads', category: 'paid_search', channel: 'Google', color: '#1F6FEB', cost_per_month: '3000' }, admin);
+    const google = await app.client.post(
+      '/sources',
+      { name: 'Google Ads', category: 'paid_search', channel: 'Google', color: '#1F6FEB', cost_per_month: '3000' },
+      admin,
+    );
     expect(google.status).toBe(201);
-    expect(google.body).toMatchObject({ name: 'Google Ads', category: 'paid_search', color: '#1f6feb', cost_per_month: '3000.00' });
-    expect((await app.client.post('/sources', { name: 'google ads', category: 'paid_search' }, admin)).status).toBe(409);
+    expect(google.body).toMatchObject({
+      name: 'Google Ads',
+      category: 'paid_search',
+      color: '#1f6feb',
+      cost_per_month: '3000.00',
+    });
+    expect((await app.client.post('/sources', { name: 'google ads', category: 'paid_search' }, admin)).status).toBe(
+      409,
+    );
     expect((await app.client.post('/sources', { name: 'x', category: 'radio' }, admin)).status).toBe(400);
     expect((await app.client.post('/sources', { name: 'x', category: 'oem' }, viewer)).status).toBe(403);
-    const cars = await app.client.post('/sources', { name: 'Cars.com', category: 'third_party_listing', cost_per_month: '1500' }, admin);
+    const cars = await app.client.post(
+      '/sources',
+      { name: 'Cars.com', category: 'third_party_listing', cost_per_month: '1500' },
+      admin,
+    );
 
-    const mapped = await app.client.post('/sources/mappings', { source_id: google.body.id, raw_values: ['Google Ads', 'google-ads', 'GOOGLE  ADS'] }, admin);
+    const mapped = await app.client.post(
+      '/sources/mappings',
+      { source_id: google.body.id, raw_values: ['Google Ads', 'google-ads', 'GOOGLE  ADS'] },
+      admin,
+    );
     expect(mapped.status).toBe(201);
     expect(mapped.body.created).toBe(1);
-    expect((await app.client.post('/sources/mappings', { source_id: cars.body.id, raw_value: '^cars\\s*(\\.|dot)?\\s*com', match: 'pattern' }, admin)).status).toBe(201);
-    expect((await app.client.post('/sources/mappings', { source_id: cars.body.id, raw_value: 'Google Ads' }, admin)).status).toBe(409);
-    expect((await app.client.post('/sources/mappings', { source_id: cars.body.id, raw_value: '(a)\\1', match: 'pattern' }, admin)).status).toBe(400);
+    expect(
+      (
+        await app.client.post(
+          '/sources/mappings',
+          { source_id: cars.body.id, raw_value: '^cars\\s*(\\.|dot)?\\s*com', match: 'pattern' },
+          admin,
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (await app.client.post('/sources/mappings', { source_id: cars.body.id, raw_value: 'Google Ads' }, admin)).status,
+    ).toBe(409);
+    expect(
+      (
+        await app.client.post(
+          '/sources/mappings',
+          { source_id: cars.body.id, raw_value: '(a)\\1', match: 'pattern' },
+          admin,
+        )
+      ).status,
+    ).toBe(400);
 
-    const resolved = await app.client.post('/sources/resolve', { raw_values: ['GOOGLE ADS ', 'cars.com', 'Cars Dot Com', 'TikTok'] }, viewer);
-    expect(resolved.body.results.map((row: { matched_by: string | null; source: { name: string } | null }) => [row.matched_by, row.source?.name ?? null])).toEqual([
-      ['exact', 'Google Ads'], ['pattern', 'Cars.com'], ['pattern', 'Cars.com'], [null, null],
+    const resolved = await app.client.post(
+      '/sources/resolve',
+      { raw_values: ['GOOGLE ADS ', 'cars.com', 'Cars Dot Com', 'TikTok'] },
+      viewer,
+    );
+    expect(
+      resolved.body.results.map((row: { matched_by: string | null; source: { name: string } | null }) => [
+        row.matched_by,
+        row.source?.name ?? null,
+      ]),
+    ).toEqual([
+      ['exact', 'Google Ads'],
+      ['pattern', 'Cars.com'],
+      ['pattern', 'Cars.com'],
+      [null, null],
     ]);
 
     const unmapped = await app.client.get('/sources/unmapped', viewer);
-    expect(unmapped.body.values.map((row: { normalized: string; total: number }) => [row.normalized, row.total])).toEqual([['facebook marketplace', 1], ['walk in', 1]]);
+    expect(
+      unmapped.body.values.map((row: { normalized: string; total: number }) => [row.normalized, row.total]),
+    ).toEqual([
+      ['facebook marketplace', 1],
+      ['walk in', 1],
+    ]);
 
     // New mappings apply to waiting calls and leads at once; enrich re-resolves on demand.
     expect((await app.client.get('/calls?source=Google Ads', viewer)).body.pagination.total).toBe(4);
     expect((await app.client.post('/calls/enrich', {}, admin)).body).toEqual({ examined: 1, enriched: 0, unmapped: 1 });
     await app.database.prisma.call.updateMany({ where: { dealerGroupId: group.groupId }, data: { sourceId: null } });
-    expect((await app.client.post('/calls/enrich', { from: '2026-03-01T00:00:00Z' }, admin)).body).toEqual({ examined: 6, enriched: 5, unmapped: 1 });
+    expect((await app.client.post('/calls/enrich', { from: '2026-03-01T00:00:00Z' }, admin)).body).toEqual({
+      examined: 6,
+      enriched: 5,
+      unmapped: 1,
+    });
     const inUse = await app.client.request('DELETE', `/api/v1/sources/${google.body.id}`, { token: admin });
     expect(inUse.status).toBe(409);
     const spare = await app.client.post('/sources', { name: 'Spare', category: 'other' }, admin);
-    expect((await app.client.request('DELETE', `/api/v1/sources/${spare.body.id}`, { token: admin })).body).toEqual({ id: spare.body.id, deleted: true });
+    expect((await app.client.request('DELETE', `/api/v1/sources/${spare.body.id}`, { token: admin })).body).toEqual({
+      id: spare.body.id,
+      deleted: true,
+    });
     const leads = await app.client.get('/leads?limit=10', viewer);
-    expect(leads.body.leads.map((lead: { raw_source: string | null; source: { name: string } | null }) => [lead.raw_source, lead.source?.name ?? null]).sort()).toEqual([
-      ['CARS COM', 'Cars.com'], ['Cars.com', 'Cars.com'], ['Google Ads', 'Google Ads'], ['walk in', null], [null, null],
-    ].sort());
+    expect(
+      leads.body.leads
+        .map((lead: { raw_source: string | null; source: { name: string } | null }) => [
+          lead.raw_source,
+          lead.source?.name ?? null,
+        ])
+        .sort(),
+    ).toEqual(
+      [
+        ['CARS COM', 'Cars.com'],
+        ['Cars.com', 'Cars.com'],
+        ['Google Ads', 'Google Ads'],
+        ['walk in', null],
+        [null, null],
+      ].sort(),
+    );
   });
 
   it('filters calls by every filter GET /calls takes', async () => {
@@ -100,86 +277,206 @@ describe('sources, calls, leads, sales and partners (their sections of docs/oper
     expect(await count(`dealer_id=${group.dealerIds[1]}`)).toBe(1);
     expect(await count('from=2026-03-02T00:00:00Z&to=2026-03-02T11:30:00Z')).toBe(2);
     expect(await count('source=google ads')).toBe(4);
-    for (const bad of ['status=busy', 'direction=sideways', 'min_duration=-1', 'first_time=maybe', 'from=2026-03-03&to=2026-03-01', 'dealer_id=7']) {
+    for (const bad of [
+      'status=busy',
+      'direction=sideways',
+      'min_duration=-1',
+      'first_time=maybe',
+      'from=2026-03-03&to=2026-03-01',
+      'dealer_id=7',
+    ]) {
       expect((await app.client.get(`/calls?${bad}`, viewer)).status, bad).toBe(400);
     }
     const one = await app.client.get(`/calls/${activity.calls[0]}`, viewer);
-    expect(one.body).toMatchObject({ provider: 'callrail', raw_source: 'Google Ads', source: { name: 'Google Ads', category: 'paid_search' }, sale_id: activity.sales[1] });
+    expect(one.body).toMatchObject({
+      provider: 'callrail',
+      raw_source: 'Google Ads',
+      source: { name: 'Google Ads', category: 'paid_search' },
+      sale_id: activity.sales[1],
+    });
   });
 
   it('merges calls reported by two providers', async () => {
     const merged = await app.client.get('/calls/merged', viewer);
     expect(merged.body.pagination.total).toBe(5);
     const first = merged.body.calls.find((row: { providers: string[] }) => row.providers.length === 2);
-    expect(first).toMatchObject({ providers: ['callrail', 'ctm'], record_count: 2, duration_seconds: 200, status: 'answered', id: activity.calls[0] });
+    expect(first).toMatchObject({
+      providers: ['callrail', 'ctm'],
+      record_count: 2,
+      duration_seconds: 200,
+      status: 'answered',
+      id: activity.calls[0],
+    });
     expect(first.sources.map((call: { provider: string }) => call.provider)).toEqual(['callrail', 'ctm']);
   });
 
   it('computes call stats in SQL', async () => {
     const stats = (await app.client.get('/calls/stats', viewer)).body;
     const answered = CALLS.filter((call) => call.status === 'answered');
-    expect(stats).toMatchObject({ calls: 6, answered: 4, missed: 1, voicemail: 1, first_time_callers: 2, answer_rate: Number((4 / 6).toFixed(3)) });
-    expect(stats.average_duration_seconds).toBeCloseTo(answered.reduce((sum, call) => sum + call.durationSeconds, 0) / answered.length, 1);
-    expect(stats.by_day.map((day: { day: string; calls: number }) => [day.day, day.calls])).toEqual([['2026-03-01', 3], ['2026-03-02', 3]]);
+    expect(stats).toMatchObject({
+      calls: 6,
+      answered: 4,
+      missed: 1,
+      voicemail: 1,
+      first_time_callers: 2,
+      answer_rate: Number((4 / 6).toFixed(3)),
+    });
+    expect(stats.average_duration_seconds).toBeCloseTo(
+      answered.reduce((sum, call) => sum + call.durationSeconds, 0) / answered.length,
+      1,
+    );
+    expect(stats.by_day.map((day: { day: string; calls: number }) => [day.day, day.calls])).toEqual([
+      ['2026-03-01', 3],
+      ['2026-03-02', 3],
+    ]);
     const google = stats.by_source.find((row: { source_name: string | null }) => row.source_name === 'Google Ads');
     expect(google).toMatchObject({ calls: 4, answered: 3, missed: 1 });
   });
 
   it('updates leads and breaks them down by type, status and source', async () => {
-    const changed = await app.client.request('PATCH', `/api/v1/leads/${activity.leads[4]}`, { token: admin, body: { status: 'contacted', assignee: 'Sam Lee' } });
+    const changed = await app.client.request('PATCH', `/api/v1/leads/${activity.leads[4]}`, {
+      token: admin,
+      body: { status: 'contacted', assignee: 'Sam Lee' },
+    });
     expect(changed.body).toMatchObject({ status: 'contacted', assignee: 'Sam Lee' });
-    expect((await app.client.request('PATCH', `/api/v1/leads/${activity.leads[4]}`, { token: admin, body: { status: 'won' } })).status).toBe(400);
-    expect((await app.client.request('PATCH', `/api/v1/leads/${activity.leads[4]}`, { token: viewer, body: { status: 'lost' } })).status).toBe(403);
+    expect(
+      (
+        await app.client.request('PATCH', `/api/v1/leads/${activity.leads[4]}`, {
+          token: admin,
+          body: { status: 'won' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await app.client.request('PATCH', `/api/v1/leads/${activity.leads[4]}`, {
+          token: viewer,
+          body: { status: 'lost' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await app.client.get('/leads?status=contacted', viewer)).body.pagination.total).toBe(2);
     expect((await app.client.get('/leads?type=new&from=2026-03-03T00:00:00Z', viewer)).body.pagination.total).toBe(2);
 
     const byType = (await app.client.get('/leads/stats/by-type', viewer)).body.types;
-    expect(byType.find((row: { type: string }) => row.type === 'used')).toMatchObject({ leads: 2, sold: 1, conversion_rate: 0.5 });
+    expect(byType.find((row: { type: string }) => row.type === 'used')).toMatchObject({
+      leads: 2,
+      sold: 1,
+      conversion_rate: 0.5,
+    });
     const funnel = (await app.client.get('/leads/stats/by-status', viewer)).body;
     expect(funnel).toMatchObject({ total: 5, sold: 1, lost: 1, conversion_rate: 0.2 });
     expect(funnel.stages.map((stage: { status: string; reached: number }) => [stage.status, stage.reached])).toEqual([
-      ['new', 5], ['contacted', 4], ['appointment', 2], ['showed', 1], ['sold', 1], ['lost', 1],
+      ['new', 5],
+      ['contacted', 4],
+      ['appointment', 2],
+      ['showed', 1],
+      ['sold', 1],
+      ['lost', 1],
     ]);
-    const bySource = (await app.client.get('/leads/stats/by-source?from=2026-03-01T00:00:00Z&to=2026-03-31T00:00:00Z', viewer)).body.sources;
+    const bySource = (
+      await app.client.get('/leads/stats/by-source?from=2026-03-01T00:00:00Z&to=2026-03-31T00:00:00Z', viewer)
+    ).body.sources;
     const cars = bySource.find((row: { source_name: string | null }) => row.source_name === 'Cars.com');
     expect(cars).toMatchObject({ leads: 2, sold: 1, sales: 1, gross: '2000.00', conversion_rate: 0.5 });
     expect(Number(cars.cost_per_lead)).toBeCloseTo((1500 * 30) / 30.4375 / 2, 1);
   });
 
   it('links leads and calls to the deals they became', async () => {
-    const sale = await app.client.graphql(`query ($id: ID!) { sale(id: $id) { deal_number leads { email } calls { caller_number } } }`, { id: activity.sales[1] }, viewer);
-    expect(sale.body.data.sale.calls.map((call: { caller_number: string }) => call.caller_number)).toEqual(['+13035550001', '+13035550001', '+13035550001']);
-    const first = await app.client.graphql(`query ($id: ID!) { sale(id: $id) { leads { email } } }`, { id: activity.sales[0] }, viewer);
+    const sale = await app.client.graphql(
+      `query ($id: ID!) { sale(id: $id) { deal_number leads { email } calls { caller_number } } }`,
+      { id: activity.sales[1] },
+      viewer,
+    );
+    expect(sale.body.data.sale.calls.map((call: { caller_number: string }) => call.caller_number)).toEqual([
+      '+13035550001',
+      '+13035550001',
+      '+13035550001',
+    ]);
+    const first = await app.client.graphql(
+      `query ($id: ID!) { sale(id: $id) { leads { email } } }`,
+      { id: activity.sales[0] },
+      viewer,
+    );
     expect(first.body.data.sale.leads).toEqual([{ email: 'ana@example.com' }]);
   });
 
   it('filters deals and computes stats by month and salesperson', async () => {
     expect((await app.client.get('/sales?salesperson=ALEX RIVERA', viewer)).body.pagination.total).toBe(2);
     expect((await app.client.get('/sales?contract_type=cash,lease', viewer)).body.pagination.total).toBe(2);
-    expect((await app.client.get('/sales?from=2026-03-15T00:00:00Z&to=2026-03-31T00:00:00Z', viewer)).body.pagination.total).toBe(1);
+    expect(
+      (await app.client.get('/sales?from=2026-03-15T00:00:00Z&to=2026-03-31T00:00:00Z', viewer)).body.pagination.total,
+    ).toBe(1);
     expect((await app.client.get('/sales?contract_type=barter', viewer)).status).toBe(400);
     const stats = (await app.client.get('/sales/stats', viewer)).body;
-    expect(stats).toMatchObject({ units: 3, revenue: '94000.00', front_gross: '4200.00', back_gross: '2300.00', total_gross: '6500.00', average_sale_price: '31333.33' });
-    expect(stats.by_month.map((month: { month: string; units: number; total_gross: string }) => [month.month, month.units, month.total_gross])).toEqual([['2026-03', 2, '4100.00'], ['2026-04', 1, '2400.00']]);
+    expect(stats).toMatchObject({
+      units: 3,
+      revenue: '94000.00',
+      front_gross: '4200.00',
+      back_gross: '2300.00',
+      total_gross: '6500.00',
+      average_sale_price: '31333.33',
+    });
+    expect(
+      stats.by_month.map((month: { month: string; units: number; total_gross: string }) => [
+        month.month,
+        month.units,
+        month.total_gross,
+      ]),
+    ).toEqual([
+      ['2026-03', 2, '4100.00'],
+      ['2026-04', 1, '2400.00'],
+    ]);
     const people = (await app.client.get('/sales/stats/salespeople', viewer)).body.salespeople;
     // "Alex Rivera" and "alex rivera" are one person, as DMS exports spell them.
-    expect(people.map((row: { salesperson: string; units: number; total_gross: string }) => [row.salesperson.toLowerCase(), row.units, row.total_gross])).toEqual([['alex rivera', 2, '4400.00'], ['sam lee', 1, '2100.00']]);
+    expect(
+      people.map((row: { salesperson: string; units: number; total_gross: string }) => [
+        row.salesperson.toLowerCase(),
+        row.units,
+        row.total_gross,
+      ]),
+    ).toEqual([
+      ['alex rivera', 2, '4400.00'],
+      ['sam lee', 1, '2100.00'],
+    ]);
     expect(people[0]).toMatchObject({ assigned_leads: 2, close_rate: 1 });
     expect(people[1]).toMatchObject({ salesperson: 'Sam Lee', assigned_leads: 2, close_rate: 0.5 });
   });
 
   it.each([
-    '/leads?status=won', '/leads?type=boat', '/leads?from=2026-05-01T00:00:00Z&to=2026-04-01T00:00:00Z', '/leads?dealer_id=x', '/leads?limit=0',
-    '/leads/stats/by-type?status=nope', '/leads/stats/by-source?from=yesterday', '/sales?contract_type=barter', '/sales?condition=mint',
-    '/sales?from=not-a-date', '/sales/stats?dealer_id=1', '/sales/stats/salespeople?to=soon', '/calls/merged?limit=501', '/calls/stats?status=busy',
-    '/sources?category=radio', '/sources/mappings?match=fuzzy', '/sources/mappings?source_id=7', '/sources/unmapped?offset=-1',
-    '/partners?kind=spy', '/dealers?limit=9999', '/calls?unknown=1',
+    '/leads?status=won',
+    '/leads?type=boat',
+    '/leads?from=2026-05-01T00:00:00Z&to=2026-04-01T00:00:00Z',
+    '/leads?dealer_id=x',
+    '/leads?limit=0',
+    '/leads/stats/by-type?status=nope',
+    '/leads/stats/by-source?from=yesterday',
+    '/sales?contract_type=barter',
+    '/sales?condition=mint',
+    '/sales?from=not-a-date',
+    '/sales/stats?dealer_id=1',
+    '/sales/stats/salespeople?to=soon',
+    '/calls/merged?limit=501',
+    '/calls/stats?status=busy',
+    '/sources?category=radio',
+    '/sources/mappings?match=fuzzy',
+    '/sources/mappings?source_id=7',
+    '/sources/unmapped?offset=-1',
+    '/partners?kind=spy',
+    '/dealers?limit=9999',
+    '/calls?unknown=1',
   ])('answers %s with a 400 naming the parameter', async (path) => {
     const response = await app.client.get(path, admin);
     expect(response.status, JSON.stringify(response.body)).toBe(400);
     expect(response.body.error.code).toBe('INVALID_ARGUMENT');
     const parameter = new URL(path, 'http://x').searchParams.keys().next().value as string;
-    expect(response.body.error.message).toContain(parameter === 'to' || parameter === 'from' ? (path.includes('from=') && path.includes('to=') ? 'from' : parameter) : parameter);
+    expect(response.body.error.message).toContain(
+      parameter === 'to' || parameter === 'from'
+        ? path.includes('from=') && path.includes('to=')
+          ? 'from'
+          : parameter
+        : parameter,
+    );
   });
 
   it.each([
@@ -196,16 +493,48 @@ describe('sources, calls, leads, sales and partners (their sections of docs/oper
   });
 
   it('keeps partners and their dealer relationships', async () => {
-    const created = await app.client.post('/partners', { name: 'Acme Ads', kind: 'agency', contact_email: 'Ops@Acme.example', website: 'acme.example' }, admin);
+    const created = await app.client.post(
+      '/partners',
+      { name: 'Acme Ads', kind: 'agency', contact_email: 'Ops@Acme.example', website: 'acme.example' },
+      admin,
+    );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ kind: 'agency', contact_email: 'ops@acme.example', dealers: [] });
-    const linked = await app.client.post(`/partners/${created.body.id}/dealers`, { dealer_id: group.dealerIds[0], relationship_type: 'advertising', data_permissions: ['leads', 'calls'] }, admin);
+    const linked = await app.client.post(
+      `/partners/${created.body.id}/dealers`,
+      { dealer_id: group.dealerIds[0], relationship_type: 'advertising', data_permissions: ['leads', 'calls'] },
+      admin,
+    );
     expect(linked.status).toBe(201);
-    expect(linked.body.dealers).toEqual([expect.objectContaining({ dealer_id: group.dealerIds[0], relationship_type: 'advertising', data_permissions: ['leads', 'calls'] })]);
-    expect((await app.client.post(`/partners/${created.body.id}/dealers`, { dealer_id: group.dealerIds[0], relationship_type: 'spying', data_permissions: [] }, admin)).status).toBe(400);
-    expect((await app.client.request('DELETE', `/api/v1/partners/${created.body.id}`, { token: admin })).status).toBe(409);
-    expect((await app.client.request('DELETE', `/api/v1/partners/${created.body.id}/dealers/${group.dealerIds[0]}`, { token: admin })).status).toBe(200);
-    expect((await app.client.request('DELETE', `/api/v1/partners/${created.body.id}`, { token: admin })).body.deleted).toBe(true);
+    expect(linked.body.dealers).toEqual([
+      expect.objectContaining({
+        dealer_id: group.dealerIds[0],
+        relationship_type: 'advertising',
+        data_permissions: ['leads', 'calls'],
+      }),
+    ]);
+    expect(
+      (
+        await app.client.post(
+          `/partners/${created.body.id}/dealers`,
+          { dealer_id: group.dealerIds[0], relationship_type: 'spying', data_permissions: [] },
+          admin,
+        )
+      ).status,
+    ).toBe(400);
+    expect((await app.client.request('DELETE', `/api/v1/partners/${created.body.id}`, { token: admin })).status).toBe(
+      409,
+    );
+    expect(
+      (
+        await app.client.request('DELETE', `/api/v1/partners/${created.body.id}/dealers/${group.dealerIds[0]}`, {
+          token: admin,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await app.client.request('DELETE', `/api/v1/partners/${created.body.id}`, { token: admin })).body.deleted,
+    ).toBe(true);
     expect((await app.client.get(`/partners/${created.body.id}`, admin)).status).toBe(404);
   });
 });
@@ -216,7 +545,10 @@ describe('dashboards in one GraphQL request', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    const group = await seedGroup(app.database.prisma, { dealers: 50, vehicles: Array.from({ length: 100 }, (_, index) => ({ dealer: index % 50 })) });
+    const group = await seedGroup(app.database.prisma, {
+      dealers: 50,
+      vehicles: Array.from({ length: 100 }, (_, index) => ({ dealer: index % 50 })),
+    });
     await seedActivity(app.database.prisma, group, {
       calls: Array.from({ length: 100 }, (_, index) => ({ dealer: index % 50 })),
       leads: Array.from({ length: 100 }, (_, index) => ({ dealer: index % 50 })),
@@ -227,20 +559,46 @@ describe('dashboards in one GraphQL request', () => {
   afterAll(() => app?.stop());
 
   it('loads 50 dealers with their vehicles, calls, leads and sales in a fixed number of statements', async () => {
-    let body: { data: { dealers: { dealers: Array<{ vehicles: unknown[]; calls: Array<{ source: unknown }>; leads: unknown[]; sales: unknown[]; call_count: number }> } } } | undefined;
+    let body:
+      | {
+          data: {
+            dealers: {
+              dealers: Array<{
+                vehicles: unknown[];
+                calls: Array<{ source: unknown }>;
+                leads: unknown[];
+                sales: unknown[];
+                call_count: number;
+              }>;
+            };
+          };
+        }
+      | undefined;
     const statements = await recordStatements(app.database.pool, async () => {
-      const response = await app.client.graphql(`{ dealers(limit: 50) { dealers {
+      const response = await app.client.graphql(
+        `{ dealers(limit: 50) { dealers {
         name call_count lead_count
         vehicles(limit: 5) { vin price }
         calls(limit: 5) { started_at status source { name } }
         leads(limit: 5) { status source { name } }
         sales(limit: 5) { front_gross }
-      } } }`, {}, token);
+      } } }`,
+        {},
+        token,
+      );
       body = response.body;
     });
     if (!body) throw new Error('no response');
     expect(body.data.dealers.dealers).toHaveLength(50);
-    expect(body.data.dealers.dealers.every((dealer) => dealer.vehicles.length === 2 && dealer.calls.length === 2 && dealer.sales.length === 1 && dealer.call_count === 2)).toBe(true);
+    expect(
+      body.data.dealers.dealers.every(
+        (dealer) =>
+          dealer.vehicles.length === 2 &&
+          dealer.calls.length === 2 &&
+          dealer.sales.length === 1 &&
+          dealer.call_count === 2,
+      ),
+    ).toBe(true);
     // Session, count, dealers with their counts, then per nested list one statement to pick every
     // dealer's ids and one to load them (sources joined in): 11, whatever the number of dealers.
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(11);

@@ -20,18 +20,44 @@ describe('dealers (Dealers section of docs/operations.md)', () => {
   afterAll(() => app?.stop());
 
   it('creates, reads, changes and archives a dealer profile', async () => {
-    const created = await app.client.post('/dealers', {
-      name: 'Mile High Chevrolet', code: 'mhc', street: '5800 S Broadway', city: 'Littleton', state: 'CO', postal_code: '80121',
-      phone: '(303) 555-0110', website: 'milehighchevy.com', time_zone: 'America/Denver', franchises: ['Chevrolet'],
-      external_ids: { dms: 'CDK-1234', crm: 'VIN-88' },
-    }, admin);
+    const created = await app.client.post(
+      '/dealers',
+      {
+        name: 'Mile High Chevrolet',
+        code: 'mhc',
+        street: '5800 S Broadway',
+        city: 'Littleton',
+        state: 'CO',
+        postal_code: '80121',
+        phone: '(303) 555-0110',
+        website: 'milehighchevy.com',
+        time_zone: 'America/Denver',
+        franchises: ['Chevrolet'],
+        external_ids: { dms: 'CDK-1234', crm: 'VIN-88' },
+      },
+      admin,
+    );
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ code: 'MHC', phone: '+13035550110', website: 'https://milehighchevy.com', franchises: ['Chevrolet'], external_ids: { dms: 'CDK-1234', crm: 'VIN-88' }, archived_at: null });
+    expect(created.body).toMatchObject({
+      code: 'MHC',
+      phone: '+13035550110',
+      website: 'https://milehighchevy.com',
+      franchises: ['Chevrolet'],
+      external_ids: { dms: 'CDK-1234', crm: 'VIN-88' },
+      archived_at: null,
+    });
     const id = created.body.id;
     expect((await app.client.get(`/dealers/${id}`, viewer)).body.name).toBe('Mile High Chevrolet');
-    const changed = await app.client.request('PATCH', `/api/v1/dealers/${id}`, { token: admin, body: { phone: '303 555 0199', franchises: ['Chevrolet', 'Buick'] } });
+    const changed = await app.client.request('PATCH', `/api/v1/dealers/${id}`, {
+      token: admin,
+      body: { phone: '303 555 0199', franchises: ['Chevrolet', 'Buick'] },
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ phone: '+13035550199', franchises: ['Chevrolet', 'Buick'], name: 'Mile High Chevrolet' });
+    expect(changed.body).toMatchObject({
+      phone: '+13035550199',
+      franchises: ['Chevrolet', 'Buick'],
+      name: 'Mile High Chevrolet',
+    });
     expect((await app.client.post('/dealers', { name: 'Again', code: 'MHC' }, admin)).status).toBe(409);
     const archived = await app.client.request('DELETE', `/api/v1/dealers/${id}`, { token: admin });
     expect(archived.status).toBe(200);
@@ -39,13 +65,21 @@ describe('dealers (Dealers section of docs/operations.md)', () => {
     expect((await app.client.request('DELETE', `/api/v1/dealers/${id}`, { token: admin })).status).toBe(409);
     const list = await app.client.get('/dealers', viewer);
     expect(list.body.dealers.map((dealer: { id: string }) => dealer.id)).not.toContain(id);
-    expect((await app.client.get('/dealers?include_archived=true', viewer)).body.dealers.map((dealer: { id: string }) => dealer.id)).toContain(id);
+    expect(
+      (await app.client.get('/dealers?include_archived=true', viewer)).body.dealers.map(
+        (dealer: { id: string }) => dealer.id,
+      ),
+    ).toContain(id);
   });
 
   it.each([
-    [{ name: '', code: 'X' }, 'name'], [{ name: 'X' }, 'code'], [{ name: 'X', code: 'Y', phone: '12' }, 'phone'],
-    [{ name: 'X', code: 'Y', website: 'not a site' }, 'website'], [{ name: 'X', code: 'Y', time_zone: 'Mars/Olympus' }, 'time_zone'],
-    [{ name: 'X', code: 'Y', external_ids: { DMS: 5 } }, 'external_ids'], [{ name: 'X', code: 'Y', external_ids: [1] }, 'external_ids'],
+    [{ name: '', code: 'X' }, 'name'],
+    [{ name: 'X' }, 'code'],
+    [{ name: 'X', code: 'Y', phone: '12' }, 'phone'],
+    [{ name: 'X', code: 'Y', website: 'not a site' }, 'website'],
+    [{ name: 'X', code: 'Y', time_zone: 'Mars/Olympus' }, 'time_zone'],
+    [{ name: 'X', code: 'Y', external_ids: { DMS: 5 } }, 'external_ids'],
+    [{ name: 'X', code: 'Y', external_ids: [1] }, 'external_ids'],
   ])('refuses %j naming %s', async (body, field) => {
     const response = await app.client.post('/dealers', body, admin);
     expect(response.status).toBe(400);
@@ -58,26 +92,43 @@ describe('dealers (Dealers section of docs/operations.md)', () => {
 
   it('keeps aliases and matches on them', async () => {
     const dealerId = group.dealerIds[0]!;
-    const added = await app.client.post(`/dealers/${dealerId}/aliases`, { alias: 'Front Range Motor Co', system: 'crm' }, admin);
+    const added = await app.client.post(
+      `/dealers/${dealerId}/aliases`,
+      { alias: 'Front Range Motor Co', system: 'crm' },
+      admin,
+    );
     expect(added.status).toBe(201);
-    expect((await app.client.post(`/dealers/${dealerId}/aliases`, { alias: 'Front Range Motor Co' }, admin)).status).toBe(409);
+    expect(
+      (await app.client.post(`/dealers/${dealerId}/aliases`, { alias: 'Front Range Motor Co' }, admin)).status,
+    ).toBe(409);
     const aliases = await app.client.get(`/dealers/${dealerId}/aliases`, viewer);
     expect(aliases.body.aliases).toEqual([expect.objectContaining({ alias: 'Front Range Motor Co', system: 'crm' })]);
     const match = await app.client.post('/dealers/match', { name: 'FRONT RANGE MOTOR COMPANY, LLC' }, viewer);
     expect(match.status).toBe(200);
     expect(match.body.candidates[0].dealer.id).toBe(dealerId);
     expect(match.body.candidates[0].reasons[0]).toContain('alias');
-    const removed = await app.client.request('DELETE', `/api/v1/dealers/${dealerId}/aliases/${added.body.id}`, { token: admin });
+    const removed = await app.client.request('DELETE', `/api/v1/dealers/${dealerId}/aliases/${added.body.id}`, {
+      token: admin,
+    });
     expect(removed.body).toEqual({ id: added.body.id, deleted: true });
-    expect((await app.client.request('DELETE', `/api/v1/dealers/${dealerId}/aliases/${added.body.id}`, { token: admin })).status).toBe(404);
+    expect(
+      (await app.client.request('DELETE', `/api/v1/dealers/${dealerId}/aliases/${added.body.id}`, { token: admin }))
+        .status,
+    ).toBe(404);
   });
 
   it('ranks the fixture dealers through the API', async () => {
-    const fixture = JSON.parse(readFileSync('test/fixtures/dealer-matching.json', 'utf8')) as { dealers: Array<Record<string, unknown>>; inputs: Array<{ input: Record<string, string>; expected: string }> };
+    const fixture = JSON.parse(readFileSync('test/fixtures/dealer-matching.json', 'utf8')) as {
+      dealers: Array<Record<string, unknown>>;
+      inputs: Array<{ input: Record<string, string>; expected: string }>;
+    };
     const scoped = await seedGroup(app.database.prisma, { dealers: 0 });
     const token = await scoped.login(app.client);
     for (const dealer of fixture.dealers) {
-      const { postalCode, aliases, ...rest } = dealer as { postalCode: string; aliases: string[] } & Record<string, unknown>;
+      const { postalCode, aliases, ...rest } = dealer as { postalCode: string; aliases: string[] } & Record<
+        string,
+        unknown
+      >;
       const created = await app.client.post('/dealers', { ...rest, postal_code: postalCode }, token);
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       for (const alias of aliases) await app.client.post(`/dealers/${created.body.id}/aliases`, { alias }, token);
@@ -94,7 +145,10 @@ describe('dealers (Dealers section of docs/operations.md)', () => {
   it("answers 404 for another group's dealer", async () => {
     const theirs = other.dealerIds[0]!;
     expect((await app.client.get(`/dealers/${theirs}`, admin)).status).toBe(404);
-    expect((await app.client.request('PATCH', `/api/v1/dealers/${theirs}`, { token: admin, body: { name: 'Mine now' } })).status).toBe(404);
+    expect(
+      (await app.client.request('PATCH', `/api/v1/dealers/${theirs}`, { token: admin, body: { name: 'Mine now' } }))
+        .status,
+    ).toBe(404);
     expect((await app.client.request('DELETE', `/api/v1/dealers/${theirs}`, { token: admin })).status).toBe(404);
     expect((await app.client.get(`/dealers/${theirs}/aliases`, admin)).status).toBe(404);
     expect((await app.client.get('/dealers/not-an-id', admin)).status).toBe(404);

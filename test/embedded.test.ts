@@ -20,7 +20,10 @@ describe('embedded PostgreSQL server', () => {
         } else {
           await prisma.dealerGroup.create({ data: { name: `Group ${index}`, slug } });
         }
-        const found = await prisma.dealerGroup.findMany({ where: { slug: { in: [slug, 'nothing', 'else'] } }, include: { dealers: true } });
+        const found = await prisma.dealerGroup.findMany({
+          where: { slug: { in: [slug, 'nothing', 'else'] } },
+          include: { dealers: true },
+        });
         return [found.length, found[0]?.dealers.length ?? -1, index % 3 === 0 ? 1 : 0];
       });
       for (const [groups, dealers, expectedDealers] of await Promise.all(work)) {

@@ -43,11 +43,14 @@ const expectRateLimited = (response: ApiResponse, graphql: boolean) => {
 
 /** `{ dealer(id) { vehicles(limit: 1) { dealer { vehicles(limit: 1) … { id } } } } }`, `depth` fields deep. */
 function nested(depth: number, dealerId: string): string {
-  const fields = Array.from({ length: depth - 1 }, (_, index) => (index === 0 ? `dealer(id: "${dealerId}")` : index % 2 ? 'vehicles(limit: 1)' : 'dealer'));
+  const fields = Array.from({ length: depth - 1 }, (_, index) =>
+    index === 0 ? `dealer(id: "${dealerId}")` : index % 2 ? 'vehicles(limit: 1)' : 'dealer',
+  );
   return `{ ${fields.map((field) => `${field} {`).join(' ')} id ${'}'.repeat(depth - 1)} }`;
 }
 
-const matchQuery = (aliases: number) => `{ ${Array.from({ length: aliases }, (_, index) => `m${index}: matchDealers(name: "Rooftop") { candidates { score } }`).join(' ')} }`;
+const matchQuery = (aliases: number) =>
+  `{ ${Array.from({ length: aliases }, (_, index) => `m${index}: matchDealers(name: "Rooftop") { candidates { score } }`).join(' ')} }`;
 
 describe('GraphQL operation limits', () => {
   let app: TestApp;
@@ -56,8 +59,16 @@ describe('GraphQL operation limits', () => {
 
   beforeAll(async () => {
     app = await startTestApp(LIMITS);
-    group = await seedGroup(app.database.prisma, { users: { admin: 'admin', analyst: 'analyst' }, vehicles: [{ make: 'Toyota' }, { make: 'Honda' }] });
-    await seedActivity(app.database.prisma, group, { sources: [{ name: 'Google Ads' }], calls: [{}, {}], leads: [{}], sales: [{}] });
+    group = await seedGroup(app.database.prisma, {
+      users: { admin: 'admin', analyst: 'analyst' },
+      vehicles: [{ make: 'Toyota' }, { make: 'Honda' }],
+    });
+    await seedActivity(app.database.prisma, group, {
+      sources: [{ name: 'Google Ads' }],
+      calls: [{}, {}],
+      leads: [{}],
+      sales: [{}],
+    });
     admin = await group.login(app.client, 'admin');
   });
   afterAll(() => app?.stop());
@@ -70,8 +81,13 @@ describe('GraphQL operation limits', () => {
   });
 
   it('refuses too many aliases; 500 aliases of inventory(limit: 500) already fail on their tokens, before anything runs', async () => {
-    const aliased = (count: number) => `{ ${Array.from({ length: count }, (_, index) => `a${index}: inventory(limit: 500) { vehicles { vin } }`).join(' ')} }`;
-    expectRefused(await app.client.graphql(aliased(30), {}, admin), 'ALIAS_LIMIT', /^30 aliases exceed the maximum of 25$/);
+    const aliased = (count: number) =>
+      `{ ${Array.from({ length: count }, (_, index) => `a${index}: inventory(limit: 500) { vehicles { vin } }`).join(' ')} }`;
+    expectRefused(
+      await app.client.graphql(aliased(30), {}, admin),
+      'ALIAS_LIMIT',
+      /^30 aliases exceed the maximum of 25$/,
+    );
     const started = performance.now();
     const flood = await app.client.graphql(aliased(500), {}, admin);
     expectRefused(flood, 'TOKEN_LIMIT', /^7,002 tokens exceed the maximum of 3,000$/);
@@ -81,20 +97,39 @@ describe('GraphQL operation limits', () => {
 
   it('refuses a document over the token limit, counting all its tokens, whatever the client accepts', async () => {
     const query = `{ ${'__typename '.repeat(3100)}}`;
-    expectRefused(await app.client.graphql(query, {}, admin), 'TOKEN_LIMIT', /^3,102 tokens exceed the maximum of 3,000$/);
-    const plainJson = await app.client.request('POST', '/graphql', { token: admin, body: { query }, headers: { accept: 'application/json' } });
+    expectRefused(
+      await app.client.graphql(query, {}, admin),
+      'TOKEN_LIMIT',
+      /^3,102 tokens exceed the maximum of 3,000$/,
+    );
+    const plainJson = await app.client.request('POST', '/graphql', {
+      token: admin,
+      body: { query },
+      headers: { accept: 'application/json' },
+    });
     expectRefused(plainJson, 'TOKEN_LIMIT', /^3,102 tokens/);
   });
 
   it('refuses fragments that expand past 10,000 fields, though the document is short', async () => {
-    const fragments = Array.from({ length: 16 }, (_, index) => `fragment F${index + 1} on Query { ...F${index} ...F${index} }`).join(' ');
+    const fragments = Array.from(
+      { length: 16 },
+      (_, index) => `fragment F${index + 1} on Query { ...F${index} ...F${index} }`,
+    ).join(' ');
     const query = `{ ...F16 } fragment F0 on Query { me { role } } ${fragments}`;
-    expectRefused(await app.client.graphql(query, {}, admin), 'QUERY_TOO_COMPLEX', /^the query selects more than 10,000 fields with its fragments expanded, the maximum$/);
+    expectRefused(
+      await app.client.graphql(query, {}, admin),
+      'QUERY_TOO_COMPLEX',
+      /^the query selects more than 10,000 fields with its fragments expanded, the maximum$/,
+    );
   });
 
   it('refuses too many directives', async () => {
     const query = `{ me { ${Array.from({ length: 21 }, () => 'role @include(if: true)').join(' ')} } }`;
-    expectRefused(await app.client.graphql(query, {}, admin), 'DIRECTIVE_LIMIT', /^21 directives exceed the maximum of 20$/);
+    expectRefused(
+      await app.client.graphql(query, {}, admin),
+      'DIRECTIVE_LIMIT',
+      /^21 directives exceed the maximum of 20$/,
+    );
   });
 
   it('refuses a costly nested list with its cost, computed with the variables; smaller pages pass', async () => {
@@ -103,13 +138,20 @@ describe('GraphQL operation limits', () => {
     const refused = await app.client.graphql(costly, {}, admin);
     expectRefused(refused, 'QUERY_TOO_COMPLEX', /^query cost 251,501 exceeds the limit of 50,000; /);
     expect(refused.body.errors[0].extensions.details).toEqual({ limit: 'cost', maximum: 50_000, actual: 251_501 });
-    const withVariables = 'query Page($page: Int, $nested: Int) { inventory(limit: $page) { vehicles { dealer { vehicles(limit: $nested) { vin } } } } }';
-    expectRefused(await app.client.graphql(withVariables, { page: 500, nested: 500 }, admin), 'QUERY_TOO_COMPLEX', /^query cost 251,501 /);
+    const withVariables =
+      'query Page($page: Int, $nested: Int) { inventory(limit: $page) { vehicles { dealer { vehicles(limit: $nested) { vin } } } } }';
+    expectRefused(
+      await app.client.graphql(withVariables, { page: 500, nested: 500 }, admin),
+      'QUERY_TOO_COMPLEX',
+      /^query cost 251,501 /,
+    );
     const small = await app.client.graphql(withVariables, { page: 20, nested: 20 }, admin);
     expect(small.status).toBe(200);
     expect(small.body.data.inventory.vehicles.length).toBeGreaterThan(0);
     // Bad variables are execution's to explain, not a cost.
-    expect((await app.client.graphql(withVariables, { page: 'lots' }, admin)).body.errors[0].message).toMatch(/^Variable "\$page" got invalid value/);
+    expect((await app.client.graphql(withVariables, { page: 'lots' }, admin)).body.errors[0].message).toMatch(
+      /^Variable "\$page" got invalid value/,
+    );
   });
 
   it("accepts the README's dashboards, the benchmark's dashboard and GraphiQL's introspection", async () => {
@@ -155,14 +197,22 @@ describe('GraphQL operation limits', () => {
       const three = await app.client.graphql(matchQuery(3), {}, user);
       expect(three.status, JSON.stringify(three.body)).toBe(200);
       expect(three.body.errors).toBeUndefined();
-      for (let call = 4; call <= MATCH_LIMIT; call += 1) expect((await app.client.post('/dealers/match', { name: 'Rooftop' }, user)).status).toBe(200);
+      for (let call = 4; call <= MATCH_LIMIT; call += 1)
+        expect((await app.client.post('/dealers/match', { name: 'Rooftop' }, user)).status).toBe(200);
       expectRateLimited(await app.client.post('/dealers/match', { name: 'Rooftop' }, user), false);
       expectRateLimited(await app.client.graphql(matchQuery(1), {}, user), true);
       // Clients that ask for plain JSON get the 429 too.
-      const plainJson = await app.client.request('POST', '/graphql', { token: user, body: { query: matchQuery(1) }, headers: { accept: 'application/json' } });
+      const plainJson = await app.client.request('POST', '/graphql', {
+        token: user,
+        body: { query: matchQuery(1) },
+        headers: { accept: 'application/json' },
+      });
       expectRateLimited(plainJson, true);
       // The count is the user's own: a colleague in the same group still gets through.
-      expect((await app.client.post('/dealers/match', { name: 'Rooftop' }, await fresh.login(app.client, 'colleague'))).status).toBe(200);
+      expect(
+        (await app.client.post('/dealers/match', { name: 'Rooftop' }, await fresh.login(app.client, 'colleague')))
+          .status,
+      ).toBe(200);
     });
 
     it('meters API keys: one request with more aliases than the limit is refused with 429, and REST after it', async () => {
@@ -179,19 +229,29 @@ describe('GraphQL operation limits', () => {
     it('lets exactly the limit through 20 concurrent calls (memory store)', async () => {
       const fresh = await seedGroup(app.database.prisma);
       const user = await fresh.login(app.client);
-      const statuses = (await Promise.all(Array.from({ length: 20 }, () => app.client.post('/dealers/match', { name: 'Rooftop' }, user)))).map((response) => response.status);
+      const statuses = (
+        await Promise.all(
+          Array.from({ length: 20 }, () => app.client.post('/dealers/match', { name: 'Rooftop' }, user)),
+        )
+      ).map((response) => response.status);
       expect(statuses.filter((status) => status === 200)).toHaveLength(MATCH_LIMIT);
       expect(statuses.filter((status) => status === 429)).toHaveLength(20 - MATCH_LIMIT);
     });
 
     it('counts stats calls only over long or open-ended ranges', async () => {
       const from = new Date(Date.now() - 30 * 86_400_000).toISOString();
-      for (let call = 0; call < 4; call += 1) expect((await app.client.get(`/calls/stats?from=${from}`, admin)).status).toBe(200);
+      for (let call = 0; call < 4; call += 1)
+        expect((await app.client.get(`/calls/stats?from=${from}`, admin)).status).toBe(200);
       expect((await app.client.get('/calls/stats', admin)).status).toBe(200);
-      expect((await app.client.get(`/calls/stats?from=${new Date(Date.now() - 200 * 86_400_000).toISOString()}`, admin)).status).toBe(200);
+      expect(
+        (await app.client.get(`/calls/stats?from=${new Date(Date.now() - 200 * 86_400_000).toISOString()}`, admin))
+          .status,
+      ).toBe(200);
       const refused = await app.client.get('/calls/stats', admin);
       expect(refused.status).toBe(429);
-      expect(refused.body.error.message).toMatch(/^asking for call stats over more than 90 days is limited to 2 calls per minute; retry in \d+ s$/);
+      expect(refused.body.error.message).toMatch(
+        /^asking for call stats over more than 90 days is limited to 2 calls per minute; retry in \d+ s$/,
+      );
       expect((await app.client.get(`/calls/stats?from=${from}`, admin)).status).toBe(200);
     });
   });
@@ -210,8 +270,16 @@ describe('limits set low', () => {
   afterAll(() => app?.stop());
 
   it('apply to GraphQL documents only: REST runs its fixed documents, however costly', async () => {
-    expectRefused(await app.client.graphql('{ inventory(limit: 500) { pagination { total } } }', {}, admin), 'QUERY_TOO_COMPLEX', /^query cost 1,001 exceeds the limit of 100; /);
-    expectRefused(await app.client.graphql('{ inventory(limit: 1) { vehicles { dealer { name } } } }', {}, admin), 'DEPTH_LIMIT', /^query depth 4 exceeds the maximum of 3$/);
+    expectRefused(
+      await app.client.graphql('{ inventory(limit: 500) { pagination { total } } }', {}, admin),
+      'QUERY_TOO_COMPLEX',
+      /^query cost 1,001 exceeds the limit of 100; /,
+    );
+    expectRefused(
+      await app.client.graphql('{ inventory(limit: 1) { vehicles { dealer { name } } } }', {}, admin),
+      'DEPTH_LIMIT',
+      /^query depth 4 exceeds the maximum of 3$/,
+    );
     const vehicle = await app.client.get(`/inventory/${group.vehicles[0]!.vin}`, admin);
     expect(vehicle.status, JSON.stringify(vehicle.body)).toBe(200);
     expect(vehicle.body.vin).toBe(group.vehicles[0]!.vin);
@@ -228,20 +296,31 @@ describe('limits set low', () => {
 describe('limit settings', () => {
   it('reads the GraphQL limits from the environment, with defaults, and refuses nonsense', () => {
     expect(loadConfig({}).graphqlLimits).toEqual({ maxDepth: 12, maxAliases: 25, maxTokens: 3000, maxCost: 50_000 });
-    expect(loadConfig({ GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_ALIASES: '10', GRAPHQL_MAX_TOKENS: '2000', GRAPHQL_MAX_COST: '20000' }).graphqlLimits)
-      .toEqual({ maxDepth: 8, maxAliases: 10, maxTokens: 2000, maxCost: 20_000 });
+    expect(
+      loadConfig({
+        GRAPHQL_MAX_DEPTH: '8',
+        GRAPHQL_MAX_ALIASES: '10',
+        GRAPHQL_MAX_TOKENS: '2000',
+        GRAPHQL_MAX_COST: '20000',
+      }).graphqlLimits,
+    ).toEqual({ maxDepth: 8, maxAliases: 10, maxTokens: 2000, maxCost: 20_000 });
     expect(() => loadConfig({ GRAPHQL_MAX_DEPTH: '1' })).toThrow(/GRAPHQL_MAX_DEPTH must be between 2 and 100/);
     expect(() => loadConfig({ GRAPHQL_MAX_COST: 'lots' })).toThrow(ConfigError);
-    expect(loadConfig({ FIELD_RATE_LIMITS: 'Query.matchDealers=60/1m, assistant-messages=10/10m' }).fieldRateLimits)
-      .toEqual({ 'Query.matchDealers': { max: 60, window: '1m' }, 'assistant-messages': { max: 10, window: '10m' } });
-    expect(() => loadConfig({ FIELD_RATE_LIMITS: 'Query.matchDealers=60' })).toThrow(/FIELD_RATE_LIMITS entry "Query.matchDealers=60"/);
+    expect(
+      loadConfig({ FIELD_RATE_LIMITS: 'Query.matchDealers=60/1m, assistant-messages=10/10m' }).fieldRateLimits,
+    ).toEqual({ 'Query.matchDealers': { max: 60, window: '1m' }, 'assistant-messages': { max: 10, window: '10m' } });
+    expect(() => loadConfig({ FIELD_RATE_LIMITS: 'Query.matchDealers=60' })).toThrow(
+      /FIELD_RATE_LIMITS entry "Query.matchDealers=60"/,
+    );
     expect(() => loadConfig({ FIELD_RATE_LIMITS: 'Query.matchDealers=0/1m' })).toThrow(ConfigError);
   });
 
   it('declares these per-field limits by default, and refuses overrides of limits nobody declares', () => {
     const limiter = new FieldRateLimiter({ redis: null });
     limiter.apply(schema);
-    const declared = Object.fromEntries([...limiter.declared].map(([bucket, limit]) => [bucket, `${limit.operation}: ${limit.max}/${limit.window}`]));
+    const declared = Object.fromEntries(
+      [...limiter.declared].map(([bucket, limit]) => [bucket, `${limit.operation}: ${limit.max}/${limit.window}`]),
+    );
     expect(declared).toEqual({
       'Query.matchDealers': 'dealer matching: 120/1m',
       'assistant-messages': 'asking the assistant: 100/10m',
@@ -276,11 +355,17 @@ describe.skipIf(!redisUrl)('per-field rate limits shared through Redis', () => {
   it('lets exactly the limit through 20 concurrent calls spread over two instances', async () => {
     const group = await seedGroup(first.database.prisma);
     const user = await group.login(first.client);
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? first : second).client.post('/dealers/match', { name: 'Rooftop' }, user)));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        (index % 2 ? first : second).client.post('/dealers/match', { name: 'Rooftop' }, user),
+      ),
+    );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(MATCH_LIMIT);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20 - MATCH_LIMIT);
-    expect(Number(responses.find((response) => response.status === 429)!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(responses.find((response) => response.status === 429)!.headers.get('retry-after')),
+    ).toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -291,7 +376,11 @@ describe('the field call store', () => {
   async function admittedThrough(store: Store, caller: string): Promise<number> {
     const limiter = getGraphQLRateLimiter({ identifyContext: () => caller, store });
     const info = { fieldName: 'Query.matchDealers' } as GraphQLResolveInfo;
-    const verdicts = await Promise.all(Array.from({ length: 20 }, () => limiter({ parent: null, args: {}, context: {}, info }, { max: limit.max, window: '1m', uncountRejected: true })));
+    const verdicts = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        limiter({ parent: null, args: {}, context: {}, info }, { max: limit.max, window: '1m', uncountRejected: true }),
+      ),
+    );
     return verdicts.filter((refusal) => refusal === undefined).length;
   }
 
@@ -311,7 +400,8 @@ describe('the field call store', () => {
     const store = new MemoryFieldCallStore(() => limit);
     try {
       const start = Date.now();
-      for (let call = 0; call < limit.max; call += 1) expect(store.admit(identity('user:c'), start + call)).toHaveLength(call);
+      for (let call = 0; call < limit.max; call += 1)
+        expect(store.admit(identity('user:c'), start + call)).toHaveLength(call);
       expect(store.admit(identity('user:c'), start + 10)).toEqual(Array(limit.max).fill(start + 10));
       const wait = await store.retryAfterMs(identity('user:c'));
       expect(wait).toBeGreaterThan(limit.windowMs - 1000);

@@ -30,29 +30,53 @@ describe('request log and audit trail (Logs and audit section of docs/operations
     expect(response.status).toBe(200);
     expect(response.body.pagination.total).toBe(2);
     expect(response.body.requests.map((entry: { status: number }) => entry.status).sort()).toEqual([200, 400]);
-    expect(response.body.requests[0]).toMatchObject({ method: 'GET', path: '/api/v1/inventory', api_key_id: partner.id, ip: '127.0.0.1', duration_ms: expect.any(Number), occurred_at: expect.any(String) });
+    expect(response.body.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/api/v1/inventory',
+      api_key_id: partner.id,
+      ip: '127.0.0.1',
+      duration_ms: expect.any(Number),
+      occurred_at: expect.any(String),
+    });
     const errors = await app.client.get(`/logs/requests?api_key_id=${partner.id}&status=4xx`, admin);
     expect(errors.body.requests.map((entry: { status: number }) => entry.status)).toEqual([400]);
-    const byUser = await app.client.get(`/logs/requests?user_id=${group.users.admin!.id}&path=/api/v1/api-keys&method=delete`, admin);
+    const byUser = await app.client.get(
+      `/logs/requests?user_id=${group.users.admin!.id}&path=/api/v1/api-keys&method=delete`,
+      admin,
+    );
     expect(byUser.body.pagination.total).toBe(1);
   });
 
   it("never shows another dealer group's requests", async () => {
     const response = await app.client.get('/logs/requests?limit=500', admin);
-    expect(response.body.requests.every((entry: { user_id: string | null }) => entry.user_id !== other.users.admin!.id)).toBe(true);
+    expect(
+      response.body.requests.every((entry: { user_id: string | null }) => entry.user_id !== other.users.admin!.id),
+    ).toBe(true);
     const theirs = await app.client.get('/logs/requests?limit=500', await other.login(app.client));
-    expect(theirs.body.requests.some((entry: { api_key_id: string | null }) => entry.api_key_id === partner.id)).toBe(false);
+    expect(theirs.body.requests.some((entry: { api_key_id: string | null }) => entry.api_key_id === partner.id)).toBe(
+      false,
+    );
   });
 
   it('records logins, failures and key changes in the audit trail', async () => {
     const response = await app.client.get('/logs/audit?limit=100', admin);
     expect(response.status).toBe(200);
     const actions = response.body.events.map((event: { action: string }) => event.action);
-    expect(actions).toEqual(expect.arrayContaining(['login.succeeded', 'login.failed', 'api_key.created', 'api_key.revoked']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['login.succeeded', 'login.failed', 'api_key.created', 'api_key.revoked']),
+    );
     const revoked = response.body.events.find((event: { action: string }) => event.action === 'api_key.revoked');
-    expect(revoked).toMatchObject({ actor_user_id: group.users.admin!.id, target_type: 'api_key', target_id: partner.id, ip: '127.0.0.1' });
+    expect(revoked).toMatchObject({
+      actor_user_id: group.users.admin!.id,
+      target_type: 'api_key',
+      target_id: partner.id,
+      ip: '127.0.0.1',
+    });
     const keys = await app.client.get('/logs/audit?action=api_key', admin);
-    expect(keys.body.events.map((event: { action: string }) => event.action).sort()).toEqual(['api_key.created', 'api_key.revoked']);
+    expect(keys.body.events.map((event: { action: string }) => event.action).sort()).toEqual([
+      'api_key.created',
+      'api_key.revoked',
+    ]);
     const failed = await app.client.get('/logs/audit?action=login.failed', admin);
     expect(failed.body.events[0].details).toMatchObject({ email: group.users.viewer!.email, reason: 'wrong password' });
   });
@@ -82,7 +106,13 @@ describe('request log and audit trail (Logs and audit section of docs/operations
     const viewer = await group.login(app.client, 'viewer');
     expect((await app.client.get('/logs/requests', viewer)).status).toBe(403);
     expect((await app.client.get('/logs/audit', viewer)).status).toBe(403);
-    for (const query of ['status=abc', 'api_key_id=42', 'from=2026-02-01&to=2026-01-01', 'method=FETCH', 'limit=1000']) {
+    for (const query of [
+      'status=abc',
+      'api_key_id=42',
+      'from=2026-02-01&to=2026-01-01',
+      'method=FETCH',
+      'limit=1000',
+    ]) {
       const response = await app.client.get(`/logs/requests?${query}`, admin);
       expect(response.status, query).toBe(400);
     }

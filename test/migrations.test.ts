@@ -9,8 +9,13 @@ describe('migrations', () => {
     try {
       expect(await diffMigrationsToSchema(scratch.url)).toBe('');
       // The check can fail: a schema with one more column differs from the migrations.
-      const changed = readFileSync(SCHEMA_PATH, 'utf8').replace('  slug      String   @unique', '  slug      String   @unique\n  notes     String?');
-      expect(await diffMigrationsToSchema(scratch.url, changed)).toMatch(/ALTER TABLE "dealer_groups" ADD COLUMN\s+"notes" TEXT/);
+      const changed = readFileSync(SCHEMA_PATH, 'utf8').replace(
+        '  slug      String   @unique',
+        '  slug      String   @unique\n  notes     String?',
+      );
+      expect(await diffMigrationsToSchema(scratch.url, changed)).toMatch(
+        /ALTER TABLE "dealer_groups" ADD COLUMN\s+"notes" TEXT/,
+      );
     } finally {
       await scratch.stop();
     }

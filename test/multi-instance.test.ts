@@ -32,22 +32,33 @@ describe('several instances', () => {
     expect((await second.client.get('/inventory', partner.key)).status).toBe(401);
   });
 
-  it.skipIf(!redisUrl)('shares one budget through Redis: exactly the limit gets through concurrent requests to both', async () => {
-    const limit = 20;
-    const partner = await createKey(first.client, admin, { name: 'shared budget', rateLimitPerHour: limit });
-    const responses = await Promise.all(Array.from({ length: 50 }, (_, index) => (index % 2 ? first : second).client.get('/inventory?limit=1', partner.key)));
-    const statuses = responses.map((response) => response.status);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(limit);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(50 - limit);
-    const remaining = responses.filter((response) => response.status === 200).map((response) => Number(response.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
-    expect(remaining).toEqual(Array.from({ length: limit }, (_, index) => index));
-  });
+  it.skipIf(!redisUrl)(
+    'shares one budget through Redis: exactly the limit gets through concurrent requests to both',
+    async () => {
+      const limit = 20;
+      const partner = await createKey(first.client, admin, { name: 'shared budget', rateLimitPerHour: limit });
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, (_, index) =>
+          (index % 2 ? first : second).client.get('/inventory?limit=1', partner.key),
+        ),
+      );
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(limit);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(50 - limit);
+      const remaining = responses
+        .filter((response) => response.status === 200)
+        .map((response) => Number(response.headers.get('ratelimit-remaining')))
+        .sort((a, b) => a - b);
+      expect(remaining).toEqual(Array.from({ length: limit }, (_, index) => index));
+    },
+  );
 
   if (!redisUrl) console.log('skipped: the shared Redis budget test needs REDIS_URL (CI sets it)');
 });
 
 /** Scheduled pulls with several instances on one PostgreSQL server: each due run happens once. */
-if (!process.env.DATABASE_URL) console.log('skipped: the scheduled-sync test across instances needs DATABASE_URL (a PostgreSQL server; CI sets it)');
+if (!process.env.DATABASE_URL)
+  console.log('skipped: the scheduled-sync test across instances needs DATABASE_URL (a PostgreSQL server; CI sets it)');
 describe.skipIf(!process.env.DATABASE_URL)('scheduled syncs across instances', () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let apps: TestApp[] = [];
@@ -61,9 +72,19 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled syncs across instances', (
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ vehicles: [] }));
     });
     await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-    const shared = { DATABASE_URL: scratch.url, SYNC_SCHEDULER: 'true', SYNC_SCHEDULER_INTERVAL_MS: '100', ALLOW_INSECURE_HTTP_PULL: 'true', ALLOW_PRIVATE_NETWORKS: 'true', CREDENTIALS_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}` };
+    const shared = {
+      DATABASE_URL: scratch.url,
+      SYNC_SCHEDULER: 'true',
+      SYNC_SCHEDULER_INTERVAL_MS: '100',
+      ALLOW_INSECURE_HTTP_PULL: 'true',
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      CREDENTIALS_KEYS: `k1:${Buffer.alloc(32, 3).toString('base64')}`,
+    };
     const first = await startTestApp(shared);
-    apps = [first, ...(await Promise.all([1, 2].map(() => startTestApp({ ...shared, JWT_PRIVATE_KEY: signingKeyOf(first) }))))];
+    apps = [
+      first,
+      ...(await Promise.all([1, 2].map(() => startTestApp({ ...shared, JWT_PRIVATE_KEY: signingKeyOf(first) })))),
+    ];
   });
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop()));
@@ -75,7 +96,11 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled syncs across instances', (
     const group = await seedGroup(apps[0]!.database.prisma);
     const token = await group.login(apps[0]!.client);
     const url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/feed`;
-    const created = await apps[1]!.client.post('/integrations', { plugin_key: 'inventory_json_api', dealer_id: group.dealerIds[0], config: { url } }, token);
+    const created = await apps[1]!.client.post(
+      '/integrations',
+      { plugin_key: 'inventory_json_api', dealer_id: group.dealerIds[0], config: { url } },
+      token,
+    );
     expect(created.status).toBe(201);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const runs = (await apps[2]!.client.get(`/integrations/${created.body.integration.id}/syncs`, token)).body.syncs;

@@ -12,17 +12,51 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
   let group: SeededGroup;
   let admin: string;
   const badVin = (vin: string) => vin.slice(0, 8) + (vin[8] === '7' ? '8' : '7') + vin.slice(9);
-  const vins = { merged: testVin(901, '1HG'), duplicate: testVin(902, '1HG'), wrongMake: testVin(903, '1HG'), invalid: badVin(testVin(904, '1HG')) };
+  const vins = {
+    merged: testVin(901, '1HG'),
+    duplicate: testVin(902, '1HG'),
+    wrongMake: testVin(903, '1HG'),
+    invalid: badVin(testVin(904, '1HG')),
+  };
 
   beforeAll(async () => {
     app = await startTestApp({ SYNC_SCHEDULER: 'false' });
     group = await seedGroup(app.database.prisma, {
       vehicles: [
         {
-          vin: vins.merged, make: 'Honda', model: 'Accord', price: '27000.00', mileage: 20000, stockNumber: 'H100', fieldSources: { price: 'dms' },
+          vin: vins.merged,
+          make: 'Honda',
+          model: 'Accord',
+          price: '27000.00',
+          mileage: 20000,
+          stockNumber: 'H100',
+          fieldSources: { price: 'dms' },
           sources: [
-            { source: 'dms', data: { price: '27000.00', mileage: 20000, stock_number: 'H100', make: 'Honda', model: 'Accord', year: 2022, condition: 'used' } },
-            { source: 'website', data: { price: '26200.00', mileage: 20900, trim: 'EX-L', make: 'Honda', model: 'Accord', year: 2022, condition: 'used', photos: ['https://img.example/1.jpg'] } },
+            {
+              source: 'dms',
+              data: {
+                price: '27000.00',
+                mileage: 20000,
+                stock_number: 'H100',
+                make: 'Honda',
+                model: 'Accord',
+                year: 2022,
+                condition: 'used',
+              },
+            },
+            {
+              source: 'website',
+              data: {
+                price: '26200.00',
+                mileage: 20900,
+                trim: 'EX-L',
+                make: 'Honda',
+                model: 'Accord',
+                year: 2022,
+                condition: 'used',
+                photos: ['https://img.example/1.jpg'],
+              },
+            },
           ],
         },
         { vin: vins.duplicate, make: 'Honda', model: 'Civic', stockNumber: 'H100' },
@@ -35,12 +69,22 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
   afterAll(() => app?.stop());
 
   it('sets field-level priorities per rooftop, refusing unknown fields', async () => {
-    const refused = await app.client.request('PUT', '/api/v1/multi-source/priorities', { token: admin, body: { dealer_id: group.dealerIds[0], priorities: { colour: ['dms'] } } });
+    const refused = await app.client.request('PUT', '/api/v1/multi-source/priorities', {
+      token: admin,
+      body: { dealer_id: group.dealerIds[0], priorities: { colour: ['dms'] } },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toContain('priorities.colour');
-    const saved = await app.client.request('PUT', '/api/v1/multi-source/priorities', { token: admin, body: { dealer_id: group.dealerIds[0], priorities: { price: ['website', 'dms'], '*': ['dms', 'website'] } } });
+    const saved = await app.client.request('PUT', '/api/v1/multi-source/priorities', {
+      token: admin,
+      body: { dealer_id: group.dealerIds[0], priorities: { price: ['website', 'dms'], '*': ['dms', 'website'] } },
+    });
     expect(saved.status).toBe(200);
-    expect(saved.body).toMatchObject({ dealer_id: group.dealerIds[0], priorities: { price: ['website', 'dms'] }, known_sources: ['dms', 'website'] });
+    expect(saved.body).toMatchObject({
+      dealer_id: group.dealerIds[0],
+      priorities: { price: ['website', 'dms'] },
+      known_sources: ['dms', 'website'],
+    });
     const listed = await app.client.get(`/multi-source/priorities?dealer_id=${group.dealerIds[0]}`, admin);
     expect(listed.body.dealers[0].priorities).toEqual(saved.body.priorities);
   });
@@ -52,7 +96,11 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     const merged = (await app.client.get(`/multi-source/vehicles/${vins.merged}`, admin)).body;
     expect(merged).toMatchObject({ price: '26200.00', mileage: 20000, trim: 'EX-L', stock_number: 'H100' });
     const provenance = Object.fromEntries(merged.provenance.map((entry: { field: string }) => [entry.field, entry]));
-    expect(provenance.price).toMatchObject({ source: 'website', value: '26200.00', alternatives: [{ source: 'dms', value: '27000.00' }] });
+    expect(provenance.price).toMatchObject({
+      source: 'website',
+      value: '26200.00',
+      alternatives: [{ source: 'dms', value: '27000.00' }],
+    });
     expect(provenance.mileage).toMatchObject({ source: 'dms', alternatives: [{ source: 'website', value: 20900 }] });
     expect(provenance.trim).toMatchObject({ source: 'website' });
     const history = (await app.client.get(`/inventory/${vins.merged}/history?field=price`, admin)).body;
@@ -64,21 +112,35 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
   it('lists conflicts and discrepancies, most recent first, and shows them on the vehicle', async () => {
     const response = await app.client.get(`/multi-source/conflicts?dealer_id=${group.dealerIds[0]}&limit=100`, admin);
     expect(response.status).toBe(200);
-    const found = response.body.conflicts.map((entry: { vin: string; kind: string; field: string }) => `${entry.vin} ${entry.kind} ${entry.field}`);
-    expect(found).toEqual(expect.arrayContaining([
-      `${vins.merged} price_disagreement price`,
-      `${vins.merged} mileage_disagreement mileage`,
-      `${vins.merged} duplicate_stock_number stock_number`,
-      `${vins.duplicate} duplicate_stock_number stock_number`,
-      `${vins.wrongMake} vin_make_mismatch make`,
-      `${vins.invalid} invalid_vin vin`,
-    ]));
-    const price = response.body.conflicts.find((entry: { vin: string; field: string }) => entry.vin === vins.merged && entry.field === 'price');
+    const found = response.body.conflicts.map(
+      (entry: { vin: string; kind: string; field: string }) => `${entry.vin} ${entry.kind} ${entry.field}`,
+    );
+    expect(found).toEqual(
+      expect.arrayContaining([
+        `${vins.merged} price_disagreement price`,
+        `${vins.merged} mileage_disagreement mileage`,
+        `${vins.merged} duplicate_stock_number stock_number`,
+        `${vins.duplicate} duplicate_stock_number stock_number`,
+        `${vins.wrongMake} vin_make_mismatch make`,
+        `${vins.invalid} invalid_vin vin`,
+      ]),
+    );
+    const price = response.body.conflicts.find(
+      (entry: { vin: string; field: string }) => entry.vin === vins.merged && entry.field === 'price',
+    );
     expect(price).toMatchObject({ winning_source: 'website', difference: 800 });
-    const strict = await app.client.get(`/multi-source/conflicts?dealer_id=${group.dealerIds[0]}&kind=price_disagreement&price_threshold=1000`, admin);
+    const strict = await app.client.get(
+      `/multi-source/conflicts?dealer_id=${group.dealerIds[0]}&kind=price_disagreement&price_threshold=1000`,
+      admin,
+    );
     expect(strict.body.conflicts).toEqual([]);
     const vehicle = (await app.client.get(`/inventory/${vins.wrongMake}`, admin)).body;
-    expect(vehicle.discrepancies).toEqual([expect.objectContaining({ kind: 'vin_make_mismatch', details: expect.objectContaining({ vin_make: 'Honda', make: 'Toyota' }) })]);
+    expect(vehicle.discrepancies).toEqual([
+      expect.objectContaining({
+        kind: 'vin_make_mismatch',
+        details: expect.objectContaining({ vin_make: 'Honda', make: 'Toyota' }),
+      }),
+    ]);
     expect((await app.client.get('/multi-source/conflicts?kind=nonsense', admin)).status).toBe(400);
   });
 
@@ -90,16 +152,30 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     writeFileSync(cheaper, agreed.replace('"$28,995"', '"$27,495"'));
     const same = path.join(directory, 'lot-feed-agrees.csv');
     writeFileSync(same, agreed);
-    const first = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: dealerId, source: 'homenet' });
-    const second = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: dealerId, source: 'lot_feed' });
+    const first = await connect(app, admin, {
+      plugin_key: 'homenet_inventory_csv',
+      dealer_id: dealerId,
+      source: 'homenet',
+    });
+    const second = await connect(app, admin, {
+      plugin_key: 'homenet_inventory_csv',
+      dealer_id: dealerId,
+      source: 'lot_feed',
+    });
     deliver(app, first.integration.id, 'homenet-inventory.csv');
     await syncNow(app, admin, first.integration.id);
     deliver(app, second.integration.id, cheaper);
     await syncNow(app, admin, second.integration.id);
-    const priceConflict = async () => (await app.client.get(`/multi-source/conflicts?dealer_id=${dealerId}&kind=price_disagreement`, admin)).body.conflicts
-      .find((entry: { vin: string }) => entry.vin === '2T3AB3FA4MA100200');
+    const priceConflict = async () =>
+      (
+        await app.client.get(`/multi-source/conflicts?dealer_id=${dealerId}&kind=price_disagreement`, admin)
+      ).body.conflicts.find((entry: { vin: string }) => entry.vin === '2T3AB3FA4MA100200');
     const found = await priceConflict();
-    expect(found).toMatchObject({ field: 'price', difference: 1500, details: expect.arrayContaining([expect.objectContaining({ source: 'lot_feed', value: '27495.00' })]) });
+    expect(found).toMatchObject({
+      field: 'price',
+      difference: 1500,
+      details: expect.arrayContaining([expect.objectContaining({ source: 'lot_feed', value: '27495.00' })]),
+    });
     deliver(app, second.integration.id, cheaper, 'lot-feed-again.csv');
     await syncNow(app, admin, second.integration.id);
     expect((await priceConflict()).detected_at).toBe(found.detected_at);
@@ -107,7 +183,9 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     await syncNow(app, admin, second.integration.id);
     expect(await priceConflict()).toBeUndefined();
     // A rooftop whose conflicts its writers keep current is not re-checked at the next start.
-    expect((await app.database.prisma.dealer.findUniqueOrThrow({ where: { id: dealerId } })).conflictsCheckedAt).not.toBeNull();
+    expect(
+      (await app.database.prisma.dealer.findUniqueOrThrow({ where: { id: dealerId } })).conflictsCheckedAt,
+    ).not.toBeNull();
     rmSync(directory, { recursive: true, force: true });
   });
 
@@ -115,16 +193,32 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     const directory = mkdtempSync(path.join(tmpdir(), 'ddp-stock-'));
     const day1 = path.join(directory, 'stock-day-1.csv');
     const day2 = path.join(directory, 'stock-day-2.csv');
-    await writeGeneratedFeed(day1, 3, { tag: 'STOCK', line: (index) => (index < 2 ? generatedLine(index, 'STOCK', { Stock: 'DUP-7' }) : null) });
-    await writeGeneratedFeed(day2, 3, { tag: 'STOCK', line: (index) => (index === 0 ? generatedLine(index, 'STOCK', { Stock: 'DUP-7' }) : null) });
+    await writeGeneratedFeed(day1, 3, {
+      tag: 'STOCK',
+      line: (index) => (index < 2 ? generatedLine(index, 'STOCK', { Stock: 'DUP-7' }) : null),
+    });
+    await writeGeneratedFeed(day2, 3, {
+      tag: 'STOCK',
+      line: (index) => (index === 0 ? generatedLine(index, 'STOCK', { Stock: 'DUP-7' }) : null),
+    });
     const fresh = await seedGroup(app.database.prisma, { users: { admin: 'admin' } });
     const token = await fresh.login(app.client, 'admin');
-    const { integration } = await connect(app, token, { plugin_key: 'homenet_inventory_csv', dealer_id: fresh.dealerIds[0] });
-    const duplicates = async () => (await app.client.get('/multi-source/conflicts?kind=duplicate_stock_number', token)).body.conflicts
-      .map((entry: { vin: string; details: { other_vins: string[] } }) => [entry.vin, entry.details.other_vins]).sort();
+    const { integration } = await connect(app, token, {
+      plugin_key: 'homenet_inventory_csv',
+      dealer_id: fresh.dealerIds[0],
+    });
+    const duplicates = async () =>
+      (await app.client.get('/multi-source/conflicts?kind=duplicate_stock_number', token)).body.conflicts
+        .map((entry: { vin: string; details: { other_vins: string[] } }) => [entry.vin, entry.details.other_vins])
+        .sort();
     deliver(app, integration.id, day1);
     await syncNow(app, token, integration.id);
-    expect(await duplicates()).toEqual([[generatedVin(0, 'STOCK'), [generatedVin(1, 'STOCK')]], [generatedVin(1, 'STOCK'), [generatedVin(0, 'STOCK')]]].sort());
+    expect(await duplicates()).toEqual(
+      [
+        [generatedVin(0, 'STOCK'), [generatedVin(1, 'STOCK')]],
+        [generatedVin(1, 'STOCK'), [generatedVin(0, 'STOCK')]],
+      ].sort(),
+    );
     deliver(app, integration.id, day2);
     await syncNow(app, token, integration.id);
     expect(await duplicates()).toEqual([]);

@@ -30,7 +30,9 @@ describe('the OpenAPI document', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    group = await seedGroup(app.database.prisma, { vehicles: [{ make: 'Toyota', price: '18995.00' }, { make: 'Ford' }] });
+    group = await seedGroup(app.database.prisma, {
+      vehicles: [{ make: 'Toyota', price: '18995.00' }, { make: 'Ford' }],
+    });
     const response = await app.client.get('/openapi.json');
     expect(response.status).toBe(200);
     document = response.body;
@@ -38,19 +40,28 @@ describe('the OpenAPI document', () => {
   });
   afterAll(() => app?.stop());
 
-  const operations = () => Object.entries<Doc>(document.paths).flatMap(([route, methods]) => Object.entries<Doc>(methods).map(([method, operation]) => ({ route, method, operation })));
+  const operations = () =>
+    Object.entries<Doc>(document.paths).flatMap(([route, methods]) =>
+      Object.entries<Doc>(methods).map(([method, operation]) => ({ route, method, operation })),
+    );
 
   it('has no errors or warnings under Redocly recommended', async () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
-    expect(problems.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`)).toEqual([]);
+    expect(
+      problems.map(
+        (problem) => `${problem.severity} ${problem.ruleId}: ${problem.message} at ${problem.location[0]?.pointer}`,
+      ),
+    ).toEqual([]);
   });
 
   it('has no errors or warnings under Spectral spectral:oas', async () => {
     const spectral = new spectralCore.Spectral();
     spectral.setRuleset({ extends: [[oas as never, 'recommended']] });
     const results = await spectral.run(new spectralCore.Document(source, spectralParsers.Json, 'openapi.json'));
-    expect(results.map((result) => `${result.severity} ${result.code}: ${result.message} at ${result.path.join('.')}`)).toEqual([]);
+    expect(
+      results.map((result) => `${result.severity} ${result.code}: ${result.message} at ${result.path.join('.')}`),
+    ).toEqual([]);
   });
 
   it('types Money, DateTime and Date as the strings the wire carries', () => {
@@ -70,14 +81,22 @@ describe('the OpenAPI document', () => {
       const label = `${method.toUpperCase()} ${route}`;
       const parameters: Doc[] = operation.parameters ?? [];
       const pathNames = [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-      expect(parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name), label).toEqual(pathNames);
-      if (['post', 'put', 'patch'].includes(method)) expect(parameters.filter((parameter) => parameter.in === 'query'), label).toEqual([]);
+      expect(
+        parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
+        label,
+      ).toEqual(pathNames);
+      if (['post', 'put', 'patch'].includes(method))
+        expect(
+          parameters.filter((parameter) => parameter.in === 'query'),
+          label,
+        ).toEqual([]);
       else expect(operation.requestBody, label).toBeUndefined();
       const bodyRef: string | undefined = operation.requestBody?.content['application/json'].schema.$ref;
       const body = bodyRef ? document.components.schemas[bodyRef.split('/').pop()!] : undefined;
       for (const name of pathNames) expect(Object.keys(body?.properties ?? {}), label).not.toContain(name);
       // SOFA named the arguments of nested fields after their path (syncRun_row_errors_errors_limit); REST never took them.
-      for (const parameter of parameters) expect(parameter.name, label).not.toMatch(new RegExp(`^${operation.operationId}_`));
+      for (const parameter of parameters)
+        expect(parameter.name, label).not.toMatch(new RegExp(`^${operation.operationId}_`));
     }
     const login = document.paths['/auth/login'].post;
     expect(login.parameters).toBeUndefined();
@@ -86,17 +105,30 @@ describe('the OpenAPI document', () => {
 
   it('keeps to the document: a password in the query string and a body on a GET are refused, naming the fix', async () => {
     const email = encodeURIComponent(group.users.admin!.email);
-    const inQuery = await app.client.request('POST', `/api/v1/auth/login?email=${email}&password=${encodeURIComponent(TEST_PASSWORD)}`);
+    const inQuery = await app.client.request(
+      'POST',
+      `/api/v1/auth/login?email=${email}&password=${encodeURIComponent(TEST_PASSWORD)}`,
+    );
     expect(inQuery.status).toBe(400);
     expect(inQuery.body.error.message).toMatch(/^email: send it in the JSON body/);
-    const mixed = await app.client.request('POST', `/api/v1/auth/login?password=${encodeURIComponent(TEST_PASSWORD)}`, { body: { email: group.users.admin!.email } });
+    const mixed = await app.client.request('POST', `/api/v1/auth/login?password=${encodeURIComponent(TEST_PASSWORD)}`, {
+      body: { email: group.users.admin!.email },
+    });
     expect(mixed.status).toBe(400);
     expect(mixed.body.error.message).toMatch(/^password: send it in the JSON body/);
     const token = await group.login(app.client);
-    const getWithBody = await rawRequest(`${app.url}/api/v1/inventory`, 'GET', token, JSON.stringify({ make: ['Toyota'] }));
+    const getWithBody = await rawRequest(
+      `${app.url}/api/v1/inventory`,
+      'GET',
+      token,
+      JSON.stringify({ make: ['Toyota'] }),
+    );
     expect(getWithBody.status).toBe(400);
     expect(JSON.parse(getWithBody.body).error.message).toContain('in the query string');
-    const pathIdInBody = await app.client.request('DELETE', '/api/v1/api-keys/00000000-0000-0000-0000-000000000000', { token, body: { id: 'x' } });
+    const pathIdInBody = await app.client.request('DELETE', '/api/v1/api-keys/00000000-0000-0000-0000-000000000000', {
+      token,
+      body: { id: 'x' },
+    });
     expect(pathIdInBody.status).toBe(400);
   });
 
@@ -111,7 +143,8 @@ describe('the OpenAPI document', () => {
       expect(operation.description, label).toEqual(expect.any(String));
       expect(operation.tags.length, label).toBe(1);
       expect(Object.keys(operation.responses), label).toEqual(expect.arrayContaining(['400', '429', '503']));
-      if (['post', 'put', 'patch'].includes(method)) expect(Object.keys(operation.responses), label).toEqual(expect.arrayContaining(['413', '415']));
+      if (['post', 'put', 'patch'].includes(method))
+        expect(Object.keys(operation.responses), label).toEqual(expect.arrayContaining(['413', '415']));
     }
     expect(ids.size).toBe(Object.keys(REST_ROUTES).length);
     for (const tag of document.tags) expect(tag.description, tag.name).not.toBe(tag.name);
@@ -128,7 +161,10 @@ describe('the OpenAPI document', () => {
     const byName = (name: string) => inventory.find((parameter) => parameter.name === name);
     expect(byName('limit')?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 50 });
     expect(byName('offset')?.schema).toMatchObject({ type: 'integer', minimum: 0 });
-    expect(byName('status')?.schema).toMatchObject({ type: 'array', items: { enum: expect.arrayContaining(['available', 'sold']) } });
+    expect(byName('status')?.schema).toMatchObject({
+      type: 'array',
+      items: { enum: expect.arrayContaining(['available', 'sold']) },
+    });
     expect(new RegExp(byName('sort')?.schema.pattern).test('price,-days_on_lot')).toBe(true);
     expect(new RegExp(byName('sort')?.schema.pattern).test('price;drop')).toBe(false);
     const calls: Doc[] = document.paths['/calls'].get.parameters;
@@ -136,28 +172,61 @@ describe('the OpenAPI document', () => {
   });
 
   it('carries an example request and answer for the documented operations', () => {
-    expect(document.paths['/auth/login'].post.requestBody.content['application/json'].example).toMatchObject({ email: expect.any(String), password: expect.any(String) });
-    expect(document.paths['/auth/login'].post.responses['200'].content['application/json'].example).toHaveProperty('token');
-    expect(document.paths['/inventory'].get.responses['200'].content['application/json'].example.vehicles[0].price).toMatch(/^\d+\.\d{2}$/);
-    expect(document.paths['/api-keys'].post.requestBody.content['application/json'].example).toMatchObject({ name: expect.any(String), scopes: expect.any(Array) });
-    expect(document.paths['/api-keys'].post.responses['201'].content['application/json'].example.key).toMatch(/^svc_live_/);
-    expect(document.paths['/api-keys'].get.responses['200'].content['application/json'].example.apiKeys[0].maskedKey).toMatch(/^svc_live_…/);
-    expect(document.paths['/api-keys/{id}'].delete.responses['200'].content['application/json'].example.revokedAt).toEqual(expect.any(String));
+    expect(document.paths['/auth/login'].post.requestBody.content['application/json'].example).toMatchObject({
+      email: expect.any(String),
+      password: expect.any(String),
+    });
+    expect(document.paths['/auth/login'].post.responses['200'].content['application/json'].example).toHaveProperty(
+      'token',
+    );
+    expect(
+      document.paths['/inventory'].get.responses['200'].content['application/json'].example.vehicles[0].price,
+    ).toMatch(/^\d+\.\d{2}$/);
+    expect(document.paths['/api-keys'].post.requestBody.content['application/json'].example).toMatchObject({
+      name: expect.any(String),
+      scopes: expect.any(Array),
+    });
+    expect(document.paths['/api-keys'].post.responses['201'].content['application/json'].example.key).toMatch(
+      /^svc_live_/,
+    );
+    expect(
+      document.paths['/api-keys'].get.responses['200'].content['application/json'].example.apiKeys[0].maskedKey,
+    ).toMatch(/^svc_live_…/);
+    expect(
+      document.paths['/api-keys/{id}'].delete.responses['200'].content['application/json'].example.revokedAt,
+    ).toEqual(expect.any(String));
   });
 
   it('generates a TypeScript client that compiles under --strict and signs in, lists, creates, uses and revokes a key', async () => {
     const directory = mkdtempSync(path.join(import.meta.dirname, '.generated-client-'));
     try {
       writeFileSync(path.join(directory, 'openapi.json'), source);
-      await createClient({ input: path.join(directory, 'openapi.json'), output: path.join(directory, 'client'), logs: { level: 'silent' } });
+      await createClient({
+        input: path.join(directory, 'openapi.json'),
+        output: path.join(directory, 'client'),
+        logs: { level: 'silent' },
+      });
       writeFileSync(path.join(directory, 'partner.ts'), PARTNER_SCRIPT);
       const program = ts.createProgram([path.join(directory, 'partner.ts')], {
-        strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
-        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], skipLibCheck: true, types: [],
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+        skipLibCheck: true,
+        types: [],
       });
-      const diagnostics = ts.getPreEmitDiagnostics(program).map((diagnostic) => `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+      const diagnostics = ts
+        .getPreEmitDiagnostics(program)
+        .map(
+          (diagnostic) =>
+            `${diagnostic.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
+        );
       expect(diagnostics).toEqual([]);
-      const partner = await import(path.join(directory, 'partner.ts')) as { run(baseUrl: string, email: string, password: string): Promise<Record<string, unknown>> };
+      const partner = (await import(path.join(directory, 'partner.ts'))) as {
+        run(baseUrl: string, email: string, password: string): Promise<Record<string, unknown>>;
+      };
       const outcome = await partner.run(`${app.url}/api/v1`, group.users.admin!.email, TEST_PASSWORD);
       expect(outcome).toMatchObject({ total: 1, price: '18995.00', keyStatus: 200, revokedStatus: 401 });
     } finally {
@@ -167,12 +236,33 @@ describe('the OpenAPI document', () => {
 });
 
 /** A request fetch will not send: a GET with a body. */
-function rawRequest(url: string, method: string, token: string, body: string): Promise<{ status: number; body: string }> {
+function rawRequest(
+  url: string,
+  method: string,
+  token: string,
+  body: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-    });
+    const request = http.request(
+      url,
+      {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        let text = '';
+        response
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => {
+            text += chunk;
+          })
+          .on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });

@@ -3,9 +3,17 @@ import { startTestApp } from './helpers/app';
 
 describe('embedded database', () => {
   it('seeds demo data on first start and keeps data, keys and sessions across a restart', async () => {
-    const env = { SEED_DEMO_DATA: 'true', DEMO_VEHICLES: '60', ADMIN_EMAIL: 'owner@example.com', ADMIN_PASSWORD: 'a-long-dev-passphrase' };
+    const env = {
+      SEED_DEMO_DATA: 'true',
+      DEMO_VEHICLES: '60',
+      ADMIN_EMAIL: 'owner@example.com',
+      ADMIN_PASSWORD: 'a-long-dev-passphrase',
+    };
     const first = await startTestApp(env, { ownDatabase: true });
-    const login = await first.client.post('/auth/login', { email: 'owner@example.com', password: 'a-long-dev-passphrase' });
+    const login = await first.client.post('/auth/login', {
+      email: 'owner@example.com',
+      password: 'a-long-dev-passphrase',
+    });
     expect(login.status).toBe(200);
     const before = await first.client.get('/inventory?limit=5&sort=vin', login.body.token);
     expect(before.body.pagination.total).toBe(60);

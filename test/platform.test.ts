@@ -27,15 +27,24 @@ describe('platform: errors, documentation, health and the request log', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const response = await app.client.request('POST', '/api/v1/auth/login', { rawBody: '{"email": ', headers: { 'content-type': 'application/json' } });
+    const response = await app.client.request('POST', '/api/v1/auth/login', {
+      rawBody: '{"email": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe('MALFORMED_JSON');
   });
 
   it('answers a body that is not a JSON object, or not JSON at all, with a 4xx', async () => {
-    const array = await app.client.request('POST', '/api/v1/auth/login', { rawBody: '[1]', headers: { 'content-type': 'application/json' } });
+    const array = await app.client.request('POST', '/api/v1/auth/login', {
+      rawBody: '[1]',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(array.status).toBe(400);
-    const form = await app.client.request('POST', '/api/v1/auth/login', { rawBody: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await app.client.request('POST', '/api/v1/auth/login', {
+      rawBody: 'email=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     const unknown = await app.client.post('/auth/login', { email: 'a@b.c', password: 'x', remember: true });
     expect(unknown.status).toBe(400);
@@ -63,16 +72,24 @@ describe('platform: errors, documentation, health and the request log', () => {
     const response = await app.client.get('/health');
     expect(response.status).toBe(200);
     // A busy machine may make the probe slow: that is "degraded" (still 200), never a failure.
-    expect([{ status: 'ok', database: 'ok' }, { status: 'degraded', database: 'slow' }]).toContainEqual({ status: response.body.status, database: response.body.database.status });
+    expect([
+      { status: 'ok', database: 'ok' },
+      { status: 'degraded', database: 'slow' },
+    ]).toContainEqual({ status: response.body.status, database: response.body.database.status });
     expect(response.body.database.latency_ms).toEqual(expect.any(Number));
   });
 
   it('publishes the OpenAPI document with error responses and bearer security, and a reference page', async () => {
     const document = (await app.client.get('/openapi.json')).body;
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/inventory', '/inventory/{vin}', '/inventory/stats', '/auth/login', '/health']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/inventory', '/inventory/{vin}', '/inventory/stats', '/auth/login', '/health']),
+    );
     for (const route of Object.values(REST_ROUTES)) {
       const openApiPath = route.path.replace(/:(\w+)/g, '{$1}');
-      expect(document.paths[openApiPath]?.[route.method.toLowerCase()], `${route.method} ${route.path} in the OpenAPI document`).toBeDefined();
+      expect(
+        document.paths[openApiPath]?.[route.method.toLowerCase()],
+        `${route.method} ${route.path} in the OpenAPI document`,
+      ).toBeDefined();
     }
     expect(document.paths['/inventory'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(document.paths['/inventory'].get.responses).toHaveProperty('401');
@@ -95,11 +112,24 @@ describe('platform: errors, documentation, health and the request log', () => {
   it('logs every request with user, IP, time, method, path, status and duration', async () => {
     const requestId = `test-${Date.now()}`;
     await app.client.request('GET', '/api/v1/inventory?limit=1', { token, headers: { 'x-request-id': requestId } });
-    await app.client.request('GET', '/api/v1/inventory?limit=0', { token, headers: { 'x-request-id': `${requestId}-bad` } });
+    await app.client.request('GET', '/api/v1/inventory?limit=0', {
+      token,
+      headers: { 'x-request-id': `${requestId}-bad` },
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const entries = await app.database.prisma.requestLog.findMany({ where: { requestId: { startsWith: requestId } }, orderBy: { requestId: 'asc' } });
+    const entries = await app.database.prisma.requestLog.findMany({
+      where: { requestId: { startsWith: requestId } },
+      orderBy: { requestId: 'asc' },
+    });
     expect(entries).toHaveLength(2);
-    expect(entries[0]).toMatchObject({ method: 'GET', path: '/api/v1/inventory', status: 200, userId: group.users.admin!.id, ip: '127.0.0.1', dealerGroupIds: [group.groupId] });
+    expect(entries[0]).toMatchObject({
+      method: 'GET',
+      path: '/api/v1/inventory',
+      status: 200,
+      userId: group.users.admin!.id,
+      ip: '127.0.0.1',
+      dealerGroupIds: [group.groupId],
+    });
     expect(entries[0]!.durationMs).toBeGreaterThan(0);
     expect(entries[0]!.occurredAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(entries[1]).toMatchObject({ status: 400 });
@@ -123,7 +153,8 @@ describe('scope declarations', () => {
     for (const type of [schema.getQueryType()!, schema.getMutationType()!]) {
       for (const field of Object.values(type.getFields())) {
         const options = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions;
-        if (!options?.authScopes && !PUBLIC.includes(`${type.name}.${field.name}`)) undeclared.push(`${type.name}.${field.name}`);
+        if (!options?.authScopes && !PUBLIC.includes(`${type.name}.${field.name}`))
+          undeclared.push(`${type.name}.${field.name}`);
       }
     }
     expect(undeclared).toEqual([]);

@@ -34,19 +34,37 @@ describe.skipIf(!curlAvailable)('the README examples', () => {
   let port: number;
   let dataDir: string;
   const env = (): NodeJS.ProcessEnv => ({
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'warn',
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
   });
 
   beforeAll(async () => {
     port = await freePort();
     dataDir = mkdtempSync(path.join(tmpdir(), 'ddp-readme-'));
     server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT, env: { ...env(), SFTP_PORT: String(await freePort()) }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: { ...env(), SFTP_PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    server.stdout!.on('data', (chunk) => { output += chunk; });
-    server.stderr!.on('data', (chunk) => { output += chunk; });
+    server.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    server.stderr!.on('data', (chunk) => {
+      output += chunk;
+    });
     const deadline = Date.now() + 120_000;
-    while (!(await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((response) => response.ok, () => false))) {
+    while (
+      !(await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+        (response) => response.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline || server.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
@@ -71,22 +89,34 @@ describe.skipIf(!curlAvailable)('the README examples', () => {
       // Each request must succeed: curl exits non-zero on a 4xx or 5xx, and the script stops there.
       'curl() { command curl --fail-with-body --max-time 120 "$@"; }',
       ...blocks(tryIt, 'sh'),
-    ].join('\n').replaceAll('localhost:4000', `127.0.0.1:${port}`);
-    const run = spawnSync('bash', ['-c', script], { cwd: ROOT, env: env(), encoding: 'utf8', timeout: 240_000, maxBuffer: 64 * 1024 * 1024 });
+    ]
+      .join('\n')
+      .replaceAll('localhost:4000', `127.0.0.1:${port}`);
+    const run = spawnSync('bash', ['-c', script], {
+      cwd: ROOT,
+      env: env(),
+      encoding: 'utf8',
+      timeout: 240_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const tail = `${run.stdout.slice(-3000)}\n--- stderr ---\n${run.stderr.slice(-3000)}`;
     expect(run.status, tail).toBe(0);
   }, 300_000);
 
   it('answers every GraphQL example without errors', async () => {
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@demo.dealer', password: 'demo-admin-password' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@demo.dealer', password: 'demo-admin-password' }),
     });
-    const { token } = await login.json() as { token: string };
+    const { token } = (await login.json()) as { token: string };
     for (const query of blocks(tryIt, 'graphql')) {
       const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query }),
       });
-      const body = await response.json() as { data?: unknown; errors?: unknown[] };
+      const body = (await response.json()) as { data?: unknown; errors?: unknown[] };
       expect(body.errors, query).toBeUndefined();
       expect(response.status, query).toBe(200);
     }

@@ -16,17 +16,21 @@ describe('scripts answer --help without doing anything', () => {
     ['scripts/seed.ts', ['--help']],
     ['scripts/sync.ts', ['-h']],
     ['scripts/print-schema.ts', ['--help']],
-  ])('%s %j', async (script, args) => {
-    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'ddp-help-')), 'data');
-    const schemaWritten = statSync(SCHEMA_FILE).mtimeMs;
-    const operationsWritten = statSync(OPERATIONS_FILE).mtimeMs;
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-      timeout: 60_000,
-    });
-    expect(stdout).toMatch(/^usage: npm run /);
-    expect(existsSync(dataDir)).toBe(false);
-    expect(statSync(SCHEMA_FILE).mtimeMs).toBe(schemaWritten);
-    expect(statSync(OPERATIONS_FILE).mtimeMs).toBe(operationsWritten);
-  }, 90_000);
+  ])(
+    '%s %j',
+    async (script, args) => {
+      const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'ddp-help-')), 'data');
+      const schemaWritten = statSync(SCHEMA_FILE).mtimeMs;
+      const operationsWritten = statSync(OPERATIONS_FILE).mtimeMs;
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+        timeout: 60_000,
+      });
+      expect(stdout).toMatch(/^usage: npm run /);
+      expect(existsSync(dataDir)).toBe(false);
+      expect(statSync(SCHEMA_FILE).mtimeMs).toBe(schemaWritten);
+      expect(statSync(OPERATIONS_FILE).mtimeMs).toBe(operationsWritten);
+    },
+    90_000,
+  );
 });

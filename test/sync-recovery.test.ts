@@ -26,7 +26,8 @@ describe('sync runs over long feeds', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  const sourceRecordsOf = (integrationId: string) => app.database.prisma.vehicleSourceRecord.count({ where: { integrationId } });
+  const sourceRecordsOf = (integrationId: string) =>
+    app.database.prisma.vehicleSourceRecord.count({ where: { integrationId } });
   const vehiclesOf = (dealerId: string) => app.database.prisma.vehicle.count({ where: { dealerId } });
 
   it('leaves committed batches whole when the process running a sync is killed, and the next run marks it failed and completes the load', async () => {
@@ -34,11 +35,21 @@ describe('sync runs over long feeds', () => {
     const dealerId = group.dealerIds[0]!;
     const file = path.join(directory, 'crash.csv');
     await writeGeneratedFeed(file, rows, { tag: 'CRASH' });
-    const { integration } = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: dealerId, source: 'crash_feed' });
+    const { integration } = await connect(app, admin, {
+      plugin_key: 'homenet_inventory_csv',
+      dealer_id: dealerId,
+      source: 'crash_feed',
+    });
 
     const cli = spawn('npx', ['tsx', 'scripts/sync.ts', file, '--integration', integration.id], {
       cwd: path.resolve(import.meta.dirname, '..'),
-      env: { ...process.env, DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir, DATABASE_PREPARED_STATEMENTS: 'false', LOG_LEVEL: 'error' },
+      env: {
+        ...process.env,
+        DATABASE_URL: app.databaseUrl,
+        DATA_DIR: app.dataDir,
+        DATABASE_PREPARED_STATEMENTS: 'false',
+        LOG_LEVEL: 'error',
+      },
       detached: true,
       stdio: 'ignore',
     });
@@ -64,17 +75,28 @@ describe('sync runs over long feeds', () => {
     expect(written).toBeLessThan(rows);
     expect(await vehiclesOf(dealerId)).toBe(written);
     const orphaned = await app.database.pool.query(
-      `SELECT count(*)::int AS n FROM vehicles v WHERE v.dealer_id = $1 AND NOT EXISTS (SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id)`, [dealerId]);
+      `SELECT count(*)::int AS n FROM vehicles v WHERE v.dealer_id = $1 AND NOT EXISTS (SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id)`,
+      [dealerId],
+    );
     expect(orphaned.rows[0].n).toBe(0);
 
     // While its heartbeat is fresh, the run still counts as live.
     deliver(app, integration.id, file);
     expect((await app.client.post(`/integrations/${integration.id}/sync`, {}, admin)).status).toBe(409);
     // Two minutes without a heartbeat: the next run marks it failed and loads the whole file.
-    await app.database.prisma.syncRun.update({ where: { id: orphan.id }, data: { heartbeatAt: new Date(Date.now() - 10 * 60_000) } });
+    await app.database.prisma.syncRun.update({
+      where: { id: orphan.id },
+      data: { heartbeatAt: new Date(Date.now() - 10 * 60_000) },
+    });
     const next = await syncNow(app, admin, integration.id, 120_000);
-    expect(next).toMatchObject({ status: 'succeeded', counts: { read: rows, created: rows - written, unchanged: written, failed: 0 } });
-    expect((await app.client.get(`/syncs/${orphan.id}`, admin)).body).toMatchObject({ status: 'failed', error: expect.stringContaining('interrupted') });
+    expect(next).toMatchObject({
+      status: 'succeeded',
+      counts: { read: rows, created: rows - written, unchanged: written, failed: 0 },
+    });
+    expect((await app.client.get(`/syncs/${orphan.id}`, admin)).body).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('interrupted'),
+    });
     expect(await vehiclesOf(dealerId)).toBe(rows);
     expect(await sourceRecordsOf(integration.id)).toBe(rows);
   }, 180_000);
@@ -83,25 +105,42 @@ describe('sync runs over long feeds', () => {
     const dealerId = group.dealerIds[1]!;
     const file = path.join(directory, 'dupes.csv');
     // Line numbers count the header as line 1: row index i is on line i + 2.
-    await writeGeneratedFeed(file, 5_200, { tag: 'DUPES', line: (index) => (index === 5_150 ? generatedLine(3, 'DUPES', { Stock: 'DUP-1' }) : null) });
-    const { integration } = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: dealerId, source: 'dupes_feed' });
+    await writeGeneratedFeed(file, 5_200, {
+      tag: 'DUPES',
+      line: (index) => (index === 5_150 ? generatedLine(3, 'DUPES', { Stock: 'DUP-1' }) : null),
+    });
+    const { integration } = await connect(app, admin, {
+      plugin_key: 'homenet_inventory_csv',
+      dealer_id: dealerId,
+      source: 'dupes_feed',
+    });
     deliver(app, integration.id, file);
     const run = await syncNow(app, admin, integration.id, 60_000);
     expect(run).toMatchObject({ status: 'succeeded', counts: { read: 5_200, created: 5_199, skipped: 1, failed: 0 } });
     const detail = (await app.client.get(`/syncs/${run.id}`, admin)).body;
-    expect(detail.row_errors).toEqual([expect.objectContaining({ row: 5_152, message: expect.stringContaining('duplicate') })]);
+    expect(detail.row_errors).toEqual([
+      expect.objectContaining({ row: 5_152, message: expect.stringContaining('duplicate') }),
+    ]);
     const kept = (await app.client.get(`/inventory/${generatedVin(3, 'DUPES')}`, admin)).body;
     expect(kept.stock_number).toBe('S3');
   }, 90_000);
 
   it('keeps a vehicle listed when its row fails validation, while a vehicle left out of the feed runs out its grace', async () => {
     const dealerId = group.dealerIds[2] ?? group.dealerIds[0]!;
-    const { integration } = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: dealerId, source: 'keeps_feed', sold_grace_syncs: 1 });
+    const { integration } = await connect(app, admin, {
+      plugin_key: 'homenet_inventory_csv',
+      dealer_id: dealerId,
+      source: 'keeps_feed',
+      sold_grace_syncs: 1,
+    });
     const day1 = path.join(directory, 'keeps-day-1.csv');
     const day2 = path.join(directory, 'keeps-day-2.csv');
     await writeGeneratedFeed(day1, 10, { tag: 'KEEPS' });
     // Day 2: row 4 has a typo in its year (the row fails), row 9 is gone (the vehicle was sold).
-    await writeGeneratedFeed(day2, 9, { tag: 'KEEPS', line: (index) => (index === 4 ? generatedLine(4, 'KEEPS', { Year: '2O26' }) : null) });
+    await writeGeneratedFeed(day2, 9, {
+      tag: 'KEEPS',
+      line: (index) => (index === 4 ? generatedLine(4, 'KEEPS', { Year: '2O26' }) : null),
+    });
     deliver(app, integration.id, day1);
     expect(await syncNow(app, admin, integration.id)).toMatchObject({ status: 'succeeded', counts: { created: 10 } });
     deliver(app, integration.id, day2);

@@ -28,13 +28,18 @@ export interface Authenticated {
  * needs a caller.
  */
 export class Authenticator {
-  constructor(private readonly deps: { db: Db; tokens: TokenService; keyLimiter: KeyRateLimiter; lastUsed: LastUsedRecorder }) {}
+  constructor(
+    private readonly deps: { db: Db; tokens: TokenService; keyLimiter: KeyRateLimiter; lastUsed: LastUsedRecorder },
+  ) {}
 
   async authenticate(authorization: string | null, ip: string | null): Promise<Authenticated> {
     const session = await resolveSession(authorization, this.deps.db, this.deps.tokens, ip);
     if (session.principal.kind !== 'apiKey') return { session, rateLimit: null };
     await this.deps.lastUsed.touch(session.principal.apiKeyId, session.principal.neverUsed);
-    return { session, rateLimit: await this.deps.keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour) };
+    return {
+      session,
+      rateLimit: await this.deps.keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour),
+    };
   }
 
   /** Counts `count` more operations of the same request against an API key's hour (a GraphQL request counts one per root field). */
@@ -57,7 +62,12 @@ export class Authenticator {
 }
 
 /** The session an Authorization header stands for: API key, user JWT, else anonymous. */
-export async function resolveSession(authorization: string | null, db: Db, tokens: TokenService, ip: string | null): Promise<Session> {
+export async function resolveSession(
+  authorization: string | null,
+  db: Db,
+  tokens: TokenService,
+  ip: string | null,
+): Promise<Session> {
   if (!authorization) return Session.anonymous();
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
@@ -68,16 +78,36 @@ export async function resolveSession(authorization: string | null, db: Db, token
   // The token proves identity; role, groups and whether the account is enabled are read fresh (one
   // statement), so a change to any of them applies from the next request on.
   const user = tokens.external
-    ? typeof claims.email === 'string' ? await loadUser(db, Prisma.sql`u.email = ${claims.email.toLowerCase()}`) : null
-    : claims.sub && isUuid(claims.sub) ? await loadUser(db, Prisma.sql`u.id = ${claims.sub}::uuid`) : null;
+    ? typeof claims.email === 'string'
+      ? await loadUser(db, Prisma.sql`u.email = ${claims.email.toLowerCase()}`)
+      : null
+    : claims.sub && isUuid(claims.sub)
+      ? await loadUser(db, Prisma.sql`u.id = ${claims.sub}::uuid`)
+      : null;
   if (!user) throw unauthenticated(tokens.external ? 'no account for this identity' : 'invalid token: unknown user');
   if (user.disabled_at) throw unauthenticated('account disabled');
   // An initial password awaiting its change grants nothing but the change itself (and /auth/me).
-  if (user.must_change_password) return new Session({ kind: 'user', userId: user.id, email: user.email, role: user.role, mustChangePassword: true }, [], []);
-  return new Session({ kind: 'user', userId: user.id, email: user.email, role: user.role }, ROLE_SCOPES[user.role], user.dealer_group_ids);
+  if (user.must_change_password)
+    return new Session(
+      { kind: 'user', userId: user.id, email: user.email, role: user.role, mustChangePassword: true },
+      [],
+      [],
+    );
+  return new Session(
+    { kind: 'user', userId: user.id, email: user.email, role: user.role },
+    ROLE_SCOPES[user.role],
+    user.dealer_group_ids,
+  );
 }
 
-interface UserRow { id: string; email: string; role: Role; disabled_at: Date | null; must_change_password: boolean; dealer_group_ids: string[] }
+interface UserRow {
+  id: string;
+  email: string;
+  role: Role;
+  disabled_at: Date | null;
+  must_change_password: boolean;
+  dealer_group_ids: string[];
+}
 
 async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
   const [row] = await db.$queryRaw<UserRow[]>(Prisma.sql`/* sessionUser */
@@ -87,10 +117,16 @@ async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
   return row ?? null;
 }
 
-
 interface ApiKeyRow {
-  id: string; name: string; key_hash: string; scopes: string[]; rate_limit_per_hour: number; allowed_ips: string[];
-  revoked_at: Date | null; dealer_group_ids: string[]; never_used: boolean;
+  id: string;
+  name: string;
+  key_hash: string;
+  scopes: string[];
+  rate_limit_per_hour: number;
+  allowed_ips: string[];
+  revoked_at: Date | null;
+  dealer_group_ids: string[];
+  never_used: boolean;
 }
 
 /**
@@ -105,9 +141,16 @@ async function resolveApiKey(key: string, db: Db, ip: string | null): Promise<Se
     FROM api_keys k LEFT JOIN api_key_dealer_groups g ON g.api_key_id = k.id WHERE k.key_hash = ${hash} GROUP BY k.id`);
   if (!row || !sameDigest(row.key_hash, hash)) throw unauthenticated('invalid API key');
   if (row.revoked_at && row.revoked_at.getTime() <= Date.now()) throw unauthenticated('API key revoked');
-  if (!ipAllowed(ip, row.allowed_ips)) throw forbidden(`this API key may not be used from ${ip ?? 'an unknown address'}`);
+  if (!ipAllowed(ip, row.allowed_ips))
+    throw forbidden(`this API key may not be used from ${ip ?? 'an unknown address'}`);
   return new Session(
-    { kind: 'apiKey', apiKeyId: row.id, name: row.name, rateLimitPerHour: row.rate_limit_per_hour, neverUsed: row.never_used },
+    {
+      kind: 'apiKey',
+      apiKeyId: row.id,
+      name: row.name,
+      rateLimitPerHour: row.rate_limit_per_hour,
+      neverUsed: row.never_used,
+    },
     row.scopes.filter(isScope),
     row.dealer_group_ids,
   );

@@ -11,7 +11,11 @@ export class LastUsedRecorder {
   private pending = new Map<string, Date>();
   private timer: NodeJS.Timeout;
 
-  constructor(private readonly db: Db, private readonly logger: Logger, flushMs: number) {
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    flushMs: number,
+  ) {
     this.timer = setInterval(() => void this.flush(), flushMs);
     this.timer.unref();
   }
@@ -22,8 +26,10 @@ export class LastUsedRecorder {
       this.pending.set(apiKeyId, at);
       return;
     }
-    await this.db.$executeRaw`/* firstApiKeyUse */ UPDATE api_keys SET last_used_at = ${at} WHERE id = ${apiKeyId}::uuid AND last_used_at IS NULL`
-      .catch(() => this.pending.set(apiKeyId, at));
+    await this.db
+      .$executeRaw`/* firstApiKeyUse */ UPDATE api_keys SET last_used_at = ${at} WHERE id = ${apiKeyId}::uuid AND last_used_at IS NULL`.catch(
+      () => this.pending.set(apiKeyId, at),
+    );
   }
 
   async flush(): Promise<void> {
@@ -32,7 +38,8 @@ export class LastUsedRecorder {
     this.pending = new Map();
     const rows = [...batch].map(([id, at]) => Prisma.sql`(${id}::uuid, ${at}::timestamptz)`);
     try {
-      await this.db.$executeRaw`/* touchApiKeys */ UPDATE api_keys k SET last_used_at = v.at FROM (VALUES ${Prisma.join(rows)}) AS v(id, at)
+      await this.db
+        .$executeRaw`/* touchApiKeys */ UPDATE api_keys k SET last_used_at = v.at FROM (VALUES ${Prisma.join(rows)}) AS v(id, at)
         WHERE k.id = v.id AND (k.last_used_at IS NULL OR k.last_used_at < v.at)`;
     } catch (error) {
       for (const [id, at] of batch) if (!this.pending.has(id)) this.pending.set(id, at);

@@ -3,7 +3,12 @@ import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem
 
 describe('passwords: one policy for every new password, and hashing', () => {
   it('accepts long passwords and passphrases without composition rules', () => {
-    for (const password of ['correct horse battery staple', 'Fjord-Lantern-7-Quiver', 'mauve otter sings', 'ñandú-pingüino-ß']) {
+    for (const password of [
+      'correct horse battery staple',
+      'Fjord-Lantern-7-Quiver',
+      'mauve otter sings',
+      'ñandú-pingüino-ß',
+    ]) {
       expect(passwordProblem(password), password).toBeNull();
     }
   });
@@ -30,7 +35,9 @@ describe('passwords: one policy for every new password, and hashing', () => {
     expect(passwordProblem('zebra-qwerty-kite')).toBe('must not contain "qwerty", one of the first words guessed');
     expect(passwordProblem('river 1234567 stone')).toBe('must not contain "123456", one of the first words guessed');
     // Full-width letters are hashed as their ASCII forms (NFKC), so they are checked as those.
-    expect(passwordProblem('ｗｅｌｃｏｍｅ to the lot')).toBe('must not contain "welcome", one of the first words guessed');
+    expect(passwordProblem('ｗｅｌｃｏｍｅ to the lot')).toBe(
+      'must not contain "welcome", one of the first words guessed',
+    );
     expect(passwordProblem('letmein-please-now')).toMatch(/"letmein"/);
     expect(passwordProblem('changeme-on-monday')).toMatch(/"changeme"/);
   });

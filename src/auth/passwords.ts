@@ -28,7 +28,8 @@ export function passwordProblem(password: string): string | null {
   const characters = [...normalized];
   if (characters.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
   if (characters.length > MAX_PASSWORD_LENGTH) return `must be at most ${MAX_PASSWORD_LENGTH} characters`;
-  if (new Set(characters).size < MIN_DISTINCT_CHARACTERS) return `must have at least ${MIN_DISTINCT_CHARACTERS} different characters`;
+  if (new Set(characters).size < MIN_DISTINCT_CHARACTERS)
+    return `must have at least ${MIN_DISTINCT_CHARACTERS} different characters`;
   const lowered = normalized.toLowerCase();
   const weak = WEAK_WORDS.find((word) => lowered.includes(word));
   if (weak) return `must not contain "${weak}", one of the first words guessed`;
@@ -40,7 +41,9 @@ const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
 }
 
@@ -58,6 +61,11 @@ export async function verifyPassword(password: string, stored: string | null): P
   const [scheme, n, r, p, salt, hash] = (stored ?? DUMMY_HASH).split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p), maxmem: COST.maxmem });
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: COST.maxmem,
+  });
   return stored !== null && expected.length === actual.length && timingSafeEqual(expected, actual);
 }

@@ -28,7 +28,11 @@ export class KeyRateLimiter {
     if (!limiter) {
       const options = { keyPrefix: `ddp:rl:key:${points}`, points, duration: WINDOW_SECONDS };
       limiter = this.redis
-        ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: new RateLimiterMemory(options) })
+        ? new RateLimiterRedis({
+            ...options,
+            storeClient: this.redis,
+            insuranceLimiter: new RateLimiterMemory(options),
+          })
         : new RateLimiterMemory(options);
       this.limiters.set(points, limiter);
     }
@@ -39,7 +43,12 @@ export class KeyRateLimiter {
   async consume(apiKeyId: string, limit: number, points = 1): Promise<RateLimitState> {
     try {
       const result = await this.limiterFor(limit).consume(apiKeyId, points);
-      return { limit, remaining: result.remainingPoints, resetSeconds: Math.ceil(result.msBeforeNext / 1000), limited: false };
+      return {
+        limit,
+        remaining: result.remainingPoints,
+        resetSeconds: Math.ceil(result.msBeforeNext / 1000),
+        limited: false,
+      };
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) throw error;
       return { limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)), limited: true };
@@ -63,7 +72,12 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 }
 
 export const rateLimited = (state: RateLimitState) =>
-  new AppError(429, 'RATE_LIMITED', `rate limit of ${state.limit} requests per hour reached; retry in ${state.resetSeconds} s`, { retryAfterSeconds: state.resetSeconds });
+  new AppError(
+    429,
+    'RATE_LIMITED',
+    `rate limit of ${state.limit} requests per hour reached; retry in ${state.resetSeconds} s`,
+    { retryAfterSeconds: state.resetSeconds },
+  );
 
 /** Slows password guessing: failures are counted per account and per IP address. */
 export class LoginThrottle {
@@ -73,7 +87,9 @@ export class LoginThrottle {
   constructor(redis: Redis | null, limits = { account: 10, ip: 50, windowSeconds: 900 }) {
     const make = (keyPrefix: string, points: number) => {
       const options = { keyPrefix, points, duration: limits.windowSeconds };
-      return redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) }) : new RateLimiterMemory(options);
+      return redis
+        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
+        : new RateLimiterMemory(options);
     };
     this.perAccount = make('ddp:login:account', limits.account);
     this.perIp = make('ddp:login:ip', limits.ip);
@@ -82,7 +98,10 @@ export class LoginThrottle {
   /** Seconds to wait before another attempt, or 0 when one is allowed now. */
   async blockedFor(email: string, ip: string | null): Promise<number> {
     const [account, address] = await Promise.all([this.perAccount.get(email), ip ? this.perIp.get(ip) : null]);
-    const over = [[account, this.perAccount.points], [address, this.perIp.points]] as const;
+    const over = [
+      [account, this.perAccount.points],
+      [address, this.perIp.points],
+    ] as const;
     let wait = 0;
     for (const [result, points] of over) {
       if (result && result.consumedPoints >= points) wait = Math.max(wait, Math.ceil(result.msBeforeNext / 1000));

@@ -1,9 +1,23 @@
 /** The scopes an API key can hold and a user's role grants. */
 export const SCOPES = [
-  'inventory:read', 'dealers:read', 'dealers:write', 'integrations:read', 'integrations:write',
-  'calls:read', 'leads:read', 'leads:write', 'sales:read', 'sources:read', 'sources:write',
-  'mappings:read', 'mappings:write', 'partners:read', 'partners:write', 'assistant:use',
-  'logs:read', 'admin',
+  'inventory:read',
+  'dealers:read',
+  'dealers:write',
+  'integrations:read',
+  'integrations:write',
+  'calls:read',
+  'leads:read',
+  'leads:write',
+  'sales:read',
+  'sources:read',
+  'sources:write',
+  'mappings:read',
+  'mappings:write',
+  'partners:read',
+  'partners:write',
+  'assistant:use',
+  'logs:read',
+  'admin',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -1,12 +1,29 @@
 import { AppError, forbidden, unauthenticated } from '../errors';
 
-export const passwordChangeRequired = () => new AppError(403, 'PASSWORD_CHANGE_REQUIRED', 'change the initial password first: POST /auth/password with current_password and new_password');
+export const passwordChangeRequired = () =>
+  new AppError(
+    403,
+    'PASSWORD_CHANGE_REQUIRED',
+    'change the initial password first: POST /auth/password with current_password and new_password',
+  );
 import type { Role, Scope } from './scopes';
 
 export type Principal =
   | { kind: 'anonymous' }
-  | { kind: 'user'; userId: string; email: string; role: Role; /** An initial password awaits its change: nothing else is allowed until then. */ mustChangePassword?: boolean }
-  | { kind: 'apiKey'; apiKeyId: string; name: string; rateLimitPerHour: number; /** No use recorded yet: this one is written at once. */ neverUsed?: boolean };
+  | {
+      kind: 'user';
+      userId: string;
+      email: string;
+      role: Role;
+      /** An initial password awaits its change: nothing else is allowed until then. */ mustChangePassword?: boolean;
+    }
+  | {
+      kind: 'apiKey';
+      apiKeyId: string;
+      name: string;
+      rateLimitPerHour: number;
+      /** No use recorded yet: this one is written at once. */ neverUsed?: boolean;
+    };
 
 /**
  * Who is calling and what they may do. Never null: an unauthenticated caller holds the

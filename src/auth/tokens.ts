@@ -1,5 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { SignJWT, createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type CryptoKey } from 'jose';
+import {
+  SignJWT,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type CryptoKey,
+} from 'jose';
 import type { Config } from '../config';
 import { unauthenticated } from '../errors';
 import type { SigningKeys } from './signing-keys';
@@ -8,12 +16,19 @@ import type { SigningKeys } from './signing-keys';
 export interface TokenService {
   /** True when tokens come from an external identity provider, not from /auth/login. */
   external: boolean;
-  issueAccessToken(claims: { userId: string; email: string; role: string; dealerGroupIds: readonly string[] }): Promise<{ token: string; expiresAt: Date }>;
+  issueAccessToken(claims: {
+    userId: string;
+    email: string;
+    role: string;
+    dealerGroupIds: readonly string[];
+  }): Promise<{ token: string; expiresAt: Date }>;
   verify(token: string): Promise<JWTPayload>;
 }
 
 export function createTokenService(config: Config['jwt'], keys: SigningKeys): TokenService {
-  const verificationKey: CryptoKey | JWTVerifyGetKey = config.jwksUrl ? createRemoteJWKSet(new URL(config.jwksUrl)) : keys.publicKey;
+  const verificationKey: CryptoKey | JWTVerifyGetKey = config.jwksUrl
+    ? createRemoteJWKSet(new URL(config.jwksUrl))
+    : keys.publicKey;
   return {
     external: Boolean(config.jwksUrl),
     async issueAccessToken({ userId, email, role, dealerGroupIds }) {
@@ -40,11 +55,16 @@ export function createTokenService(config: Config['jwt'], keys: SigningKeys): To
         return payload;
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw unauthenticated('token expired: refresh it or log in again');
-        if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWSSignatureVerificationFailed) {
+        if (
+          error instanceof joseErrors.JWKSNoMatchingKey ||
+          error instanceof joseErrors.JWSSignatureVerificationFailed
+        ) {
           throw unauthenticated('invalid token: signature not recognised');
         }
-        if (error instanceof joseErrors.JWTClaimValidationFailed) throw unauthenticated(`invalid token: ${error.claim} claim rejected`);
-        if (error instanceof joseErrors.JOSEAlgNotAllowed) throw unauthenticated('invalid token: only RS256 tokens are accepted');
+        if (error instanceof joseErrors.JWTClaimValidationFailed)
+          throw unauthenticated(`invalid token: ${error.claim} claim rejected`);
+        if (error instanceof joseErrors.JOSEAlgNotAllowed)
+          throw unauthenticated('invalid token: only RS256 tokens are accepted');
         throw unauthenticated('invalid token');
       }
     },

@@ -23,15 +23,26 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
 }
 
 /** Multi-row INSERT in chunks: far faster than row-by-row writes for thousands of rows. */
-export async function insertRows(client: pg.PoolClient, table: string, columns: string[], rows: unknown[][], casts: Record<string, string> = {}) {
+export async function insertRows(
+  client: pg.PoolClient,
+  table: string,
+  columns: string[],
+  rows: unknown[][],
+  casts: Record<string, string> = {},
+) {
   const chunk = Math.floor(30_000 / columns.length);
   for (let start = 0; start < rows.length; start += chunk) {
     const slice = rows.slice(start, start + chunk);
     const values: unknown[] = [];
-    const tuples = slice.map((row) => `(${row.map((value, index) => {
-      values.push(value);
-      return `$${values.length}${casts[columns[index] as string] ?? ''}`;
-    }).join(',')})`);
+    const tuples = slice.map(
+      (row) =>
+        `(${row
+          .map((value, index) => {
+            values.push(value);
+            return `$${values.length}${casts[columns[index] as string] ?? ''}`;
+          })
+          .join(',')})`,
+    );
     await client.query(`INSERT INTO ${table} (${columns.join(',')}) VALUES ${tuples.join(',')}`, values);
   }
 }

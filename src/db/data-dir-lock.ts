@@ -35,7 +35,11 @@ export interface LockHolder {
 
 /** DATA_DIR is open in another live process (or its lock cannot be read); the message says what to do. */
 export class DataDirInUseError extends Error {
-  constructor(readonly dataDir: string, readonly holder: LockHolder | null, message: string) {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockHolder | null,
+    message: string,
+  ) {
     super(message);
     this.name = 'DataDirInUseError';
   }
@@ -73,11 +77,16 @@ export function lockDataDir(dataDir: string, opener: DataDirOpener): DataDirLock
     const current = readLockFile(file);
     if (current === 'missing') continue;
     if (current === 'unreadable') throw new DataDirInUseError(dataDir, null, unreadableLockMessage(dataDir, file));
-    if (isHeldByLiveProcess(file, current.holder)) throw new DataDirInUseError(dataDir, current.holder, inUseMessage(dataDir, file, current.holder, opener));
+    if (isHeldByLiveProcess(file, current.holder))
+      throw new DataDirInUseError(dataDir, current.holder, inUseMessage(dataDir, file, current.holder, opener));
     removeStaleLock(file, current.holder);
     tookOverFrom = current.holder;
   }
-  throw new DataDirInUseError(dataDir, null, `${file} kept changing while this process tried to take it; is something starting and stopping in a loop?`);
+  throw new DataDirInUseError(
+    dataDir,
+    null,
+    `${file} kept changing while this process tried to take it; is something starting and stopping in a loop?`,
+  );
 }
 
 /** Writes the lock whole (a temporary file linked into place), so a reader never sees half of it; false when one exists. */
@@ -105,7 +114,13 @@ function readLockFile(file: string): { holder: LockHolder } | 'missing' | 'unrea
   }
   try {
     const holder = JSON.parse(text) as LockHolder;
-    if (!Number.isInteger(holder.pid) || holder.pid <= 0 || typeof holder.host !== 'string' || typeof holder.token !== 'string') return 'unreadable';
+    if (
+      !Number.isInteger(holder.pid) ||
+      holder.pid <= 0 ||
+      typeof holder.host !== 'string' ||
+      typeof holder.token !== 'string'
+    )
+      return 'unreadable';
     return { holder };
   } catch {
     return 'unreadable';
@@ -187,8 +202,10 @@ function describeHolder(holder: LockHolder): string {
 
 function inUseMessage(dataDir: string, file: string, holder: LockHolder, opener: DataDirOpener): string {
   if (holder.host !== hostname()) {
-    return `DATA_DIR ${dataDir} is open on another machine (${holder.host}, pid ${holder.pid}): the embedded database serves one process on one machine. ` +
-      `If nothing there has it open any more, delete ${file}.`;
+    return (
+      `DATA_DIR ${dataDir} is open on another machine (${holder.host}, pid ${holder.pid}): the embedded database serves one process on one machine. ` +
+      `If nothing there has it open any more, delete ${file}.`
+    );
   }
   const who = describeHolder(holder);
   if (opener.role === 'server') {

@@ -30,7 +30,14 @@ export async function openDatabaseServer(
   options: { databaseUrl: string | null; dataDir: string | null },
   opener: DataDirOpener = { role: 'tool', command: 'a command-line tool' },
 ): Promise<DatabaseServer> {
-  if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, throughServerPid: null, tookOverFrom: null, stop: async () => {} };
+  if (options.databaseUrl)
+    return {
+      url: options.databaseUrl,
+      embedded: false,
+      throughServerPid: null,
+      tookOverFrom: null,
+      stop: async () => {},
+    };
   if (!options.dataDir) {
     const memory = await startEmbeddedPostgres(null);
     return { url: memory.url, embedded: true, throughServerPid: null, tookOverFrom: null, stop: memory.stop };
@@ -42,7 +49,13 @@ export async function openDatabaseServer(
     const server = error instanceof DataDirInUseError && opener.role === 'tool' ? runningServerOf(error.holder) : null;
     if (!server) throw error;
     await assertServerAnswers(options.dataDir, server);
-    return { url: server.databaseUrl, embedded: true, throughServerPid: server.pid, tookOverFrom: null, stop: async () => {} };
+    return {
+      url: server.databaseUrl,
+      embedded: true,
+      throughServerPid: server.pid,
+      tookOverFrom: null,
+      stop: async () => {},
+    };
   }
   try {
     const embedded = await startEmbeddedPostgres(path.join(options.dataDir, 'postgres'));
@@ -78,7 +91,11 @@ async function assertServerAnswers(dataDir: string, server: LockHolder & { datab
     await client.connect();
     await client.query('SELECT 1');
   } catch (error) {
-    throw new DataDirInUseError(dataDir, server, `DATA_DIR ${dataDir} is open in the server (pid ${server.pid}), but its database at ${server.databaseUrl} does not answer (${(error as Error).message}): stop the server first.`);
+    throw new DataDirInUseError(
+      dataDir,
+      server,
+      `DATA_DIR ${dataDir} is open in the server (pid ${server.pid}), but its database at ${server.databaseUrl} does not answer (${(error as Error).message}): stop the server first.`,
+    );
   } finally {
     await client.end().catch(() => {});
   }
@@ -96,17 +113,28 @@ export interface Database {
  * Only for a real PostgreSQL server: the embedded one serves every client from one session, where
  * two clients preparing the same name would collide.
  */
-const statementName = (query: { sql: string }) => `ddp_${createHash('sha1').update(query.sql).digest('base64url').slice(0, 24)}`;
+const statementName = (query: { sql: string }) =>
+  `ddp_${createHash('sha1').update(query.sql).digest('base64url').slice(0, 24)}`;
 
-export function connectDatabase(url: string, options: { poolSize?: number; preparedStatements?: boolean; statementTimeoutMs?: number | null } = {}): Database {
+export function connectDatabase(
+  url: string,
+  options: { poolSize?: number; preparedStatements?: boolean; statementTimeoutMs?: number | null } = {},
+): Database {
   // Every statement is bounded (request work must not hold a connection for long); bulk transactions
   // lift the limit for themselves (db/bulk.inTransaction).
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+  });
   // An idle connection dropped by the server must not crash the process.
   pool.on('error', () => {});
   // Generous transaction limits: under load (and on the single-threaded embedded engine) a
   // transaction may wait its turn for a connection longer than Prisma's 2 s default.
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, options.preparedStatements ? { statementNameGenerator: statementName } : undefined), transactionOptions: { maxWait: 15_000, timeout: 30_000 } });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPg(pool, options.preparedStatements ? { statementNameGenerator: statementName } : undefined),
+    transactionOptions: { maxWait: 15_000, timeout: 30_000 },
+  });
   return {
     prisma,
     pool,

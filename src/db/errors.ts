@@ -10,27 +10,51 @@ export function databaseErrorFor(error: unknown): AppError | null {
   if (!failure) return null;
   if (failure.code === '23505') {
     const what = failure.fields.length ? `the same ${failure.fields.join(', ')}` : 'the same unique value';
-    return new AppError(409, 'CONFLICT', `a record with ${what} already exists (another request may have just created it)`, failure.fields.length ? { fields: failure.fields } : undefined);
+    return new AppError(
+      409,
+      'CONFLICT',
+      `a record with ${what} already exists (another request may have just created it)`,
+      failure.fields.length ? { fields: failure.fields } : undefined,
+    );
   }
   if (failure.code === '57014') {
-    return new AppError(503, 'QUERY_TIMEOUT', 'the query ran past the statement time limit and was cancelled; narrow the filters or the date range and retry', undefined, { 'Retry-After': '5' });
+    return new AppError(
+      503,
+      'QUERY_TIMEOUT',
+      'the query ran past the statement time limit and was cancelled; narrow the filters or the date range and retry',
+      undefined,
+      { 'Retry-After': '5' },
+    );
   }
   return null;
 }
 
-interface PostgresFailure { code: string; fields: string[] }
+interface PostgresFailure {
+  code: string;
+  fields: string[];
+}
 
 /** The SQLSTATE (and the unique key's fields) of a pg or Prisma error, looking through wrappers. */
 function postgresFailure(error: unknown, depth = 0): PostgresFailure | null {
   if (!error || typeof error !== 'object' || depth > 5) return null;
   const candidate = error as {
-    code?: unknown; constraint?: unknown; meta?: { target?: unknown; driverAdapterError?: { cause?: Record<string, unknown> } };
-    originalError?: unknown; cause?: unknown;
+    code?: unknown;
+    constraint?: unknown;
+    meta?: { target?: unknown; driverAdapterError?: { cause?: Record<string, unknown> } };
+    originalError?: unknown;
+    cause?: unknown;
   };
   // Prisma: P2002 on model writes, P2010 (raw queries) with the driver's cause.
   const cause = candidate.meta?.driverAdapterError?.cause;
   if (candidate.code === 'P2002' || cause?.kind === 'UniqueConstraintViolation') {
-    return { code: '23505', fields: uniqueFields(candidate.meta?.target ?? (cause?.constraint as Record<string, unknown> | undefined)?.fields ?? (cause?.constraint as Record<string, unknown> | undefined)?.index) };
+    return {
+      code: '23505',
+      fields: uniqueFields(
+        candidate.meta?.target ??
+          (cause?.constraint as Record<string, unknown> | undefined)?.fields ??
+          (cause?.constraint as Record<string, unknown> | undefined)?.index,
+      ),
+    };
   }
   if (typeof cause?.originalCode === 'string') return { code: cause.originalCode, fields: [] };
   // node-postgres: the SQLSTATE itself.

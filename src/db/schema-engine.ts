@@ -3,7 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from '@prisma/driver-adapter-utils';
 import * as glue from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { startEmbeddedPostgres } from './embedded';
@@ -23,7 +26,9 @@ function loadWasm(): void {
   const require = createRequire(import.meta.url);
   const packageDir = path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg'));
   const module = new WebAssembly.Module(readFileSync(path.join(packageDir, 'schema_engine_bg.wasm')));
-  const instance = new WebAssembly.Instance(module, { './schema_engine_bg.js': glue as unknown as WebAssembly.ModuleImports });
+  const instance = new WebAssembly.Instance(module, {
+    './schema_engine_bg.js': glue as unknown as WebAssembly.ModuleImports,
+  });
   glue.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start(): void }).__wbindgen_start();
   wasmReady = true;
@@ -33,7 +38,10 @@ function loadWasm(): void {
 export function readMigrations(directory = MIGRATIONS_DIR): MigrationList {
   const lockPath = path.join(directory, 'migration_lock.toml');
   const names = existsSync(directory)
-    ? readdirSync(directory, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()
+    ? readdirSync(directory, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort()
     : [];
   return {
     baseDir: directory,
@@ -41,7 +49,10 @@ export function readMigrations(directory = MIGRATIONS_DIR): MigrationList {
     shadowDbInitScript: '',
     migrationDirectories: names.map((name) => ({
       path: name,
-      migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: readFileSync(path.join(directory, name, 'migration.sql'), 'utf8') } },
+      migrationFile: {
+        path: 'migration.sql',
+        content: { tag: 'ok' as const, value: readFileSync(path.join(directory, name, 'migration.sql'), 'utf8') },
+      },
     })),
   };
 }
@@ -83,7 +94,8 @@ function withCharColumns<T>(adapter: T): T {
     return result;
   };
   const startTransaction = queryable.startTransaction?.bind(queryable);
-  if (startTransaction) queryable.startTransaction = async (...args) => withCharColumns(await startTransaction(...args));
+  if (startTransaction)
+    queryable.startTransaction = async (...args) => withCharColumns(await startTransaction(...args));
   return adapter;
 }
 
@@ -113,7 +125,11 @@ async function openEngine(databaseUrl: string): Promise<{ engine: SchemaEngine; 
   };
   const datamodel = readFileSync(SCHEMA_PATH, 'utf8');
   const log = () => {};
-  const engine = await glue.SchemaEngine.new({ datamodels: [[SCHEMA_PATH, datamodel]] }, log, bindMigrationAwareSqlAdapterFactory(factory));
+  const engine = await glue.SchemaEngine.new(
+    { datamodels: [[SCHEMA_PATH, datamodel]] },
+    log,
+    bindMigrationAwareSqlAdapterFactory(factory),
+  );
   return {
     engine,
     async close() {
@@ -136,11 +152,16 @@ export async function applyMigrations(databaseUrl: string): Promise<string[]> {
 }
 
 /** The SQL that would bring the migrations up to date with schema.prisma; empty when they agree. */
-export async function diffMigrationsToSchema(databaseUrl: string, schemaText = readFileSync(SCHEMA_PATH, 'utf8')): Promise<string> {
+export async function diffMigrationsToSchema(
+  databaseUrl: string,
+  schemaText = readFileSync(SCHEMA_PATH, 'utf8'),
+): Promise<string> {
   const { engine, close } = await openEngine(databaseUrl);
   try {
     const migrations = readMigrations();
-    const from = migrations.migrationDirectories.length ? { tag: 'migrations' as const, ...migrations } : { tag: 'empty' as const };
+    const from = migrations.migrationDirectories.length
+      ? { tag: 'migrations' as const, ...migrations }
+      : { tag: 'empty' as const };
     const result = await engine.diff({
       from,
       to: { tag: 'schemaDatamodel', files: [{ path: SCHEMA_PATH, content: schemaText }] },

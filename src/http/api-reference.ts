@@ -9,7 +9,11 @@ import path from 'node:path';
  * it works on machines without internet access.
  */
 
-interface Asset { contentType: string; body: Uint8Array<ArrayBuffer>; hash: string }
+interface Asset {
+  contentType: string;
+  body: Uint8Array<ArrayBuffer>;
+  hash: string;
+}
 
 export interface ApiReferenceOptions {
   basePath: string;
@@ -49,7 +53,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#
 
 function asset(contentType: string, content: string | Buffer): Asset {
   const body = typeof content === 'string' ? Buffer.from(content) : content;
-  return { contentType, body: new Uint8Array(body), hash: createHash('sha256').update(body).digest('hex').slice(0, 16) };
+  return {
+    contentType,
+    body: new Uint8Array(body),
+    hash: createHash('sha256').update(body).digest('hex').slice(0, 16),
+  };
 }
 
 function swaggerUiFolder(): string {
@@ -77,7 +85,8 @@ function initializerScript(openApiUrl: string): string {
 function loadAssets(basePath: string): Map<string, Asset> {
   const folder = swaggerUiFolder();
   const assets = new Map<string, Asset>();
-  for (const [name, contentType] of Object.entries(SWAGGER_UI_FILES)) assets.set(name, asset(contentType, readFileSync(path.join(folder, name))));
+  for (const [name, contentType] of Object.entries(SWAGGER_UI_FILES))
+    assets.set(name, asset(contentType, readFileSync(path.join(folder, name))));
   assets.set('reference.js', asset('text/javascript; charset=utf-8', initializerScript(`${basePath}/openapi.json`)));
   return assets;
 }
@@ -115,7 +124,9 @@ export function createApiReference(options: ApiReferenceOptions): ApiReference {
   return {
     respond(relativePath) {
       if (relativePath === '/docs' || relativePath === '/docs/') {
-        return new Response(load().page, { headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_POLICY } });
+        return new Response(load().page, {
+          headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_POLICY },
+        });
       }
       const match = /^\/docs\/assets\/([0-9a-f]{16})\/([\w.-]+)$/.exec(relativePath);
       if (!match) return null;

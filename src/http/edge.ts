@@ -41,8 +41,13 @@ export function pathProblem(rawTarget: string): EdgeProblem | null {
     } catch {
       return { field: 'path', message: `malformed percent-encoding in path segment "${segment.slice(0, 100)}"` };
     }
-    if (decoded === '.' || decoded === '..') return { field: 'path', message: 'dot segments ("." and "..", encoded or not) are not allowed in paths' };
-    if (/[/\\]/.test(decoded)) return { field: 'path', message: `encoded slashes are not allowed in path segments ("${segment.slice(0, 100)}")` };
+    if (decoded === '.' || decoded === '..')
+      return { field: 'path', message: 'dot segments ("." and "..", encoded or not) are not allowed in paths' };
+    if (/[/\\]/.test(decoded))
+      return {
+        field: 'path',
+        message: `encoded slashes are not allowed in path segments ("${segment.slice(0, 100)}")`,
+      };
     const problem = textProblem(decoded);
     if (problem) return { field: 'path', message: `a path segment ${problem}` };
   }

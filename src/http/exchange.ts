@@ -28,11 +28,13 @@ export class Exchange {
 
   /** The caller's session: 401/403 for a bad credential, 429 once an API key's hour is spent. */
   caller(): Promise<Session> {
-    this.authenticated ??= this.authenticator.authenticate(this.authorization, this.ip).then(({ session, rateLimit }) => {
-      this.session = session;
-      this.countedAs(rateLimit);
-      return session;
-    });
+    this.authenticated ??= this.authenticator
+      .authenticate(this.authorization, this.ip)
+      .then(({ session, rateLimit }) => {
+        this.session = session;
+        this.countedAs(rateLimit);
+        return session;
+      });
     return this.authenticated;
   }
 
@@ -73,15 +75,23 @@ export function useExchange(): Plugin {
 
 /** Root fields an operation selects (aliases and fragments included; __typename is free). */
 function rootFieldCount(document: DocumentNode, operationName: string | null | undefined): number {
-  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName));
+  const operation = document.definitions.find(
+    (definition) =>
+      definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName),
+  );
   if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) return 1;
-  const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [])));
-  const count = (selectionSet: SelectionSetNode, seen: Set<string>): number => selectionSet.selections.reduce((total, selection) => {
-    if (selection.kind === Kind.FIELD) return total + (selection.name.value === '__typename' ? 0 : 1);
-    if (selection.kind === Kind.INLINE_FRAGMENT) return total + count(selection.selectionSet, seen);
-    const fragment = fragments.get(selection.name.value);
-    if (!fragment || seen.has(selection.name.value)) return total;
-    return total + count(fragment, new Set([...seen, selection.name.value]));
-  }, 0);
+  const fragments = new Map(
+    document.definitions.flatMap((definition) =>
+      definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition.selectionSet] as const] : [],
+    ),
+  );
+  const count = (selectionSet: SelectionSetNode, seen: Set<string>): number =>
+    selectionSet.selections.reduce((total, selection) => {
+      if (selection.kind === Kind.FIELD) return total + (selection.name.value === '__typename' ? 0 : 1);
+      if (selection.kind === Kind.INLINE_FRAGMENT) return total + count(selection.selectionSet, seen);
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || seen.has(selection.name.value)) return total;
+      return total + count(fragment, new Set([...seen, selection.name.value]));
+    }, 0);
   return count(operation.selectionSet, new Set());
 }

@@ -9,7 +9,10 @@ import type { Logger } from '../logger';
  */
 
 /** One limit as the store applies it; `fieldIdentity` names the limit (its bucket). */
-export interface StoredLimit { max: number; windowMs: number }
+export interface StoredLimit {
+  max: number;
+  windowMs: number;
+}
 export type LimitLookup = (bucket: string) => StoredLimit;
 
 // Store contract: getForIdentity atomically prunes expired calls, records this one if fewer than max remain and returns the earlier ones; setForIdentity only refreshes the expiry.
@@ -29,14 +32,18 @@ export interface FieldCallStore extends Store {
 const keyOf = (identity: Identity) => `${identity.fieldIdentity}\u0000${identity.contextIdentity}`;
 
 /** The verdict as the library expects it: the earlier calls when admitted, `max` fresh stamps when full. */
-const answer = (admitted: boolean, earlier: readonly number[], now: number): number[] => (admitted ? [...earlier] : earlier.map(() => now));
+const answer = (admitted: boolean, earlier: readonly number[], now: number): number[] =>
+  admitted ? [...earlier] : earlier.map(() => now);
 
 /** In-process call logs: pruned on every access and swept periodically, so memory holds only calls still inside their window. */
 export class MemoryFieldCallStore implements FieldCallStore {
   private readonly logs = new Map<string, { windowMs: number; calls: number[] }>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly limitOf: LimitLookup, sweepEveryMs = 60_000) {
+  constructor(
+    private readonly limitOf: LimitLookup,
+    sweepEveryMs = 60_000,
+  ) {
     this.sweeper = setInterval(() => this.sweep(), sweepEveryMs);
     this.sweeper.unref();
   }
@@ -110,7 +117,11 @@ export class RedisFieldCallStore implements FieldCallStore {
   private readonly fallback: MemoryFieldCallStore;
   private warned = false;
 
-  constructor(private readonly redis: Redis, private readonly limitOf: LimitLookup, private readonly logger?: Logger) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly limitOf: LimitLookup,
+    private readonly logger?: Logger,
+  ) {
     this.fallback = new MemoryFieldCallStore(limitOf);
   }
 
@@ -122,7 +133,15 @@ export class RedisFieldCallStore implements FieldCallStore {
     const { max, windowMs } = this.limitOf(identity.fieldIdentity);
     const now = Date.now();
     try {
-      const [admitted, ...earlier] = (await this.redis.eval(ADMIT, 1, this.key(identity), now, windowMs, max, `${now}:${randomBytes(8).toString('hex')}`)) as [number, ...string[]];
+      const [admitted, ...earlier] = (await this.redis.eval(
+        ADMIT,
+        1,
+        this.key(identity),
+        now,
+        windowMs,
+        max,
+        `${now}:${randomBytes(8).toString('hex')}`,
+      )) as [number, ...string[]];
       this.warned = false;
       return answer(admitted === 1, earlier.map(Number), now);
     } catch (error) {
@@ -132,7 +151,9 @@ export class RedisFieldCallStore implements FieldCallStore {
   }
 
   async setForIdentity(identity: Identity, _timestamps: readonly number[], windowMs?: number): Promise<void> {
-    await this.redis.pexpire(this.key(identity), windowMs ?? this.limitOf(identity.fieldIdentity).windowMs).catch((error) => this.redisFailed(error));
+    await this.redis
+      .pexpire(this.key(identity), windowMs ?? this.limitOf(identity.fieldIdentity).windowMs)
+      .catch((error) => this.redisFailed(error));
   }
 
   async retryAfterMs(identity: Identity): Promise<number> {
@@ -140,7 +161,10 @@ export class RedisFieldCallStore implements FieldCallStore {
     const now = Date.now();
     try {
       const key = this.key(identity);
-      const [count, oldest] = await Promise.all([this.redis.zcount(key, `(${now - windowMs}`, '+inf'), this.redis.zrangebyscore(key, `(${now - windowMs}`, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)]);
+      const [count, oldest] = await Promise.all([
+        this.redis.zcount(key, `(${now - windowMs}`, '+inf'),
+        this.redis.zrangebyscore(key, `(${now - windowMs}`, '+inf', 'WITHSCORES', 'LIMIT', 0, 1),
+      ]);
       return count < max || oldest[1] === undefined ? 0 : Math.max(0, Number(oldest[1]) + windowMs - now);
     } catch (error) {
       this.redisFailed(error);
@@ -152,7 +176,9 @@ export class RedisFieldCallStore implements FieldCallStore {
   private redisFailed(error: unknown): void {
     if (this.warned) return;
     this.warned = true;
-    this.logger?.warn('field rate limits fall back to this instance\'s memory while Redis fails', { error: (error as Error).message });
+    this.logger?.warn("field rate limits fall back to this instance's memory while Redis fails", {
+      error: (error as Error).message,
+    });
   }
 
   close(): void {

@@ -5,7 +5,12 @@ import type { Redis } from 'ioredis';
 import { AppError } from '../errors';
 import type { Context } from '../context';
 import type { Logger } from '../logger';
-import { MemoryFieldCallStore, RedisFieldCallStore, type FieldCallStore, type StoredLimit } from './field-rate-limit-store';
+import {
+  MemoryFieldCallStore,
+  RedisFieldCallStore,
+  type FieldCallStore,
+  type StoredLimit,
+} from './field-rate-limit-store';
 
 /**
  * Per-caller limits on expensive fields, for users, API keys and anonymous callers alike. Each limit
@@ -28,7 +33,11 @@ export interface FieldRateLimit {
   countsWhen?: (args: Record<string, unknown>) => boolean;
 }
 
-interface ResolvedLimit extends StoredLimit { operation: string; window: string; bucket: string }
+interface ResolvedLimit extends StoredLimit {
+  operation: string;
+  window: string;
+  bucket: string;
+}
 
 const UNITS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
 const UNIT_NAMES = { s: 'second', m: 'minute', h: 'hour' } as const;
@@ -55,16 +64,23 @@ export function callerIdentity(context: Pick<Context, 'session' | 'ip'>): string
 }
 
 /** For `countsWhen`: the call's `from`-`to` range is open-ended or longer than `days` (`to` defaults to now). */
-export const rangeLongerThan = (days: number) => (args: Record<string, unknown>): boolean => {
-  const from = args.from instanceof Date ? args.from : null;
-  if (!from) return true;
-  const to = args.to instanceof Date ? args.to : new Date();
-  return to.getTime() - from.getTime() > days * 86_400_000;
-};
+export const rangeLongerThan =
+  (days: number) =>
+  (args: Record<string, unknown>): boolean => {
+    const from = args.from instanceof Date ? args.from : null;
+    if (!from) return true;
+    const to = args.to instanceof Date ? args.to : new Date();
+    return to.getTime() - from.getTime() > days * 86_400_000;
+  };
 
 export const tooManyCalls = (limit: Pick<ResolvedLimit, 'operation' | 'max' | 'window'>, retryAfterSeconds: number) =>
-  new AppError(429, 'RATE_LIMITED', `${limit.operation} is limited to ${limit.max} ${limit.max === 1 ? 'call' : 'calls'} ${perWindow(limit.window)}; retry in ${retryAfterSeconds} s`,
-    { operation: limit.operation, limit: limit.max, window: limit.window, retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+  new AppError(
+    429,
+    'RATE_LIMITED',
+    `${limit.operation} is limited to ${limit.max} ${limit.max === 1 ? 'call' : 'calls'} ${perWindow(limit.window)}; retry in ${retryAfterSeconds} s`,
+    { operation: limit.operation, limit: limit.max, window: limit.window, retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 
 /** The limits and their store for one app: `apply` wraps a schema's limited fields. */
 export class FieldRateLimiter {
@@ -73,14 +89,20 @@ export class FieldRateLimiter {
   readonly store: FieldCallStore;
 
   /** `overrides` replace declared limits by bucket name (FIELD_RATE_LIMITS). */
-  constructor(options: { redis: Redis | null; overrides?: Record<string, { max: number; window: string }>; logger?: Logger }) {
+  constructor(options: {
+    redis: Redis | null;
+    overrides?: Record<string, { max: number; window: string }>;
+    logger?: Logger;
+  }) {
     this.overrides = options.overrides ?? {};
     const limitOf = (bucket: string) => {
       const limit = this.limits.get(bucket);
       if (!limit) throw new Error(`no field rate limit named ${bucket}`);
       return limit;
     };
-    this.store = options.redis ? new RedisFieldCallStore(options.redis, limitOf, options.logger) : new MemoryFieldCallStore(limitOf);
+    this.store = options.redis
+      ? new RedisFieldCallStore(options.redis, limitOf, options.logger)
+      : new MemoryFieldCallStore(limitOf);
   }
 
   /** The schema with every field that declares a `rateLimit` extension counting its calls. */
@@ -103,9 +125,15 @@ export class FieldRateLimiter {
           async resolve(source, args: Record<string, unknown>, context: Context, info) {
             if (declared.countsWhen && !declared.countsWhen(args)) return resolve(source, args, context, info);
             // The library keys its count by info.fieldName: the bucket, so fields sharing one share the count.
-            const refused = await limiter({ parent: source, args, context, info: { fieldName: limit.bucket } as GraphQLResolveInfo }, { max: limit.max, window: limit.window, uncountRejected: true });
+            const refused = await limiter(
+              { parent: source, args, context, info: { fieldName: limit.bucket } as GraphQLResolveInfo },
+              { max: limit.max, window: limit.window, uncountRejected: true },
+            );
             if (refused) {
-              const waitMs = await store.retryAfterMs({ contextIdentity: callerIdentity(context), fieldIdentity: limit.bucket });
+              const waitMs = await store.retryAfterMs({
+                contextIdentity: callerIdentity(context),
+                fieldIdentity: limit.bucket,
+              });
               throw tooManyCalls(limit, Math.max(1, Math.ceil(waitMs / 1000)));
             }
             return resolve(source, args, context, info);
@@ -115,7 +143,9 @@ export class FieldRateLimiter {
     });
     const unknown = Object.keys(this.overrides).filter((bucket) => !this.limits.has(bucket));
     if (unknown.length) {
-      throw new Error(`FIELD_RATE_LIMITS names ${unknown.join(', ')}, which no field declares; the limits are ${[...this.limits.keys()].join(', ')}`);
+      throw new Error(
+        `FIELD_RATE_LIMITS names ${unknown.join(', ')}, which no field declares; the limits are ${[...this.limits.keys()].join(', ')}`,
+      );
     }
     return wrapped;
   }
@@ -129,10 +159,18 @@ export class FieldRateLimiter {
     const bucket = declared.bucket ?? coordinate;
     const override = this.overrides[bucket];
     const window = override?.window ?? declared.window;
-    const limit: ResolvedLimit = { operation: declared.operation, bucket, max: override?.max ?? declared.max, window, windowMs: windowMs(window) };
+    const limit: ResolvedLimit = {
+      operation: declared.operation,
+      bucket,
+      max: override?.max ?? declared.max,
+      window,
+      windowMs: windowMs(window),
+    };
     const existing = this.limits.get(bucket);
     if (existing && (existing.max !== limit.max || existing.windowMs !== limit.windowMs)) {
-      throw new Error(`fields sharing the rate limit ${bucket} declare different limits (${existing.max}/${existing.window} and ${limit.max}/${limit.window})`);
+      throw new Error(
+        `fields sharing the rate limit ${bucket} declare different limits (${existing.max}/${existing.window} and ${limit.max}/${limit.window})`,
+      );
     }
     if (!existing) this.limits.set(bucket, limit);
     return existing ?? limit;

@@ -15,12 +15,21 @@ export function useGraphqlEdge(options: { graphqlEndpoint: string; anonymousIntr
       if (url.pathname !== options.graphqlEndpoint || request.method !== 'POST') return;
       const type = request.headers.get('content-type') ?? '';
       if (!/^application\/(graphql-response\+json|json|graphql\+json)\b/i.test(type)) {
-        endResponse(errorResponse(415, 'UNSUPPORTED_MEDIA_TYPE', 'POST GraphQL operations as JSON with Content-Type: application/json'));
+        endResponse(
+          errorResponse(
+            415,
+            'UNSUPPORTED_MEDIA_TYPE',
+            'POST GraphQL operations as JSON with Content-Type: application/json',
+          ),
+        );
       }
     },
     onParams({ params, setResult }) {
-      const problem = jsonProblem(params.variables ?? null, 'variables') ?? jsonProblem(params.operationName ?? null, 'operationName')
-        ?? jsonProblem(params.extensions ?? null, 'extensions') ?? jsonProblem(params.query ?? null, 'query');
+      const problem =
+        jsonProblem(params.variables ?? null, 'variables') ??
+        jsonProblem(params.operationName ?? null, 'operationName') ??
+        jsonProblem(params.extensions ?? null, 'extensions') ??
+        jsonProblem(params.query ?? null, 'query');
       if (problem) setResult({ errors: [inputError(`${problem.field}: ${problem.message}`, problem.field)] });
     },
     onValidate({ addValidationRule }) {
@@ -43,7 +52,10 @@ const inputError = (message: string, field: string) =>
 const storableStringLiterals: ValidationRule = (context) => ({
   StringValue(node) {
     const problem = textProblem(node.value);
-    if (problem) context.reportError(new GraphQLError(`a string literal ${problem}`, { nodes: [node], extensions: { code: 'INVALID_ARGUMENT' } }));
+    if (problem)
+      context.reportError(
+        new GraphQLError(`a string literal ${problem}`, { nodes: [node], extensions: { code: 'INVALID_ARGUMENT' } }),
+      );
   },
 });
 

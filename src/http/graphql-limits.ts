@@ -1,6 +1,15 @@
 import {
-  GraphQLError, Lexer, Source, TokenKind, getNamedType, getNullableType, isListType, isObjectType,
-  type GraphQLArgument, type GraphQLField, type GraphQLSchema,
+  GraphQLError,
+  Lexer,
+  Source,
+  TokenKind,
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLSchema,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
@@ -58,13 +67,18 @@ const found = (error: GraphQLError) => Number(/found (\d+)\.?$/.exec(error.messa
 
 /** The argument that sizes a list: `limit`, or `<something>_limit` (`row_errors(errors_limit)`). */
 function pageSizeArgument(field: GraphQLField<unknown, unknown>): GraphQLArgument | undefined {
-  return field.args.find((arg) => (arg.name === 'limit' || arg.name.endsWith('_limit')) && getNamedType(arg.type).name === 'Int');
+  return field.args.find(
+    (arg) => (arg.name === 'limit' || arg.name.endsWith('_limit')) && getNamedType(arg.type).name === 'Int',
+  );
 }
 
 /** The default and maximum page size of a size argument: its default value, else its description ("1-500, default 50."), else the list convention's (pagination.ts). */
 function pageSizeBounds(arg: GraphQLArgument): { fallback: number; max: number } {
   const description = arg.description ?? '';
-  const fallback = typeof arg.defaultValue === 'number' ? arg.defaultValue : Number(/default (\d+)/.exec(description)?.[1] ?? LIMIT_DEFAULT);
+  const fallback =
+    typeof arg.defaultValue === 'number'
+      ? arg.defaultValue
+      : Number(/default (\d+)/.exec(description)?.[1] ?? LIMIT_DEFAULT);
   const max = Number(/max (\d+)/.exec(description)?.[1] ?? /\d+-(\d+)/.exec(description)?.[1] ?? LIMIT_MAX);
   return { fallback, max: Math.max(fallback, max) };
 }
@@ -81,7 +95,8 @@ export function listAwareEstimator(schema: GraphQLSchema): ComplexityEstimator {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      if (pageSizeArgument(field) && !isListType(getNullableType(field.type))) pageTypes.add(getNamedType(field.type).name);
+      if (pageSizeArgument(field) && !isListType(getNullableType(field.type)))
+        pageTypes.add(getNamedType(field.type).name);
     }
   }
   const bounds = new Map<GraphQLArgument, { fallback: number; max: number }>();
@@ -95,7 +110,8 @@ export function listAwareEstimator(schema: GraphQLSchema): ComplexityEstimator {
       const requested = typeof args[size.name] === 'number' ? (args[size.name] as number) : known.fallback;
       return 1 + Math.min(Math.max(requested, 1), known.max) * childComplexity;
     }
-    if (isListType(getNullableType(field.type))) return 1 + (pageTypes.has(type.name) ? 1 : UNPAGED_LIST_SIZE) * childComplexity;
+    if (isListType(getNullableType(field.type)))
+      return 1 + (pageTypes.has(type.name) ? 1 : UNPAGED_LIST_SIZE) * childComplexity;
     return 1 + childComplexity;
   };
 }
@@ -109,25 +125,59 @@ export function useGraphqlLimits(limits: GraphqlLimits): Plugin {
     if (estimator?.schema !== schema) estimator = { schema, estimate: listAwareEstimator(schema) };
     return estimator.estimate;
   };
-  const over = (code: string, limit: string, maximum: number, describe: (actual: number) => string) => (_context: unknown, error: GraphQLError) => {
-    const actual = found(error);
-    throw limitError(code, Number.isFinite(actual) ? describe(actual) : `${limit} exceeds the maximum of ${number(maximum)}`, { limit, maximum, ...(Number.isFinite(actual) ? { actual } : {}) });
-  };
+  const over =
+    (code: string, limit: string, maximum: number, describe: (actual: number) => string) =>
+    (_context: unknown, error: GraphQLError) => {
+      const actual = found(error);
+      throw limitError(
+        code,
+        Number.isFinite(actual) ? describe(actual) : `${limit} exceeds the maximum of ${number(maximum)}`,
+        { limit, maximum, ...(Number.isFinite(actual) ? { actual } : {}) },
+      );
+    };
 
   return {
     onPluginInit({ addPlugin }) {
-      addPlugin(maxDepthPlugin({
-        n: limits.maxDepth, flattenFragments: true,
-        onReject: [over('DEPTH_LIMIT', 'depth', limits.maxDepth, (depth) => `query depth ${depth} exceeds the maximum of ${limits.maxDepth}`)],
-      }));
-      addPlugin(maxAliasesPlugin({
-        n: limits.maxAliases,
-        onReject: [over('ALIAS_LIMIT', 'aliases', limits.maxAliases, (aliases) => `${number(aliases)} aliases exceed the maximum of ${number(limits.maxAliases)}`)],
-      }));
-      addPlugin(maxDirectivesPlugin({
-        n: MAX_DIRECTIVES,
-        onReject: [over('DIRECTIVE_LIMIT', 'directives', MAX_DIRECTIVES, (directives) => `${number(directives)} directives exceed the maximum of ${MAX_DIRECTIVES}`)],
-      }));
+      addPlugin(
+        maxDepthPlugin({
+          n: limits.maxDepth,
+          flattenFragments: true,
+          onReject: [
+            over(
+              'DEPTH_LIMIT',
+              'depth',
+              limits.maxDepth,
+              (depth) => `query depth ${depth} exceeds the maximum of ${limits.maxDepth}`,
+            ),
+          ],
+        }),
+      );
+      addPlugin(
+        maxAliasesPlugin({
+          n: limits.maxAliases,
+          onReject: [
+            over(
+              'ALIAS_LIMIT',
+              'aliases',
+              limits.maxAliases,
+              (aliases) => `${number(aliases)} aliases exceed the maximum of ${number(limits.maxAliases)}`,
+            ),
+          ],
+        }),
+      );
+      addPlugin(
+        maxDirectivesPlugin({
+          n: MAX_DIRECTIVES,
+          onReject: [
+            over(
+              'DIRECTIVE_LIMIT',
+              'directives',
+              MAX_DIRECTIVES,
+              (directives) => `${number(directives)} directives exceed the maximum of ${MAX_DIRECTIVES}`,
+            ),
+          ],
+        }),
+      );
       if (limits.hideFieldSuggestions) addPlugin(blockFieldSuggestionsPlugin({ mask: '' }));
     },
     onParams({ request }) {
@@ -139,19 +189,28 @@ export function useGraphqlLimits(limits: GraphqlLimits): Plugin {
       if (Array.isArray(result) || !('errors' in result)) return;
       for (const error of result.errors ?? []) {
         const extensions = error.extensions as { code?: unknown; http?: { spec?: boolean } } | undefined;
-        if (typeof extensions?.code === 'string' && LIMIT_CODES.has(extensions.code) && extensions.http) extensions.http.spec = false;
+        if (typeof extensions?.code === 'string' && LIMIT_CODES.has(extensions.code) && extensions.http)
+          extensions.http.spec = false;
       }
     },
     onParse({ setParseFn }) {
       // graphql-armor's token-counting parser, refusing with our error and the document's full count.
-      setParseFn((source, options) => new MaxTokensParserWLexer(source, {
-        ...options,
-        n: limits.maxTokens,
-        onReject: [() => {
-          const tokens = countTokens(source);
-          throw limitError('TOKEN_LIMIT', `${number(tokens)} tokens exceed the maximum of ${number(limits.maxTokens)}`, { limit: 'tokens', maximum: limits.maxTokens, actual: tokens });
-        }],
-      }).parseDocument());
+      setParseFn((source, options) =>
+        new MaxTokensParserWLexer(source, {
+          ...options,
+          n: limits.maxTokens,
+          onReject: [
+            () => {
+              const tokens = countTokens(source);
+              throw limitError(
+                'TOKEN_LIMIT',
+                `${number(tokens)} tokens exceed the maximum of ${number(limits.maxTokens)}`,
+                { limit: 'tokens', maximum: limits.maxTokens, actual: tokens },
+              );
+            },
+          ],
+        }).parseDocument(),
+      );
     },
     onExecute({ args, setResultAndStopExecution }) {
       const request = (args.contextValue as { request?: Request }).request;
@@ -159,20 +218,40 @@ export function useGraphqlLimits(limits: GraphqlLimits): Plugin {
       let cost: number;
       try {
         cost = getComplexity({
-          schema: args.schema, query: args.document, variables: (args.variableValues ?? {}) as Record<string, unknown>,
-          operationName: args.operationName ?? undefined, estimators: [estimatorFor(args.schema)], maxQueryNodes: MAX_COST_NODES,
+          schema: args.schema,
+          query: args.document,
+          variables: (args.variableValues ?? {}) as Record<string, unknown>,
+          operationName: args.operationName ?? undefined,
+          estimators: [estimatorFor(args.schema)],
+          maxQueryNodes: MAX_COST_NODES,
         });
       } catch (error) {
         // Variables that do not fit their types: execution refuses the whole operation with the reason.
         if (/^Variable "\$/.test((error as Error).message)) return;
         const nodes = /maximum allowed number of nodes/.test((error as Error).message);
-        setResultAndStopExecution({ errors: [limitError('QUERY_TOO_COMPLEX', nodes
-          ? `the query selects more than ${number(MAX_COST_NODES)} fields with its fragments expanded, the maximum`
-          : `the query's cost could not be computed: ${(error as Error).message}`, { limit: 'cost' })] });
+        setResultAndStopExecution({
+          errors: [
+            limitError(
+              'QUERY_TOO_COMPLEX',
+              nodes
+                ? `the query selects more than ${number(MAX_COST_NODES)} fields with its fragments expanded, the maximum`
+                : `the query's cost could not be computed: ${(error as Error).message}`,
+              { limit: 'cost' },
+            ),
+          ],
+        });
         return;
       }
       if (cost > limits.maxCost) {
-        setResultAndStopExecution({ errors: [limitError('QUERY_TOO_COMPLEX', `query cost ${number(cost)} exceeds the limit of ${number(limits.maxCost)}; request smaller pages (limit) or fewer nested lists`, { limit: 'cost', maximum: limits.maxCost, actual: cost })] });
+        setResultAndStopExecution({
+          errors: [
+            limitError(
+              'QUERY_TOO_COMPLEX',
+              `query cost ${number(cost)} exceeds the limit of ${number(limits.maxCost)}; request smaller pages (limit) or fewer nested lists`,
+              { limit: 'cost', maximum: limits.maxCost, actual: cost },
+            ),
+          ],
+        });
       }
     },
   };

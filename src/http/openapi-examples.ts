@@ -25,7 +25,8 @@ export const OPENAPI_EXAMPLES: Record<string, { request?: unknown; response?: un
   login: {
     request: { email: 'admin@demo.dealer', password: 'demo-admin-password' },
     response: {
-      token: 'eyJhbGciOiJSUzI1NiIsImtpZCI6IjcyUnRMcTVGZ0V5VGdwc1dTYTdBRkw4NGo4SlhXcEVLZl9hRzNMRUJtZ3MiLCJ0eXAiOiJKV1QifQ.eyJzdWIiOiI5NWFhNzc1Zi1hZTMwLTRkMGQtYTliZC0zZTMwODEzMGVkNzMifQ.c2lnbmF0dXJl',
+      token:
+        'eyJhbGciOiJSUzI1NiIsImtpZCI6IjcyUnRMcTVGZ0V5VGdwc1dTYTdBRkw4NGo4SlhXcEVLZl9hRzNMRUJtZ3MiLCJ0eXAiOiJKV1QifQ.eyJzdWIiOiI5NWFhNzc1Zi1hZTMwLTRkMGQtYTliZC0zZTMwODEzMGVkNzMifQ.c2lnbmF0dXJl',
       token_type: 'Bearer',
       expires_in: 900,
       expires_at: '2026-11-22T21:28:43.000Z',
@@ -101,9 +102,17 @@ export const OPENAPI_EXAMPLES: Record<string, { request?: unknown; response?: un
     response: { key: 'svc_live_ByPtcujPaTAt-v3qVrhBC71FNrkDKeuQnbpq3U2qFcI', apiKey },
   },
   apiKeys: {
-    response: { apiKeys: [{ ...apiKey, lastUsedAt: '2026-11-22T21:20:02.000Z' }], pagination: { total: 1, limit: 50, offset: 0 } },
+    response: {
+      apiKeys: [{ ...apiKey, lastUsedAt: '2026-11-22T21:20:02.000Z' }],
+      pagination: { total: 1, limit: 50, offset: 0 },
+    },
   },
   revokeApiKey: {
-    response: { ...apiKey, lastUsedAt: '2026-11-22T21:20:02.000Z', status: 'revoked', revokedAt: '2026-11-22T21:40:11.000Z' },
+    response: {
+      ...apiKey,
+      lastUsedAt: '2026-11-22T21:20:02.000Z',
+      status: 'revoked',
+      revokedAt: '2026-11-22T21:40:11.000Z',
+    },
   },
 };

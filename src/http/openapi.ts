@@ -1,6 +1,17 @@
 import {
-  getNamedType, isEnumType, isInterfaceType, isListType, isNonNullType, isObjectType, isScalarType,
-  type GraphQLArgument, type GraphQLField, type GraphQLNamedType, type GraphQLOutputType, type GraphQLInputType, type GraphQLSchema,
+  getNamedType,
+  isEnumType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLInputType,
+  type GraphQLSchema,
 } from 'graphql';
 import { argumentPlace, operationAccess, type RestRoute } from './operations';
 import { OPENAPI_EXAMPLES } from './openapi-examples';
@@ -30,8 +41,20 @@ export interface OpenApiOptions {
 
 /** How each custom scalar travels on the wire. */
 const SCALARS: Record<string, Schema> = {
-  Money: { type: 'string', pattern: '^-?\\d{1,10}\\.\\d{2}$', description: 'An amount as a decimal string with two fraction digits, never a float. Input also accepts "18995" or 18995.', examples: ['18995.00'] },
-  DateTime: { type: 'string', format: 'date-time', description: 'An instant in ISO 8601, UTC on output. Input also accepts a date ("2026-01-31"), meaning its midnight UTC.', examples: ['2026-01-31T17:04:05.000Z'] },
+  Money: {
+    type: 'string',
+    pattern: '^-?\\d{1,10}\\.\\d{2}$',
+    description:
+      'An amount as a decimal string with two fraction digits, never a float. Input also accepts "18995" or 18995.',
+    examples: ['18995.00'],
+  },
+  DateTime: {
+    type: 'string',
+    format: 'date-time',
+    description:
+      'An instant in ISO 8601, UTC on output. Input also accepts a date ("2026-01-31"), meaning its midnight UTC.',
+    examples: ['2026-01-31T17:04:05.000Z'],
+  },
   Date: { type: 'string', format: 'date', description: 'A calendar date in ISO 8601.', examples: ['2026-01-31'] },
   JSON: { description: 'Any JSON value.' },
 };
@@ -57,8 +80,16 @@ const ERROR_SCHEMA: Schema = {
       required: ['code', 'message'],
       properties: {
         code: { type: 'string', description: 'A stable, machine-readable code.', examples: ['INVALID_ARGUMENT'] },
-        message: { type: 'string', description: 'What went wrong, naming the field.', examples: ['limit: must be a whole number from 1 to 500'] },
-        details: { type: 'object', additionalProperties: true, description: 'Extra facts, such as the field or the limit.' },
+        message: {
+          type: 'string',
+          description: 'What went wrong, naming the field.',
+          examples: ['limit: must be a whole number from 1 to 500'],
+        },
+        details: {
+          type: 'object',
+          additionalProperties: true,
+          description: 'Extra facts, such as the field or the limit.',
+        },
       },
     },
   },
@@ -67,25 +98,75 @@ const ERROR_SCHEMA: Schema = {
 const HEADERS: Record<string, Schema> = {
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Limit': { description: "The API key's requests per hour.", schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer', minimum: 0 } },
-  'X-Request-Id': { description: 'Identifies the request in the request log; send your own to correlate.', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'Identifies the request in the request log; send your own to correlate.',
+    schema: { type: 'string' },
+  },
 };
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-const headerRefs = (names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const headerRefs = (names: string[]) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
-interface ErrorResponse { name: string; description: string; headers?: string[]; example: [string, string] }
+interface ErrorResponse {
+  name: string;
+  description: string;
+  headers?: string[];
+  example: [string, string];
+}
 
 const ERRORS: Record<string, ErrorResponse> = {
-  400: { name: 'BadRequest', description: 'Malformed or invalid input; the message names the field and why.', example: ['INVALID_ARGUMENT', 'limit: must be a whole number from 1 to 500'] },
-  401: { name: 'Unauthorized', description: 'No credentials, or a bad, expired or revoked token or key.', example: ['UNAUTHENTICATED', 'missing credentials: send Authorization: Bearer <token or API key>'] },
-  403: { name: 'Forbidden', description: 'Authenticated, but missing the scope or role this operation needs.', example: ['FORBIDDEN', 'missing scope inventory:read'] },
-  404: { name: 'NotFound', description: 'Unknown resource, or one outside your dealer groups.', example: ['NOT_FOUND', 'dealer not found'] },
-  409: { name: 'Conflict', description: 'The change conflicts with the current state (a duplicate, or a run already in progress).', example: ['CONFLICT', 'a dealer with code DEN-01 already exists'] },
-  413: { name: 'PayloadTooLarge', description: 'The request body is larger than the server accepts.', example: ['PAYLOAD_TOO_LARGE', 'the request body is larger than 1048576 bytes'] },
-  415: { name: 'UnsupportedMediaType', description: 'A body that is not `application/json`.', example: ['UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json'] },
-  429: { name: 'TooManyRequests', description: "Rate limited: the key's hourly budget, or an operation's own limit, is spent.", headers: ['Retry-After', ...RATE_HEADERS], example: ['RATE_LIMITED', 'rate limit of 1000 requests per hour exceeded'] },
-  503: { name: 'ServiceUnavailable', description: 'The database is unreachable, or the request outlasted the statement time limit.', headers: ['Retry-After'], example: ['QUERY_TIMEOUT', 'the query took too long; narrow the filters or try again'] },
+  400: {
+    name: 'BadRequest',
+    description: 'Malformed or invalid input; the message names the field and why.',
+    example: ['INVALID_ARGUMENT', 'limit: must be a whole number from 1 to 500'],
+  },
+  401: {
+    name: 'Unauthorized',
+    description: 'No credentials, or a bad, expired or revoked token or key.',
+    example: ['UNAUTHENTICATED', 'missing credentials: send Authorization: Bearer <token or API key>'],
+  },
+  403: {
+    name: 'Forbidden',
+    description: 'Authenticated, but missing the scope or role this operation needs.',
+    example: ['FORBIDDEN', 'missing scope inventory:read'],
+  },
+  404: {
+    name: 'NotFound',
+    description: 'Unknown resource, or one outside your dealer groups.',
+    example: ['NOT_FOUND', 'dealer not found'],
+  },
+  409: {
+    name: 'Conflict',
+    description: 'The change conflicts with the current state (a duplicate, or a run already in progress).',
+    example: ['CONFLICT', 'a dealer with code DEN-01 already exists'],
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'The request body is larger than the server accepts.',
+    example: ['PAYLOAD_TOO_LARGE', 'the request body is larger than 1048576 bytes'],
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'A body that is not `application/json`.',
+    example: ['UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json'],
+  },
+  429: {
+    name: 'TooManyRequests',
+    description: "Rate limited: the key's hourly budget, or an operation's own limit, is spent.",
+    headers: ['Retry-After', ...RATE_HEADERS],
+    example: ['RATE_LIMITED', 'rate limit of 1000 requests per hour exceeded'],
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'The database is unreachable, or the request outlasted the statement time limit.',
+    headers: ['Retry-After'],
+    example: ['QUERY_TIMEOUT', 'the query took too long; narrow the filters or try again'],
+  },
 };
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -128,7 +209,13 @@ class SchemaRegistry {
       if (!scalar) throw new Error(`scalar ${type.name} has no OpenAPI mapping: add it to SCALARS`);
       return { title: type.name, ...scalar };
     }
-    if (isEnumType(type)) return { title: type.name, type: 'string', enum: type.getValues().map((value) => value.name), ...(type.description ? { description: type.description } : {}) };
+    if (isEnumType(type))
+      return {
+        title: type.name,
+        type: 'string',
+        enum: type.getValues().map((value) => value.name),
+        ...(type.description ? { description: type.description } : {}),
+      };
     if (isObjectType(type) || isInterfaceType(type)) {
       const fields = Object.values(type.getFields());
       return {
@@ -151,7 +238,10 @@ class SchemaRegistry {
   /** An argument's schema, with the allowed values and bounds it declares. */
   argumentSchema(arg: GraphQLArgument, inQuery: boolean): Schema {
     const named = getNamedType(arg.type);
-    const declared = { ...(named.name === 'Int' ? LIST_CONVENTION[arg.name] : undefined), ...(arg.extensions as { openapi?: ArgumentConstraints }).openapi };
+    const declared = {
+      ...(named.name === 'Int' ? LIST_CONVENTION[arg.name] : undefined),
+      ...(arg.extensions as { openapi?: ArgumentConstraints }).openapi,
+    };
     // A query string has no null; an absent parameter is the default.
     let schema = this.typeSchema(arg.type, inQuery ? false : !isNonNullType(arg.type));
     schema = constrain(schema, declared, named.name);
@@ -166,11 +256,24 @@ const LIST_CONVENTION: Record<string, ArgumentConstraints> = {
 };
 
 /** What an argument may declare beyond its GraphQL type (see schema-args.ts). */
-export interface ArgumentConstraints { enum?: readonly string[]; pattern?: string; minimum?: number; maximum?: number; default?: unknown; maxLength?: number; example?: unknown; description?: string }
+export interface ArgumentConstraints {
+  enum?: readonly string[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+  maxLength?: number;
+  example?: unknown;
+  description?: string;
+}
 
 function constrain(schema: Schema, constraints: ArgumentConstraints, typeName: string): Schema {
   if (schema.type === 'array' || (Array.isArray(schema.type) && schema.type[0] === 'array')) {
-    return { ...schema, items: constrain(schema.items as Schema, { ...constraints, default: undefined }, typeName), ...(constraints.default === undefined ? {} : { default: constraints.default }) };
+    return {
+      ...schema,
+      items: constrain(schema.items as Schema, { ...constraints, default: undefined }, typeName),
+      ...(constraints.default === undefined ? {} : { default: constraints.default }),
+    };
   }
   const result: Schema = { ...schema };
   if (constraints.pattern) result.pattern = constraints.pattern;
@@ -178,7 +281,8 @@ function constrain(schema: Schema, constraints: ArgumentConstraints, typeName: s
   if (constraints.minimum !== undefined) result.minimum = constraints.minimum;
   if (constraints.maximum !== undefined) result.maximum = constraints.maximum;
   if (constraints.default !== undefined) result.default = constraints.default;
-  if (typeName === 'String' && !constraints.enum && !constraints.pattern) result.maxLength = constraints.maxLength ?? MAX_STRING;
+  if (typeName === 'String' && !constraints.enum && !constraints.pattern)
+    result.maxLength = constraints.maxLength ?? MAX_STRING;
   if (constraints.example !== undefined) result.examples = [constraints.example];
   return result;
 }
@@ -194,10 +298,14 @@ type RootField = GraphQLField<unknown, unknown>;
 function accessNote(field: RootField, route: RestRoute): string {
   const access = operationAccess(field, route);
   switch (access.kind) {
-    case 'public': return 'No authentication.';
-    case 'scope': return `Requires the \`${access.scope}\` scope.`;
-    case 'adminUser': return 'Admin users only (API keys cannot call it).';
-    case 'signedIn': return 'Any signed-in user or API key.';
+    case 'public':
+      return 'No authentication.';
+    case 'scope':
+      return `Requires the \`${access.scope}\` scope.`;
+    case 'adminUser':
+      return 'Admin users only (API keys cannot call it).';
+    case 'signedIn':
+      return 'Any signed-in user or API key.';
   }
 }
 
@@ -205,7 +313,8 @@ function errorStatuses(route: RestRoute, field: RootField, hasPathParams: boolea
   const statuses = ['400'];
   if (route.authenticated !== false) statuses.push('401', '403');
   if (hasPathParams || route.authenticated !== false) statuses.push('404');
-  if (route.method !== 'GET' && field.name !== 'login' && field.name !== 'refresh' && field.name !== 'logout') statuses.push('409');
+  if (route.method !== 'GET' && field.name !== 'login' && field.name !== 'refresh' && field.name !== 'logout')
+    statuses.push('409');
   if (BODY_METHODS.has(route.method)) statuses.push('413', '415');
   statuses.push('429', '503');
   return statuses;
@@ -221,7 +330,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
 
   for (const [coordinate, route] of Object.entries(options.routes)) {
     const [typeName, fieldName] = coordinate.split('.') as [string, string];
-    const field = (typeName === 'Query' ? options.schema.getQueryType() : options.schema.getMutationType())?.getFields()[fieldName];
+    const field = (
+      typeName === 'Query' ? options.schema.getQueryType() : options.schema.getMutationType()
+    )?.getFields()[fieldName];
     if (!field) continue;
     if (operationIds.has(field.name)) throw new Error(`two REST operations are named ${field.name}`);
     operationIds.add(field.name);
@@ -231,7 +342,8 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
     const bodyRequired: string[] = [];
     for (const arg of field.args) {
       const place = argumentPlace(route, arg.name);
-      const description = arg.description ?? (getNamedType(arg.type).name === 'Int' ? LIST_CONVENTION[arg.name]?.description : undefined);
+      const description =
+        arg.description ?? (getNamedType(arg.type).name === 'Int' ? LIST_CONVENTION[arg.name]?.description : undefined);
       if (place === 'body') {
         const schema = registry.argumentSchema(arg, false);
         bodyProperties[arg.name] = description ? withDescription(schema, description) : schema;
@@ -243,7 +355,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
         name: arg.name,
         in: place,
         required: place === 'path' || isNonNullType(arg.type),
-        description: description ?? (place === 'path' ? `The ${arg.name === 'id' ? 'resource' : arg.name.replace(/Id$/, '')} id.` : arg.name.replace(/_/g, ' ')),
+        description:
+          description ??
+          (place === 'path'
+            ? `The ${arg.name === 'id' ? 'resource' : arg.name.replace(/Id$/, '')} id.`
+            : arg.name.replace(/_/g, ' ')),
         schema,
         ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
       });
@@ -264,17 +380,32 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
         [success]: {
           description: route.responseDescription ?? 'Success.',
           headers: headerRefs(route.authenticated === false ? ['X-Request-Id'] : ['X-Request-Id', ...RATE_HEADERS]),
-          content: { 'application/json': { schema: registry.typeSchema(field.type, false), ...(examples?.response ? { example: examples.response } : {}) } },
+          content: {
+            'application/json': {
+              schema: registry.typeSchema(field.type, false),
+              ...(examples?.response ? { example: examples.response } : {}),
+            },
+          },
         },
-        ...Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${ERRORS[status]!.name}` }])),
+        ...Object.fromEntries(
+          statuses.map((status) => [status, { $ref: `#/components/responses/${ERRORS[status]!.name}` }]),
+        ),
       },
     };
     if (Object.keys(bodyProperties).length) {
       const bodyName = `${pascal(field.name)}Body`;
-      registry.components[bodyName] = { title: bodyName, type: 'object', additionalProperties: false, ...(bodyRequired.length ? { required: bodyRequired } : {}), properties: bodyProperties };
+      registry.components[bodyName] = {
+        title: bodyName,
+        type: 'object',
+        additionalProperties: false,
+        ...(bodyRequired.length ? { required: bodyRequired } : {}),
+        properties: bodyProperties,
+      };
       operation.requestBody = {
         required: bodyRequired.length > 0,
-        content: { 'application/json': { schema: ref(bodyName), ...(examples?.request ? { example: examples.request } : {}) } },
+        content: {
+          'application/json': { schema: ref(bodyName), ...(examples?.request ? { example: examples.request } : {}) },
+        },
       };
     }
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
@@ -296,16 +427,32 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
     paths,
     components: {
       schemas: { ...sortedByName(registry.components), Error: ERROR_SCHEMA },
-      responses: Object.fromEntries([...usedErrors].sort().map((status) => {
-        const error = ERRORS[status]!;
-        return [error.name, {
-          description: error.description,
-          ...(error.headers ? { headers: headerRefs(error.headers) } : {}),
-          content: { 'application/json': { schema: ref('Error'), example: { error: { code: error.example[0], message: error.example[1] } } } },
-        }];
-      })),
+      responses: Object.fromEntries(
+        [...usedErrors].sort().map((status) => {
+          const error = ERRORS[status]!;
+          return [
+            error.name,
+            {
+              description: error.description,
+              ...(error.headers ? { headers: headerRefs(error.headers) } : {}),
+              content: {
+                'application/json': {
+                  schema: ref('Error'),
+                  example: { error: { code: error.example[0], message: error.example[1] } },
+                },
+              },
+            },
+          ];
+        }),
+      ),
       headers: HEADERS,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A user access token (RS256 JWT) from POST /auth/login, or an API key (svc_live_…).' } },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A user access token (RS256 JWT) from POST /auth/login, or an API key (svc_live_…).',
+        },
+      },
     },
   };
 }

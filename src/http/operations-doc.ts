@@ -10,20 +10,27 @@ import { operationAccess, REST_TAGS, restRoutes, type OperationAccess } from './
 /** Who may call an operation, in a few words for a table cell. */
 function accessCell(access: OperationAccess): string {
   switch (access.kind) {
-    case 'public': return 'none (public)';
-    case 'scope': return `\`${access.scope}\``;
-    case 'adminUser': return 'admin user (no API key)';
-    case 'signedIn': return 'any user or API key';
+    case 'public':
+      return 'none (public)';
+    case 'scope':
+      return `\`${access.scope}\``;
+    case 'adminUser':
+      return 'admin user (no API key)';
+    case 'signedIn':
+      return 'any user or API key';
   }
 }
 
 /** A value made safe for one cell of a Markdown table. */
 const cell = (value: string) => value.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
-const rootFields = (schema: GraphQLSchema) => [schema.getQueryType(), schema.getMutationType()].flatMap((type) =>
-  type ? Object.values(type.getFields()).map((field) => ({ coordinate: `${type.name}.${field.name}`, field })) : []);
+const rootFields = (schema: GraphQLSchema) =>
+  [schema.getQueryType(), schema.getMutationType()].flatMap((type) =>
+    type ? Object.values(type.getFields()).map((field) => ({ coordinate: `${type.name}.${field.name}`, field })) : [],
+  );
 
-const isGraphqlOnly = (field: { extensions?: unknown }) => Boolean((field.extensions as { restHidden?: boolean } | undefined)?.restHidden);
+const isGraphqlOnly = (field: { extensions?: unknown }) =>
+  Boolean((field.extensions as { restHidden?: boolean } | undefined)?.restHidden);
 
 const HEADER = `# Operations
 
@@ -42,28 +49,43 @@ export function operationsMarkdown(schema: GraphQLSchema): string {
   const fields = new Map(rootFields(schema).map(({ coordinate, field }) => [coordinate, field]));
   const routes = Object.entries(restRoutes(schema));
   const sections = Object.entries(REST_TAGS).flatMap(([tag, description]) => {
-    const rows = routes.filter(([, route]) => route.tags[0] === tag).map(([coordinate, route]) => {
-      const field = fields.get(coordinate)!;
-      return `| \`${route.method} ${route.path}\` | \`${coordinate}\` | ${accessCell(operationAccess(field, route))} | ${route.responseStatus ?? 200} | ${cell(route.summary)} |`;
-    });
+    const rows = routes
+      .filter(([, route]) => route.tags[0] === tag)
+      .map(([coordinate, route]) => {
+        const field = fields.get(coordinate)!;
+        return `| \`${route.method} ${route.path}\` | \`${coordinate}\` | ${accessCell(operationAccess(field, route))} | ${route.responseStatus ?? 200} | ${cell(route.summary)} |`;
+      });
     if (!rows.length) return [];
-    return [`## ${tag}\n\n${description}\n\n| REST | GraphQL | Needs | Status | Summary |\n|---|---|---|---|---|\n${rows.join('\n')}`];
+    return [
+      `## ${tag}\n\n${description}\n\n| REST | GraphQL | Needs | Status | Summary |\n|---|---|---|---|---|\n${rows.join('\n')}`,
+    ];
   });
   return `${[HEADER, ...sections, graphqlOnlySection(schema)].join('\n\n')}\n`;
 }
 
 /** The root fields without a REST route, and the fields of other types that REST answers leave out. */
 function graphqlOnlySection(schema: GraphQLSchema): string {
-  const roots = rootFields(schema).filter(({ field }) => isGraphqlOnly(field))
+  const roots = rootFields(schema)
+    .filter(({ field }) => isGraphqlOnly(field))
     .sort((a, b) => a.coordinate.localeCompare(b.coordinate));
   const rootList = roots.length
-    ? `| GraphQL | Needs | Description |\n|---|---|---|\n${roots.map(({ coordinate, field }) =>
-      `| \`${coordinate}\` | ${accessCell(operationAccess(field))} | ${cell(field.description ?? '')} |`).join('\n')}`
+    ? `| GraphQL | Needs | Description |\n|---|---|---|\n${roots
+        .map(
+          ({ coordinate, field }) =>
+            `| \`${coordinate}\` | ${accessCell(operationAccess(field))} | ${cell(field.description ?? '')} |`,
+        )
+        .join('\n')}`
     : 'None: every root field has a REST route.';
   const rootTypes = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name]);
   const nested = Object.values(schema.getTypeMap())
     .filter((type) => isObjectType(type) && !rootTypes.has(type.name) && !type.name.startsWith('__'))
-    .flatMap((type) => (isObjectType(type) ? Object.values(type.getFields()).filter(isGraphqlOnly).map((field) => `\`${type.name}.${field.name}\``) : []))
+    .flatMap((type) =>
+      isObjectType(type)
+        ? Object.values(type.getFields())
+            .filter(isGraphqlOnly)
+            .map((field) => `\`${type.name}.${field.name}\``)
+        : [],
+    )
     .sort();
   const nestedList = nested.length
     ? `\n\nFields of other types that only GraphQL selects (REST answers leave them out): ${nested.join(', ')}.`

@@ -79,7 +79,10 @@ export function restOperations(tag: RestTag) {
   return (route: `${RestMethod} /${string}`, summary: string, options: OperationOptions = {}) => {
     const [method, path] = route.split(' ') as [RestMethod, string];
     const rest: RestRoute = {
-      summary, method, path, tags: [tag],
+      summary,
+      method,
+      path,
+      tags: [tag],
       ...(options.status ? { responseStatus: options.status } : {}),
       ...(options.public ? { authenticated: false } : {}),
       ...(options.responseDescription ? { responseDescription: options.responseDescription } : {}),
@@ -90,17 +93,17 @@ export function restOperations(tag: RestTag) {
 
 /** Who may call an operation: anyone, a caller holding a scope, only a signed-in admin user, or any signed-in caller. */
 export type OperationAccess =
-  | { kind: 'public' }
-  | { kind: 'scope'; scope: string }
-  | { kind: 'adminUser' }
-  | { kind: 'signedIn' };
+  { kind: 'public' } | { kind: 'scope'; scope: string } | { kind: 'adminUser' } | { kind: 'signedIn' };
 
 /**
  * Who may call a root field, read from the scope rule it declares (`authScopes`, checked by the
  * builder's scope-auth plugin) and, for a public route, from the route. A field without a rule is
  * open to any signed-in caller.
  */
-export function operationAccess(field: GraphQLField<unknown, unknown>, route?: Pick<RestRoute, 'authenticated'>): OperationAccess {
+export function operationAccess(
+  field: GraphQLField<unknown, unknown>,
+  route?: Pick<RestRoute, 'authenticated'>,
+): OperationAccess {
   if (route?.authenticated === false) return { kind: 'public' };
   const scopes = (field.extensions as { pothosOptions?: { authScopes?: unknown } }).pothosOptions?.authScopes;
   if (scopes && typeof scopes === 'object') {
@@ -115,7 +118,10 @@ export function operationAccess(field: GraphQLField<unknown, unknown>, route?: P
 /** Marks a field as GraphQL-only: the REST API (SOFA) does not select it, and a root field gets no route. */
 export const GRAPHQL_ONLY = { extensions: { restHidden: true } } as const;
 
-interface OperationExtensions { rest?: RestRoute; restHidden?: boolean }
+interface OperationExtensions {
+  rest?: RestRoute;
+  restHidden?: boolean;
+}
 
 /**
  * Every REST route by operation ("Query.inventory"), read from the root fields, in reference order.
@@ -147,15 +153,23 @@ const METHOD_ORDER: RestMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  */
 function inReferenceOrder(routes: Array<[string, RestRoute]>): Array<[string, RestRoute]> {
   const firstSeen = new Map<string, number>();
-  const segmentKeys = (path: string) => path.split('/').slice(1).map((segment, index, segments) => {
-    const prefix = segments.slice(0, index + 1).join('/');
-    if (!firstSeen.has(prefix)) firstSeen.set(prefix, firstSeen.size);
-    return [segment.startsWith(':') ? 1 : 0, firstSeen.get(prefix)!];
-  }).flat();
+  const segmentKeys = (path: string) =>
+    path
+      .split('/')
+      .slice(1)
+      .map((segment, index, segments) => {
+        const prefix = segments.slice(0, index + 1).join('/');
+        if (!firstSeen.has(prefix)) firstSeen.set(prefix, firstSeen.size);
+        return [segment.startsWith(':') ? 1 : 0, firstSeen.get(prefix)!];
+      })
+      .flat();
   const sections = Object.keys(REST_TAGS);
-  const keys = new Map(routes.map(([coordinate, route]) => [coordinate, [
-    sections.indexOf(route.tags[0]!), ...segmentKeys(route.path), -1, METHOD_ORDER.indexOf(route.method),
-  ]]));
+  const keys = new Map(
+    routes.map(([coordinate, route]) => [
+      coordinate,
+      [sections.indexOf(route.tags[0]!), ...segmentKeys(route.path), -1, METHOD_ORDER.indexOf(route.method)],
+    ]),
+  );
   return [...routes].sort(([a], [b]) => compareKeys(keys.get(a)!, keys.get(b)!));
 }
 
@@ -171,7 +185,10 @@ function compareKeys(a: number[], b: number[]): number {
 function declaredRoute(field: GraphQLField<unknown, unknown>, coordinate: string): RestRoute | null {
   const { rest, restHidden } = (field.extensions ?? {}) as OperationExtensions;
   if (rest && restHidden) throw new Error(`${coordinate} declares a REST route and GRAPHQL_ONLY: keep one`);
-  if (!rest && !restHidden) throw new Error(`${coordinate} has no REST route: add ...operation('METHOD /path', 'summary') to its options or mark it GRAPHQL_ONLY`);
+  if (!rest && !restHidden)
+    throw new Error(
+      `${coordinate} has no REST route: add ...operation('METHOD /path', 'summary') to its options or mark it GRAPHQL_ONLY`,
+    );
   if (rest && !(rest.tags[0]! in REST_TAGS)) throw new Error(`${coordinate}: unknown REST tag ${rest.tags[0]}`);
   return rest ?? null;
 }

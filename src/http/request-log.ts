@@ -33,7 +33,11 @@ export class RequestLogWriter {
   private flushing: Promise<void> = Promise.resolve();
   private dropped = 0;
 
-  constructor(private readonly db: Db, private readonly logger: Logger, flushMs: number) {
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    flushMs: number,
+  ) {
     this.timer = setInterval(() => void this.flush(), flushMs);
     this.timer.unref();
   }
@@ -57,7 +61,10 @@ export class RequestLogWriter {
           await this.write(batch);
           this.pending.splice(0, batch.length);
         } catch (error) {
-          this.logger.warn('request log write failed; will retry', { error: (error as Error).message, pending: this.pending.length });
+          this.logger.warn('request log write failed; will retry', {
+            error: (error as Error).message,
+            pending: this.pending.length,
+          });
           return;
         }
       }

@@ -94,24 +94,29 @@ function refuseUnreadable(error: NodeJS.ErrnoException, socket: Duplex, maxHeade
     socket.destroy();
     return;
   }
-  const [status, code, message] = error.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'HEADERS_TOO_LARGE', `the request headers are larger than ${maxHeaderSize} bytes`]
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'REQUEST_TIMEOUT', 'the request was not received in time']
-      : [400, 'BAD_REQUEST', 'the request is not valid HTTP/1.1'];
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'HEADERS_TOO_LARGE', `the request headers are larger than ${maxHeaderSize} bytes`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT', 'the request was not received in time']
+        : [400, 'BAD_REQUEST', 'the request is not valid HTTP/1.1'];
   endRaw(socket, status, code, message);
 }
 
 /** An error answer written straight to the socket, for requests that never reach the handler; then close. */
 function endRaw(socket: Duplex, status: number, code: string, message: string, headers = ''): void {
   const body = JSON.stringify({ error: { code, message } });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers}Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The origin the client addressed, from a well-formed Host header, for absolute URLs in answers. */
 function origin(req: IncomingMessage): string {
   const host = req.headers.host;
-  return host && /^[\w.-]+(?::\d{1,5})?$|^\[[\da-f:.]+\](?::\d{1,5})?$/i.test(host) ? `http://${host}` : 'http://localhost';
+  return host && /^[\w.-]+(?::\d{1,5})?$|^\[[\da-f:.]+\](?::\d{1,5})?$/i.test(host)
+    ? `http://${host}`
+    : 'http://localhost';
 }
 
 /** The caller's address: the socket's, or with N trusted proxies the Nth X-Forwarded-For entry from the right. */
@@ -119,7 +124,10 @@ function clientIp(req: IncomingMessage, trustProxyHops: number): string | null {
   const socket = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? null;
   const forwarded = req.headers['x-forwarded-for'];
   if (!trustProxyHops || typeof forwarded !== 'string') return socket;
-  const hops = forwarded.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const hops = forwarded
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return hops[hops.length - trustProxyHops] ?? hops[0] ?? socket;
 }
 
@@ -135,93 +143,145 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   let inFlight = 0;
   let drained: (() => void) | null = null;
   // Slow clients are checked every second (Node's default is every 30 s, past any sensible header limit).
-  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs) }, async (req, res) => {
-    inFlight += 1;
-    const started = performance.now();
-    const incomingId = req.headers['x-request-id'];
-    const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
-    const method = req.method ?? 'GET';
-    const rawTarget = req.url ?? '/';
-    const targetProblem = pathProblem(rawTarget);
-    // A refused target is logged as sent (bounded), since no URL parser may normalise it.
-    const url = new URL(targetProblem ? '/' : rawTarget, origin(req));
-    const loggedPath = targetProblem ? rawTarget.split('?', 1)[0]!.slice(0, 500) : url.pathname;
-    const authorization = req.headers.authorization ?? null;
-    const exchange = new Exchange(requestId, clientIp(req, options.trustProxyHops), authorization, options.authenticator);
-    let status = 500;
-    try {
-      let response: Response;
-      const badQuery = targetProblem ? null : queryProblem(url.searchParams);
-      if (!METHODS.has(method)) {
-        response = errorResponse(405, 'METHOD_NOT_ALLOWED', `${method.slice(0, 20)} is not supported; use ${ALLOWED_METHODS.join(', ')}`, undefined, { allow: ALLOWED_METHODS.join(', ') });
-      } else if (!BODY_METHODS.has(method) && hasBody(req)) {
-        // Ignoring it would answer as if the filters in it applied.
-        response = errorResponse(400, 'INVALID_BODY', `${method} takes no body; send its parameters in the query string`);
-      } else if (targetProblem || badQuery) {
-        const problem = (targetProblem ?? badQuery)!;
-        response = errorResponse(400, 'INVALID_ARGUMENT', `${problem.field}: ${problem.message}`, { field: problem.field });
-      } else if (url.pathname === '/.well-known/jwks.json' && method === 'GET') {
-        response = new Response(jwks, { headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' } });
-      } else {
-        let rawBody: Buffer | null = null;
-        try {
-          rawBody = BODY_METHODS.has(method) ? await readBody(req, options.maxBodyBytes) : null;
-        } catch (error) {
-          if (!(error instanceof BodyTooLarge)) throw error;
-          response = errorResponse(413, 'PAYLOAD_TOO_LARGE', `the request body is larger than ${options.maxBodyBytes} bytes`);
-          status = response.status;
-          await send(res, response, requestId);
-          return;
-        }
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(req.headers)) {
-          if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-        }
-        const request = new Request(url, { method, headers, body: rawBody?.length ? new Uint8Array(rawBody) : undefined });
-        response = await options.yoga.fetch(request, { exchange, rawBody });
-        if (exchange.rateLimit) for (const [name, value] of Object.entries(rateLimitHeaders(exchange.rateLimit))) response.headers.set(name, value);
-      }
-      status = response.status;
-      await send(res, response, requestId);
-    } catch (error) {
-      options.logger.error('request failed', { requestId, error });
-      status = 500;
-      if (!res.headersSent) await send(res, errorResponse(500, 'INTERNAL', 'internal error; the request id identifies it in our logs'), requestId);
-      else res.destroy();
-    } finally {
-      const caller = exchange.session;
-      const credential = !caller?.isAuthenticated && authorization ? await options.authenticator.identify(authorization).catch(() => null) : null;
-      options.requestLog.record({
+  const server = http.createServer(
+    { connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs) },
+    async (req, res) => {
+      inFlight += 1;
+      const started = performance.now();
+      const incomingId = req.headers['x-request-id'];
+      const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+      const method = req.method ?? 'GET';
+      const rawTarget = req.url ?? '/';
+      const targetProblem = pathProblem(rawTarget);
+      // A refused target is logged as sent (bounded), since no URL parser may normalise it.
+      const url = new URL(targetProblem ? '/' : rawTarget, origin(req));
+      const loggedPath = targetProblem ? rawTarget.split('?', 1)[0]!.slice(0, 500) : url.pathname;
+      const authorization = req.headers.authorization ?? null;
+      const exchange = new Exchange(
         requestId,
-        occurredAt: new Date(),
-        method,
-        path: loggedPath,
-        operation: exchange.operation,
-        status,
-        durationMs: performance.now() - started,
-        ip: exchange.ip,
-        userAgent: req.headers['user-agent']?.slice(0, 300) ?? null,
-        userId: caller?.userId ?? null,
-        apiKeyId: caller?.apiKeyId ?? null,
-        dealerGroupIds: [...(caller?.dealerGroupIds ?? [])],
-        credential,
-      });
-      inFlight -= 1;
-      if (inFlight === 0) drained?.();
-    }
-  });
+        clientIp(req, options.trustProxyHops),
+        authorization,
+        options.authenticator,
+      );
+      let status = 500;
+      try {
+        let response: Response;
+        const badQuery = targetProblem ? null : queryProblem(url.searchParams);
+        if (!METHODS.has(method)) {
+          response = errorResponse(
+            405,
+            'METHOD_NOT_ALLOWED',
+            `${method.slice(0, 20)} is not supported; use ${ALLOWED_METHODS.join(', ')}`,
+            undefined,
+            { allow: ALLOWED_METHODS.join(', ') },
+          );
+        } else if (!BODY_METHODS.has(method) && hasBody(req)) {
+          // Ignoring it would answer as if the filters in it applied.
+          response = errorResponse(
+            400,
+            'INVALID_BODY',
+            `${method} takes no body; send its parameters in the query string`,
+          );
+        } else if (targetProblem || badQuery) {
+          const problem = (targetProblem ?? badQuery)!;
+          response = errorResponse(400, 'INVALID_ARGUMENT', `${problem.field}: ${problem.message}`, {
+            field: problem.field,
+          });
+        } else if (url.pathname === '/.well-known/jwks.json' && method === 'GET') {
+          response = new Response(jwks, {
+            headers: { 'content-type': 'application/json', 'cache-control': 'public, max-age=300' },
+          });
+        } else {
+          let rawBody: Buffer | null = null;
+          try {
+            rawBody = BODY_METHODS.has(method) ? await readBody(req, options.maxBodyBytes) : null;
+          } catch (error) {
+            if (!(error instanceof BodyTooLarge)) throw error;
+            response = errorResponse(
+              413,
+              'PAYLOAD_TOO_LARGE',
+              `the request body is larger than ${options.maxBodyBytes} bytes`,
+            );
+            status = response.status;
+            await send(res, response, requestId);
+            return;
+          }
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(req.headers)) {
+            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          const request = new Request(url, {
+            method,
+            headers,
+            body: rawBody?.length ? new Uint8Array(rawBody) : undefined,
+          });
+          response = await options.yoga.fetch(request, { exchange, rawBody });
+          if (exchange.rateLimit)
+            for (const [name, value] of Object.entries(rateLimitHeaders(exchange.rateLimit)))
+              response.headers.set(name, value);
+        }
+        status = response.status;
+        await send(res, response, requestId);
+      } catch (error) {
+        options.logger.error('request failed', { requestId, error });
+        status = 500;
+        if (!res.headersSent)
+          await send(
+            res,
+            errorResponse(500, 'INTERNAL', 'internal error; the request id identifies it in our logs'),
+            requestId,
+          );
+        else res.destroy();
+      } finally {
+        const caller = exchange.session;
+        const credential =
+          !caller?.isAuthenticated && authorization
+            ? await options.authenticator.identify(authorization).catch(() => null)
+            : null;
+        options.requestLog.record({
+          requestId,
+          occurredAt: new Date(),
+          method,
+          path: loggedPath,
+          operation: exchange.operation,
+          status,
+          durationMs: performance.now() - started,
+          ip: exchange.ip,
+          userAgent: req.headers['user-agent']?.slice(0, 300) ?? null,
+          userId: caller?.userId ?? null,
+          apiKeyId: caller?.apiKeyId ?? null,
+          dealerGroupIds: [...(caller?.dealerGroupIds ?? [])],
+          credential,
+        });
+        inFlight -= 1;
+        if (inFlight === 0) drained?.();
+      }
+    },
+  );
   server.headersTimeout = options.headersTimeoutMs;
   server.requestTimeout = options.requestTimeoutMs;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => refuseUnreadable(error, socket, http.maxHeaderSize));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    refuseUnreadable(error, socket, http.maxHeaderSize),
+  );
   // CONNECT never reaches the request handler; without a listener node would just drop the socket.
   server.on('connect', (_request: IncomingMessage, socket: Duplex) =>
-    endRaw(socket, 405, 'METHOD_NOT_ALLOWED', `CONNECT is not supported; use ${ALLOWED_METHODS.join(', ')}`, `Allow: ${ALLOWED_METHODS.join(', ')}\r\n`));
+    endRaw(
+      socket,
+      405,
+      'METHOD_NOT_ALLOWED',
+      `CONNECT is not supported; use ${ALLOWED_METHODS.join(', ')}`,
+      `Allow: ${ALLOWED_METHODS.join(', ')}\r\n`,
+    ),
+  );
   return {
     server,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      if (inFlight > 0) await new Promise<void>((resolve) => { drained = resolve; });
+      if (inFlight > 0)
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+        });
       await closed;
     },
   };

@@ -26,9 +26,18 @@ export async function bootstrap(database: Database, config: Config, logger: Logg
     const started = Date.now();
     const dealerGroupId = await seedDealerGroup(database.pool, { ...DEMO_GROUP, vehicles: config.demoVehicles });
     const scale = config.demoVehicles / 3000;
-    await seedActivity(database.pool, { dealerGroupId, calls: Math.round(4000 * scale), leads: Math.round(2500 * scale), sales: Math.round(600 * scale) });
+    await seedActivity(database.pool, {
+      dealerGroupId,
+      calls: Math.round(4000 * scale),
+      leads: Math.round(2500 * scale),
+      sales: Math.round(600 * scale),
+    });
     await resolveAndLink(database.prisma, dealerGroupId);
-    logger.info('demo data created', { dealerGroup: DEMO_GROUP.name, vehicles: config.demoVehicles, ms: Date.now() - started });
+    logger.info('demo data created', {
+      dealerGroup: DEMO_GROUP.name,
+      vehicles: config.demoVehicles,
+      ms: Date.now() - started,
+    });
     seeded = dealerGroupId;
   }
   if (!config.adminEmail || !config.adminPassword) return seeded;
@@ -55,24 +64,43 @@ const SAMPLE_FEEDS = path.join(PROJECT_ROOT, 'test/fixtures/feeds');
  * and waiting in their inboxes, so the first scheduler tick syncs them and the runs, row errors and
  * presumed-sold lifecycle can be explored at once.
  */
-export async function seedDemoFeeds(app: Pick<AppServices, 'database' | 'logger' | 'feeds'>, dealerGroupId: string): Promise<void> {
+export async function seedDemoFeeds(
+  app: Pick<AppServices, 'database' | 'logger' | 'feeds'>,
+  dealerGroupId: string,
+): Promise<void> {
   const { database, logger } = app;
   const dealer = await database.prisma.dealer.findFirst({ where: { dealerGroupId }, orderBy: { code: 'desc' } });
   if (!dealer || !existsSync(SAMPLE_FEEDS)) return;
   const feeds = [
     { pluginKey: 'homenet_inventory_csv', source: 'homenet', file: 'homenet-inventory.csv', config: {} },
-    { pluginKey: 'call_tracking_csv', source: 'call_tracking', file: 'callrail-calls.csv', config: { provider: 'callrail' } },
+    {
+      pluginKey: 'call_tracking_csv',
+      source: 'call_tracking',
+      file: 'callrail-calls.csv',
+      config: { provider: 'callrail' },
+    },
     { pluginKey: 'adf_xml_leads', source: 'adf', file: 'adf-leads.xml', config: {} },
     { pluginKey: 'dms_sales_csv', source: 'dms', file: 'dms-deals.csv', config: {} },
   ];
   for (const feed of feeds) {
     const plugin = pluginByKey(feed.pluginKey)!;
     const integration = await database.prisma.integration.create({
-      data: { dealerGroupId, dealerId: dealer.id, pluginKey: feed.pluginKey, name: `${plugin.name} – ${dealer.name}`, source: feed.source, config: feed.config, soldGraceSyncs: plugin.target === 'vehicles' ? 3 : null },
+      data: {
+        dealerGroupId,
+        dealerId: dealer.id,
+        pluginKey: feed.pluginKey,
+        name: `${plugin.name} – ${dealer.name}`,
+        source: feed.source,
+        config: feed.config,
+        soldGraceSyncs: plugin.target === 'vehicles' ? 3 : null,
+      },
     });
     const { incoming } = inboxOf(app.feeds.dataDir, integration.id);
     await mkdir(incoming, { recursive: true });
     await copyFile(path.join(SAMPLE_FEEDS, feed.file), path.join(incoming, feed.file));
   }
-  logger.info('demo feeds connected; their sample files sync on the first scheduler tick', { dealer: dealer.name, feeds: feeds.length });
+  logger.info('demo feeds connected; their sample files sync on the first scheduler tick', {
+    dealer: dealer.name,
+    feeds: feeds.length,
+  });
 }

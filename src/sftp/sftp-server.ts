@@ -18,12 +18,19 @@ const { Server, utils } = ssh2;
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
 const MAX_FILE_BYTES = 2 * 1024 ** 3;
 
-export interface SftpServer { port: number; close(): Promise<void> }
+export interface SftpServer {
+  port: number;
+  close(): Promise<void>;
+}
 
 function hostKey(dataDir: string | null): string {
   const file = dataDir ? path.join(dataDir, 'keys', 'sftp-host-rsa.pem') : null;
   if (file && existsSync(file)) return readFileSync(file, 'utf8');
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   if (file) {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, privateKey, { mode: 0o600 });
@@ -32,8 +39,17 @@ function hostKey(dataDir: string | null): string {
   return privateKey;
 }
 
-interface OpenFile { kind: 'file'; handle: FileHandle; name: string; temp: string | null; written: number }
-interface OpenDir { kind: 'dir'; listed: boolean }
+interface OpenFile {
+  kind: 'file';
+  handle: FileHandle;
+  name: string;
+  temp: string | null;
+  written: number;
+}
+interface OpenDir {
+  kind: 'dir';
+  listed: boolean;
+}
 
 /** A path inside the jail: "/", "/a.csv" or "a.csv" → its base name; anything deeper or escaping → null. */
 function jailedName(requested: string): string | null {
@@ -54,9 +70,12 @@ export async function startSftpServer(options: { port: number; host: string; app
     let integrationId: string | null = null;
     client.on('authentication', async (context) => {
       if (context.method !== 'password') return context.reject(['password']);
-      const integration = await database.prisma.integration.findFirst({
-        where: { sftpUsername: context.username, disconnectedAt: null }, select: { id: true, sftpPasswordHash: true, enabled: true },
-      }).catch(() => null);
+      const integration = await database.prisma.integration
+        .findFirst({
+          where: { sftpUsername: context.username, disconnectedAt: null },
+          select: { id: true, sftpPasswordHash: true, enabled: true },
+        })
+        .catch(() => null);
       // Verifying against a dummy hash when the account is unknown keeps failures equally slow.
       const valid = await verifyPassword(context.password, integration?.sftpPasswordHash ?? null);
       if (!valid || !integration?.enabled) {
@@ -84,14 +103,21 @@ export async function startSftpServer(options: { port: number; host: string; app
             return buffer;
           };
           const attrsOf = (info: { mode: number; size: number; atimeMs: number; mtimeMs: number }) => ({
-            mode: info.mode, uid: 0, gid: 0, size: info.size, atime: Math.floor(info.atimeMs / 1000), mtime: Math.floor(info.mtimeMs / 1000),
+            mode: info.mode,
+            uid: 0,
+            gid: 0,
+            size: info.size,
+            atime: Math.floor(info.atimeMs / 1000),
+            mtime: Math.floor(info.mtimeMs / 1000),
           });
           const fail = (reqid: number, code: number, message: string) => sftp.status(reqid, code, message);
 
           sftp.on('REALPATH', (reqid, requested) => {
             const name = jailedName(requested);
             const full = name ? `/${name}` : '/';
-            sftp.name(reqid, [{ filename: full, longname: full, attrs: { mode: 0o40755, uid: 0, gid: 0, size: 0, atime: 0, mtime: 0 } }]);
+            sftp.name(reqid, [
+              { filename: full, longname: full, attrs: { mode: 0o40755, uid: 0, gid: 0, size: 0, atime: 0, mtime: 0 } },
+            ]);
           });
           const statPath = async (reqid: number, requested: string) => {
             const name = jailedName(requested);
@@ -105,7 +131,8 @@ export async function startSftpServer(options: { port: number; host: string; app
           sftp.on('LSTAT', statPath);
           sftp.on('OPEN', async (reqid, requested, flags) => {
             const name = jailedName(requested);
-            if (!name) return fail(reqid, STATUS_CODE.PERMISSION_DENIED, 'files go straight into your inbox: /<file name>');
+            if (!name)
+              return fail(reqid, STATUS_CODE.PERMISSION_DENIED, 'files go straight into your inbox: /<file name>');
             await mkdir(inbox, { recursive: true });
             try {
               if (flags & OPEN_MODE.WRITE) {
@@ -122,8 +149,10 @@ export async function startSftpServer(options: { port: number; host: string; app
           });
           sftp.on('WRITE', async (reqid, buffer, offset, data) => {
             const entry = handleOf(buffer);
-            if (!entry || entry.kind !== 'file' || !entry.temp) return fail(reqid, STATUS_CODE.FAILURE, 'not open for writing');
-            if (offset + data.length > MAX_FILE_BYTES) return fail(reqid, STATUS_CODE.FAILURE, 'files are limited to 2 GB');
+            if (!entry || entry.kind !== 'file' || !entry.temp)
+              return fail(reqid, STATUS_CODE.FAILURE, 'not open for writing');
+            if (offset + data.length > MAX_FILE_BYTES)
+              return fail(reqid, STATUS_CODE.FAILURE, 'files are limited to 2 GB');
             await entry.handle.write(data, 0, data.length, offset);
             entry.written += data.length;
             sftp.status(reqid, STATUS_CODE.OK);
@@ -151,7 +180,9 @@ export async function startSftpServer(options: { port: number; host: string; app
               await entry.handle.close();
               if (entry.temp) {
                 await rename(entry.temp, path.join(inbox, entry.name));
-                await database.prisma.integration.update({ where: { id: integrationId! }, data: { lastFileAt: new Date(), lastFileName: entry.name } }).catch(() => {});
+                await database.prisma.integration
+                  .update({ where: { id: integrationId! }, data: { lastFileAt: new Date(), lastFileName: entry.name } })
+                  .catch(() => {});
                 logger.info('sftp file received', { integrationId, file: entry.name, bytes: entry.written });
                 // Sync now; if a run is under way, the scheduler picks the file up when it ends.
                 startIfPending(app, integrationId!, 'sftp').catch(() => {});
@@ -170,25 +201,39 @@ export async function startSftpServer(options: { port: number; host: string; app
             if (entry.listed) return sftp.status(reqid, STATUS_CODE.EOF);
             entry.listed = true;
             const names = (await readdir(inbox)).filter((name) => !name.startsWith('.'));
-            const listing = await Promise.all(names.map(async (name) => {
-              const info = await stat(path.join(inbox, name));
-              return { filename: name, longname: `-rw------- 1 feed feed ${info.size} ${info.mtime.toISOString().slice(0, 10)} ${name}`, attrs: attrsOf(info) };
-            }));
+            const listing = await Promise.all(
+              names.map(async (name) => {
+                const info = await stat(path.join(inbox, name));
+                return {
+                  filename: name,
+                  longname: `-rw------- 1 feed feed ${info.size} ${info.mtime.toISOString().slice(0, 10)} ${name}`,
+                  attrs: attrsOf(info),
+                };
+              }),
+            );
             if (!listing.length) return sftp.status(reqid, STATUS_CODE.EOF);
             sftp.name(reqid, listing);
           });
           sftp.on('REMOVE', async (reqid, requested) => {
             const name = jailedName(requested);
             if (!name) return fail(reqid, STATUS_CODE.PERMISSION_DENIED, 'not allowed');
-            await rm(path.join(inbox, name)).then(() => sftp.status(reqid, STATUS_CODE.OK), () => fail(reqid, STATUS_CODE.NO_SUCH_FILE, 'no such file'));
+            await rm(path.join(inbox, name)).then(
+              () => sftp.status(reqid, STATUS_CODE.OK),
+              () => fail(reqid, STATUS_CODE.NO_SUCH_FILE, 'no such file'),
+            );
           });
           sftp.on('RENAME', async (reqid, from, to) => {
             const [source, target] = [jailedName(from), jailedName(to)];
             if (!source || !target) return fail(reqid, STATUS_CODE.PERMISSION_DENIED, 'not allowed');
-            await rename(path.join(inbox, source), path.join(inbox, target)).then(() => sftp.status(reqid, STATUS_CODE.OK), () => fail(reqid, STATUS_CODE.NO_SUCH_FILE, 'no such file'));
+            await rename(path.join(inbox, source), path.join(inbox, target)).then(
+              () => sftp.status(reqid, STATUS_CODE.OK),
+              () => fail(reqid, STATUS_CODE.NO_SUCH_FILE, 'no such file'),
+            );
           });
           for (const event of ['MKDIR', 'RMDIR', 'SYMLINK', 'READLINK'] as const) {
-            sftp.on(event, (reqid: number) => fail(reqid, STATUS_CODE.PERMISSION_DENIED, 'your inbox has no folders or links'));
+            sftp.on(event, (reqid: number) =>
+              fail(reqid, STATUS_CODE.PERMISSION_DENIED, 'your inbox has no folders or links'),
+            );
           }
           sftp.on('end', async () => {
             for (const entry of handles.values()) {
@@ -210,10 +255,11 @@ export async function startSftpServer(options: { port: number; host: string; app
   logger.info('sftp server listening', { port });
   return {
     port,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Connected clients would hold close() open: end them.
-      for (const client of clients) client.end();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Connected clients would hold close() open: end them.
+        for (const client of clients) client.end();
+      }),
   };
 }

@@ -7,7 +7,10 @@ import { loadConfig, type Config } from '../../src/config';
 import { startApp, type App } from '../../src/app';
 
 /** Starts the real server on a free port against the run's shared test database. */
-export async function startTestApp(env: Record<string, string> = {}, options: { ownDatabase?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { ownDatabase?: boolean } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ddp-test-'));
   const config: Config = loadConfig({
     NODE_ENV: 'test',
@@ -31,13 +34,22 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
 
 export type TestApp = App & { dataDir: string; config: Config; client: ApiClient };
 
-export interface ApiResponse<T = any> { status: number; body: T; headers: Headers } // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
 
 /** Plain HTTP calls to the running server, as a partner or dashboard would make them. */
 export class ApiClient {
   constructor(readonly baseUrl: string) {}
 
-  async request(method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse> {
+  async request(
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: string | undefined;
@@ -51,7 +63,9 @@ export class ApiClient {
     let parsed: unknown = text;
     try {
       parsed = text ? JSON.parse(text) : null;
-    } catch { /* not JSON: keep the text */ }
+    } catch {
+      /* not JSON: keep the text */
+    }
     return { status: response.status, body: parsed, headers: response.headers };
   }
 

@@ -11,7 +11,10 @@ export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/feeds');
 export async function connect(app: TestApp, token: string, body: Record<string, unknown>) {
   const response = await app.client.post('/integrations', body, token);
   expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { integration: { id: string; [key: string]: unknown }; sftp_account: { username: string; password: string; port: number | null } | null };
+  return response.body as {
+    integration: { id: string; [key: string]: unknown };
+    sftp_account: { username: string; password: string; port: number | null } | null;
+  };
 }
 
 let sequence = 0;

@@ -45,7 +45,12 @@ export async function tokensUsedToday(db: Caller['db'], dealerGroupId: string): 
 }
 
 /** Adds one provider exchange's tokens to the group's day (one upsert; concurrent answers add up). */
-export async function recordTokens(db: Caller['db'], dealerGroupId: string, prompt: number, completion: number): Promise<void> {
+export async function recordTokens(
+  db: Caller['db'],
+  dealerGroupId: string,
+  prompt: number,
+  completion: number,
+): Promise<void> {
   await db.$executeRaw`/* assistantUsage */ INSERT INTO assistant_usage (dealer_group_id, day, requests, prompt_tokens, completion_tokens)
     VALUES (${dealerGroupId}::uuid, (now() AT TIME ZONE 'UTC')::date, 1, ${prompt}, ${completion})
     ON CONFLICT (dealer_group_id, day) DO UPDATE SET requests = assistant_usage.requests + 1,
@@ -72,13 +77,22 @@ function view(dealerGroupId: string, config: AiConfig | null, used: number): AiC
 
 export async function getAiConfig(caller: Caller, dealerGroupId: string | null | undefined): Promise<AiConfigView> {
   const group = targetGroup(caller.session, dealerGroupId);
-  const [config, used] = await Promise.all([caller.db.aiConfig.findUnique({ where: { dealerGroupId: group } }), tokensUsedToday(caller.db, group)]);
+  const [config, used] = await Promise.all([
+    caller.db.aiConfig.findUnique({ where: { dealerGroupId: group } }),
+    tokensUsedToday(caller.db, group),
+  ]);
   return view(group, config, used);
 }
 
 export interface AiConfigInput {
-  dealer_group_id?: string | null; enabled?: boolean | null; base_url?: string | null; model?: string | null; api_key?: string | null;
-  daily_token_limit?: number | null; timeout_ms?: number | null; rerank_dealer_matches?: boolean | null;
+  dealer_group_id?: string | null;
+  enabled?: boolean | null;
+  base_url?: string | null;
+  model?: string | null;
+  api_key?: string | null;
+  daily_token_limit?: number | null;
+  timeout_ms?: number | null;
+  rerank_dealer_matches?: boolean | null;
 }
 
 function baseUrl(app: ProviderServices, value: string | null | undefined): string | undefined {
@@ -89,7 +103,8 @@ function baseUrl(app: ProviderServices, value: string | null | undefined): strin
   } catch {
     throw badInput('base_url', 'must be a URL such as https://api.openai.com/v1');
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && app.feeds.allowInsecureHttpPull)) throw badInput('base_url', 'must use https');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && app.feeds.allowInsecureHttpPull))
+    throw badInput('base_url', 'must use https');
   if (url.username || url.password) throw badInput('base_url', 'must not carry credentials; send the key as api_key');
   if (url.search || url.hash) throw badInput('base_url', 'must not have a query or fragment');
   return url.toString().replace(/\/+$/, '');
@@ -97,7 +112,8 @@ function baseUrl(app: ProviderServices, value: string | null | undefined): strin
 
 function wholeNumber(field: string, value: number | null | undefined, min: number, max: number): number | undefined {
   if (value == null) return undefined;
-  if (!Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw badInput(field, `must be a whole number from ${min} to ${max}`);
   return value;
 }
 
@@ -109,24 +125,61 @@ export async function setAiConfig(caller: Caller, app: ProviderServices, input: 
   const model = optionalText('model', input.model, 200) ?? undefined;
   const limit = wholeNumber('daily_token_limit', input.daily_token_limit, 1, 100_000_000);
   const timeout = wholeNumber('timeout_ms', input.timeout_ms, 1000, 120_000);
-  if (!current && !url) throw badInput('base_url', 'is required: the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1');
+  if (!current && !url)
+    throw badInput('base_url', 'is required: the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1');
   if (!current && !model) throw badInput('model', 'is required: the model name the endpoint serves, e.g. gpt-4o-mini');
   const apiKey = input.api_key == null ? undefined : input.api_key.trim();
   if (apiKey !== undefined && apiKey.length > 500) throw badInput('api_key', 'must be at most 500 characters');
   const sealed = apiKey === undefined ? undefined : apiKey === '' ? null : app.secrets.seal(apiKey, group);
   const data = {
-    enabled: input.enabled ?? undefined, baseUrl: url, model, apiKey: sealed, dailyTokenLimit: limit, timeoutMs: timeout,
-    rerankDealerMatches: input.rerank_dealer_matches ?? undefined, updatedById: caller.session.userId,
+    enabled: input.enabled ?? undefined,
+    baseUrl: url,
+    model,
+    apiKey: sealed,
+    dailyTokenLimit: limit,
+    timeoutMs: timeout,
+    rerankDealerMatches: input.rerank_dealer_matches ?? undefined,
+    updatedById: caller.session.userId,
   };
   const saved = await caller.db.$transaction(async (tx) => {
     const row = current
       ? await tx.aiConfig.update({ where: { dealerGroupId: group }, data })
-      : await tx.aiConfig.create({ data: { ...data, dealerGroupId: group, baseUrl: url!, model: model!, dailyTokenLimit: limit ?? DEFAULT_DAILY_TOKEN_LIMIT, timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS, apiKey: sealed ?? null } });
-    const changed = Object.entries({ enabled: input.enabled, base_url: url, model, daily_token_limit: limit, timeout_ms: timeout, rerank_dealer_matches: input.rerank_dealer_matches })
-      .filter(([, value]) => value != null).map(([name]) => name);
-    await recordAudit(tx, caller, { action: 'ai_config.changed', targetType: 'ai_config', targetId: group, dealerGroupIds: [group], details: { changed, base_url: row.baseUrl, model: row.model } });
+      : await tx.aiConfig.create({
+          data: {
+            ...data,
+            dealerGroupId: group,
+            baseUrl: url!,
+            model: model!,
+            dailyTokenLimit: limit ?? DEFAULT_DAILY_TOKEN_LIMIT,
+            timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
+            apiKey: sealed ?? null,
+          },
+        });
+    const changed = Object.entries({
+      enabled: input.enabled,
+      base_url: url,
+      model,
+      daily_token_limit: limit,
+      timeout_ms: timeout,
+      rerank_dealer_matches: input.rerank_dealer_matches,
+    })
+      .filter(([, value]) => value != null)
+      .map(([name]) => name);
+    await recordAudit(tx, caller, {
+      action: 'ai_config.changed',
+      targetType: 'ai_config',
+      targetId: group,
+      dealerGroupIds: [group],
+      details: { changed, base_url: row.baseUrl, model: row.model },
+    });
     if (sealed !== undefined) {
-      await recordAudit(tx, caller, { action: 'credentials.changed', targetType: 'ai_config', targetId: group, dealerGroupIds: [group], details: { credential: 'assistant provider API key', removed: sealed === null } });
+      await recordAudit(tx, caller, {
+        action: 'credentials.changed',
+        targetType: 'ai_config',
+        targetId: group,
+        dealerGroupIds: [group],
+        details: { credential: 'assistant provider API key', removed: sealed === null },
+      });
     }
     return row;
   });
@@ -136,12 +189,18 @@ export async function setAiConfig(caller: Caller, app: ProviderServices, input: 
 /** The provider that answers for a caller: the first of their groups with one enabled. */
 export async function activeProvider(db: Caller['db'], dealerGroupIds: readonly string[]): Promise<AiConfig | null> {
   if (!dealerGroupIds.length) return null;
-  return db.aiConfig.findFirst({ where: { dealerGroupId: { in: [...dealerGroupIds] }, enabled: true }, orderBy: { dealerGroupId: 'asc' } });
+  return db.aiConfig.findFirst({
+    where: { dealerGroupId: { in: [...dealerGroupIds] }, enabled: true },
+    orderBy: { dealerGroupId: 'asc' },
+  });
 }
 
 /** After a key rotation (CREDENTIALS_KEYS), re-seals provider API keys with the newest key; answers how many. */
 export async function resealProviderKeys(db: Caller['db'], secrets: SecretBox): Promise<number> {
-  const configs = await db.aiConfig.findMany({ where: { apiKey: { not: null } }, select: { dealerGroupId: true, apiKey: true } });
+  const configs = await db.aiConfig.findMany({
+    where: { apiKey: { not: null } },
+    select: { dealerGroupId: true, apiKey: true },
+  });
   return secrets.resealAll(
     configs.map((config) => ({ context: config.dealerGroupId, sealed: config.apiKey! })),
     (dealerGroupId, apiKey) => db.aiConfig.update({ where: { dealerGroupId }, data: { apiKey } }),
@@ -149,7 +208,10 @@ export async function resealProviderKeys(db: Caller['db'], secrets: SecretBox): 
 }
 
 /** The caller's provider (the first of their groups with one enabled), and whether its group's tokens for today are spent. */
-export async function providerFor(caller: Pick<Caller, 'db' | 'session'>, app: ProviderServices): Promise<{ provider: ChatProvider; limitReached: boolean } | null> {
+export async function providerFor(
+  caller: Pick<Caller, 'db' | 'session'>,
+  app: ProviderServices,
+): Promise<{ provider: ChatProvider; limitReached: boolean } | null> {
   const config = await activeProvider(caller.db, caller.session.dealerGroupIds);
   if (!config) return null;
   return {

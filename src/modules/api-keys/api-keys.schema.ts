@@ -2,7 +2,14 @@ import { builder } from '../../builder';
 import { itemsByIds, pageOf } from '../../pages';
 import { maskApiKey } from '../../auth/api-keys';
 import { SCOPES } from '../../auth/scopes';
-import { createApiKey, DEFAULT_RATE_LIMIT, listApiKeys, revokeApiKey, rotateApiKey, ROTATION_DAYS } from './api-keys.service';
+import {
+  createApiKey,
+  DEFAULT_RATE_LIMIT,
+  listApiKeys,
+  revokeApiKey,
+  rotateApiKey,
+  ROTATION_DAYS,
+} from './api-keys.service';
 import { choices, listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
@@ -19,19 +26,38 @@ export const ApiKey = builder.prismaObject('ApiKey', {
     name: t.exposeString('name'),
     scopes: t.exposeStringList('scopes'),
     rateLimitPerHour: t.exposeInt('rateLimitPerHour'),
-    allowedIps: t.exposeStringList('allowedIps', { description: 'CIDR blocks the key may be used from; empty means anywhere.' }),
-    maskedKey: t.string({ description: 'svc_live_… and the last four characters.', resolve: (key) => maskApiKey(key.lastFour) }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Accurate to about a minute.' }),
+    allowedIps: t.exposeStringList('allowedIps', {
+      description: 'CIDR blocks the key may be used from; empty means anywhere.',
+    }),
+    maskedKey: t.string({
+      description: 'svc_live_… and the last four characters.',
+      resolve: (key) => maskApiKey(key.lastFour),
+    }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Accurate to about a minute.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     ageDays: t.int({ resolve: (key) => Math.floor((Date.now() - key.createdAt.getTime()) / DAY) }),
-    rotationDue: t.boolean({ description: `True once the key is ${ROTATION_DAYS} days old.`, resolve: (key) => Date.now() - key.createdAt.getTime() >= ROTATION_DAYS * DAY }),
+    rotationDue: t.boolean({
+      description: `True once the key is ${ROTATION_DAYS} days old.`,
+      resolve: (key) => Date.now() - key.createdAt.getTime() >= ROTATION_DAYS * DAY,
+    }),
     status: t.string({
       description: '"active", "expiring" (rotated, within its grace period) or "revoked".',
       resolve: (key) => (!key.revokedAt ? 'active' : key.revokedAt.getTime() > Date.now() ? 'expiring' : 'revoked'),
     }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true, description: 'When the key stopped (or stops) working.' }),
+    revokedAt: t.expose('revokedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the key stopped (or stops) working.',
+    }),
     rotatedFromId: t.exposeID('rotatedFromId', { nullable: true }),
-    dealerGroupIds: t.stringList({ select: { dealerGroups: { select: { dealerGroupId: true } } }, resolve: (key) => key.dealerGroups.map((group) => group.dealerGroupId) }),
+    dealerGroupIds: t.stringList({
+      select: { dealerGroups: { select: { dealerGroupId: true } } },
+      resolve: (key) => key.dealerGroups.map((group) => group.dealerGroupId),
+    }),
     createdById: t.exposeID('createdById'),
   }),
 });
@@ -40,7 +66,11 @@ const CreatedApiKey = builder.objectRef<{ id: string; key: string }>('CreatedApi
   description: 'A new key: `key` is shown this once and cannot be recovered.',
   fields: (t) => ({
     key: t.exposeString('key', { description: 'The full key. Store it now: only its digest is kept.' }),
-    apiKey: t.prismaField({ type: ApiKey, resolve: (query, created, _args, context) => context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: created.id } }) }),
+    apiKey: t.prismaField({
+      type: ApiKey,
+      resolve: (query, created, _args, context) =>
+        context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: created.id } }),
+    }),
   }),
 });
 
@@ -70,7 +100,8 @@ builder.mutationFields((t) => ({
       allowedIps: t.arg.stringList({ description: 'CIDR blocks, e.g. "203.0.113.0/24"; other addresses get 403.' }),
       dealerGroupIds: t.arg.idList({ description: 'Defaults to all of your dealer groups.' }),
     },
-    resolve: (_root, args, context) => createApiKey(context, { ...args, dealerGroupIds: args.dealerGroupIds?.map(String) }),
+    resolve: (_root, args, context) =>
+      createApiKey(context, { ...args, dealerGroupIds: args.dealerGroupIds?.map(String) }),
   }),
   revokeApiKey: t.prismaField({
     ...operation('DELETE /api-keys/:id', 'Revoke an API key'),
@@ -78,14 +109,19 @@ builder.mutationFields((t) => ({
     description: 'Revoke a key: it gets 401 from the next request on, on every server.',
     authScopes: { adminUser: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: await revokeApiKey(context, String(args.id)) } }),
+    resolve: async (query, _root, args, context) =>
+      context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: await revokeApiKey(context, String(args.id)) } }),
   }),
   rotateApiKey: t.field({
     ...operation('POST /api-keys/:id/rotate', 'Rotate an API key', { status: 201 }),
     type: CreatedApiKey,
-    description: 'Issue a replacement with the same name, scopes, limit and groups; the old key stops now or after gracePeriodSeconds.',
+    description:
+      'Issue a replacement with the same name, scopes, limit and groups; the old key stops now or after gracePeriodSeconds.',
     authScopes: { adminUser: true },
-    args: { id: t.arg.id({ required: true }), gracePeriodSeconds: t.arg.int({ description: '0 (default) to 2592000 (30 days).' }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      gracePeriodSeconds: t.arg.int({ description: '0 (default) to 2592000 (30 days).' }),
+    },
     resolve: (_root, args, context) => rotateApiKey(context, String(args.id), args.gracePeriodSeconds),
   }),
 }));

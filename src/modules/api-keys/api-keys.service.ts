@@ -9,7 +9,6 @@ import { inCallerGroups } from '../../tenancy';
 
 /** API keys: create, list, revoke and rotate, for the admin users of the keys' dealer groups. */
 
-
 export const DEFAULT_RATE_LIMIT = 1000;
 export const MAX_RATE_LIMIT = 1_000_000;
 export const MAX_GRACE_SECONDS = 30 * 86_400;
@@ -29,7 +28,11 @@ function validate(session: Caller['session'], input: CreateApiKeyInput) {
   if (name.length > 100) throw badInput('name', 'must be at most 100 characters');
   if (!input.scopes.length) throw badInput('scopes', `name at least one of ${SCOPES.join(', ')}`);
   const unknown = input.scopes.filter((scope) => !isScope(scope));
-  if (unknown.length) throw badInput('scopes', `unknown scope ${unknown.map((scope) => `"${scope}"`).join(', ')}; known scopes are ${SCOPES.join(', ')}`);
+  if (unknown.length)
+    throw badInput(
+      'scopes',
+      `unknown scope ${unknown.map((scope) => `"${scope}"`).join(', ')}; known scopes are ${SCOPES.join(', ')}`,
+    );
   const rateLimitPerHour = input.rateLimitPerHour ?? DEFAULT_RATE_LIMIT;
   if (!Number.isInteger(rateLimitPerHour) || rateLimitPerHour < 1 || rateLimitPerHour > MAX_RATE_LIMIT) {
     throw badInput('rateLimitPerHour', `must be a whole number from 1 to ${MAX_RATE_LIMIT}`);
@@ -40,10 +43,13 @@ function validate(session: Caller['session'], input: CreateApiKeyInput) {
     const problem = cidrProblem(block);
     if (problem) throw badInput('allowedIps', problem);
   }
-  const dealerGroupIds = input.dealerGroupIds?.length ? [...new Set(input.dealerGroupIds)] : [...session.dealerGroupIds];
+  const dealerGroupIds = input.dealerGroupIds?.length
+    ? [...new Set(input.dealerGroupIds)]
+    : [...session.dealerGroupIds];
   const foreign = dealerGroupIds.find((id) => !session.dealerGroupIds.includes(id));
   if (foreign) throw badInput('dealerGroupIds', `"${foreign}" is not one of your dealer groups`);
-  if (!dealerGroupIds.length) throw badInput('dealerGroupIds', 'you belong to no dealer group, so a key could read nothing');
+  if (!dealerGroupIds.length)
+    throw badInput('dealerGroupIds', 'you belong to no dealer group, so a key could read nothing');
   return { name, scopes: [...new Set(input.scopes)], rateLimitPerHour, allowedIps, dealerGroupIds };
 }
 
@@ -69,15 +75,26 @@ export async function createApiKey(caller: Caller, input: CreateApiKeyInput) {
       },
     });
     await recordAudit(tx, caller, {
-      action: 'api_key.created', targetType: 'api_key', targetId: apiKey.id, dealerGroupIds: valid.dealerGroupIds,
-      details: { name: valid.name, scopes: valid.scopes, rateLimitPerHour: valid.rateLimitPerHour, allowedIps: valid.allowedIps },
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: apiKey.id,
+      dealerGroupIds: valid.dealerGroupIds,
+      details: {
+        name: valid.name,
+        scopes: valid.scopes,
+        rateLimitPerHour: valid.rateLimitPerHour,
+        allowedIps: valid.allowedIps,
+      },
     });
     return apiKey;
   });
   return { id: created.id, key: secret.key };
 }
 
-export async function listApiKeys(caller: Caller, args: WindowArgs & { includeRevoked?: boolean | null }): Promise<IdPage> {
+export async function listApiKeys(
+  caller: Caller,
+  args: WindowArgs & { includeRevoked?: boolean | null },
+): Promise<IdPage> {
   const { limit, offset } = pageArgs(args);
   const where: Prisma.ApiKeyWhereInput = {
     ...visibleTo(caller.session),
@@ -85,13 +102,24 @@ export async function listApiKeys(caller: Caller, args: WindowArgs & { includeRe
   };
   const [total, ids] = await Promise.all([
     caller.db.apiKey.count({ where }),
-    caller.db.apiKey.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset, select: { id: true } }),
+    caller.db.apiKey.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      take: limit,
+      skip: offset,
+      select: { id: true },
+    }),
   ]);
   return { ids: ids.map((row) => row.id), total, limit, offset };
 }
 
 async function findVisible(caller: Caller, id: string) {
-  const apiKey = /^[0-9a-f-]{36}$/i.test(id) ? await caller.db.apiKey.findFirst({ where: { id, ...visibleTo(caller.session) }, include: { dealerGroups: true, rotatedTo: { select: { id: true } } } }) : null;
+  const apiKey = /^[0-9a-f-]{36}$/i.test(id)
+    ? await caller.db.apiKey.findFirst({
+        where: { id, ...visibleTo(caller.session) },
+        include: { dealerGroups: true, rotatedTo: { select: { id: true } } },
+      })
+    : null;
   if (!apiKey) throw notFound(`API key ${id}`);
   return apiKey;
 }
@@ -99,11 +127,15 @@ async function findVisible(caller: Caller, id: string) {
 export async function revokeApiKey(caller: Caller, id: string) {
   const apiKey = await findVisible(caller, id);
   const now = new Date();
-  if (apiKey.revokedAt && apiKey.revokedAt <= now) throw conflict(`API key ${id} was already revoked at ${apiKey.revokedAt.toISOString()}`);
+  if (apiKey.revokedAt && apiKey.revokedAt <= now)
+    throw conflict(`API key ${id} was already revoked at ${apiKey.revokedAt.toISOString()}`);
   await caller.db.$transaction(async (tx) => {
     await tx.apiKey.update({ where: { id }, data: { revokedAt: now } });
     await recordAudit(tx, caller, {
-      action: 'api_key.revoked', targetType: 'api_key', targetId: id, details: { name: apiKey.name },
+      action: 'api_key.revoked',
+      targetType: 'api_key',
+      targetId: id,
+      details: { name: apiKey.name },
       dealerGroupIds: apiKey.dealerGroups.map((group) => group.dealerGroupId),
     });
   });
@@ -113,7 +145,8 @@ export async function revokeApiKey(caller: Caller, id: string) {
 /** A new key with the same name, scopes, limit, allowlist and groups; the old one stops now or after the grace period. */
 export async function rotateApiKey(caller: Caller, id: string, gracePeriodSeconds: number | null | undefined) {
   const grace = gracePeriodSeconds ?? 0;
-  if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS) throw badInput('gracePeriodSeconds', `must be a whole number from 0 to ${MAX_GRACE_SECONDS} (30 days)`);
+  if (!Number.isInteger(grace) || grace < 0 || grace > MAX_GRACE_SECONDS)
+    throw badInput('gracePeriodSeconds', `must be a whole number from 0 to ${MAX_GRACE_SECONDS} (30 days)`);
   const old = await findVisible(caller, id);
   const now = new Date();
   if (old.revokedAt && old.revokedAt <= now) throw conflict(`API key ${id} is revoked; create a new key instead`);
@@ -124,14 +157,23 @@ export async function rotateApiKey(caller: Caller, id: string, gracePeriodSecond
   const created = await caller.db.$transaction(async (tx) => {
     const replacement = await tx.apiKey.create({
       data: {
-        name: old.name, keyHash: secret.hash, lastFour: secret.lastFour, scopes: old.scopes, rateLimitPerHour: old.rateLimitPerHour,
-        allowedIps: old.allowedIps, createdById: caller.session.userId as string, rotatedFromId: old.id,
+        name: old.name,
+        keyHash: secret.hash,
+        lastFour: secret.lastFour,
+        scopes: old.scopes,
+        rateLimitPerHour: old.rateLimitPerHour,
+        allowedIps: old.allowedIps,
+        createdById: caller.session.userId as string,
+        rotatedFromId: old.id,
         dealerGroups: { create: groups.map((dealerGroupId) => ({ dealerGroupId })) },
       },
     });
     await tx.apiKey.update({ where: { id: old.id }, data: { revokedAt: oldExpiresAt } });
     await recordAudit(tx, caller, {
-      action: 'api_key.rotated', targetType: 'api_key', targetId: old.id, dealerGroupIds: groups,
+      action: 'api_key.rotated',
+      targetType: 'api_key',
+      targetId: old.id,
+      dealerGroupIds: groups,
       details: { replacedBy: replacement.id, oldKeyStopsAt: oldExpiresAt.toISOString(), gracePeriodSeconds: grace },
     });
     return replacement;

@@ -8,7 +8,17 @@ import { isUuid, optionalText } from '../../validation';
 import { providerFor, recordTokens } from '../ai/ai-config.service';
 import { CAPABILITIES, compose } from './compose';
 import { ProviderError, type ChatMessage, type ChatProvider, type ToolDefinition } from '../ai/chat-provider';
-import { cleanFilters, GROUPINGS, MEASURES, QUERY_SCHEMA, runQuery, SUBJECTS, type AssistantQuery, type QueryFilters, type QueryResult } from './query';
+import {
+  cleanFilters,
+  GROUPINGS,
+  MEASURES,
+  QUERY_SCHEMA,
+  runQuery,
+  SUBJECTS,
+  type AssistantQuery,
+  type QueryFilters,
+  type QueryResult,
+} from './query';
 import { understand, type Vocabulary } from './understand';
 
 /**
@@ -20,7 +30,12 @@ import { understand, type Vocabulary } from './understand';
 
 type ProviderServices = Pick<AppServices, 'secrets' | 'feeds'>;
 
-const SUBJECT_SCOPES: Record<AssistantQuery['subject'], Scope> = { vehicles: 'inventory:read', leads: 'leads:read', calls: 'calls:read', sales: 'sales:read' };
+const SUBJECT_SCOPES: Record<AssistantQuery['subject'], Scope> = {
+  vehicles: 'inventory:read',
+  leads: 'leads:read',
+  calls: 'calls:read',
+  sales: 'sales:read',
+};
 const MAX_QUESTION = 2000;
 const MAX_TOOL_ROUNDS = 4;
 
@@ -39,12 +54,18 @@ const citationsOf = (results: QueryResult[]) => ({
 });
 
 const owner = (caller: Caller): Prisma.AssistantConversationWhereInput =>
-  caller.session.userId ? { ownerUserId: caller.session.userId } : { ownerApiKeyId: caller.session.apiKeyId ?? '00000000-0000-0000-0000-000000000000' };
+  caller.session.userId
+    ? { ownerUserId: caller.session.userId }
+    : { ownerApiKeyId: caller.session.apiKeyId ?? '00000000-0000-0000-0000-000000000000' };
 
 export async function vocabularyOf(caller: Caller): Promise<Vocabulary> {
   const groups = [...caller.session.dealerGroupIds];
   const [dealers, terms, sources] = await Promise.all([
-    caller.db.dealer.findMany({ where: { dealerGroupId: { in: groups }, archivedAt: null }, select: { id: true, name: true, city: true, code: true }, orderBy: { name: 'asc' } }),
+    caller.db.dealer.findMany({
+      where: { dealerGroupId: { in: groups }, archivedAt: null },
+      select: { id: true, name: true, city: true, code: true },
+      orderBy: { name: 'asc' },
+    }),
     caller.db.$queryRaw<Array<{ kind: string; term: string }>>(Prisma.sql`/* assistantVocabulary */
       SELECT DISTINCT 'make' AS kind, make::text AS term FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
       UNION SELECT DISTINCT 'model', model::text FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
@@ -52,7 +73,13 @@ export async function vocabularyOf(caller: Caller): Promise<Vocabulary> {
     caller.db.source.findMany({ where: { dealerGroupId: { in: groups } }, select: { name: true } }),
   ]);
   const of = (kind: string) => terms.filter((term) => term.kind === kind).map((term) => term.term);
-  return { dealers, makes: of('make'), models: of('model'), bodyStyles: of('body'), sources: sources.map((source) => source.name) };
+  return {
+    dealers,
+    makes: of('make'),
+    models: of('model'),
+    bodyStyles: of('body'),
+    sources: sources.map((source) => source.name),
+  };
 }
 
 export async function listConversations(caller: Caller, args: WindowArgs) {
@@ -60,54 +87,115 @@ export async function listConversations(caller: Caller, args: WindowArgs) {
   const where = owner(caller);
   const [total, conversations] = await Promise.all([
     caller.db.assistantConversation.count({ where }),
-    caller.db.assistantConversation.findMany({ where, orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset, include: { _count: { select: { messages: true } } } }),
+    caller.db.assistantConversation.findMany({
+      where,
+      orderBy: [{ updatedAt: 'desc' }, { id: 'asc' }],
+      take: limit,
+      skip: offset,
+      include: { _count: { select: { messages: true } } },
+    }),
   ]);
   return { items: conversations, total, limit, offset };
 }
 
 /** The caller's own conversation, else 404 (another user's answers the same as a missing one). */
 export async function findConversation(caller: Caller, id: string) {
-  const conversation = isUuid(id) ? await caller.db.assistantConversation.findFirst({ where: { id, ...owner(caller) }, include: { _count: { select: { messages: true } } } }) : null;
+  const conversation = isUuid(id)
+    ? await caller.db.assistantConversation.findFirst({
+        where: { id, ...owner(caller) },
+        include: { _count: { select: { messages: true } } },
+      })
+    : null;
   if (!conversation) throw notFound(`conversation ${id}`);
   return conversation;
 }
 
-export async function startConversation(caller: Caller, app: ProviderServices, input: { title?: string | null; message?: string | null }) {
-  const title = optionalText('title', input.title, 200) ?? (input.message?.trim() ? input.message.trim().slice(0, 80) : 'New conversation');
+export async function startConversation(
+  caller: Caller,
+  app: ProviderServices,
+  input: { title?: string | null; message?: string | null },
+) {
+  const title =
+    optionalText('title', input.title, 200) ??
+    (input.message?.trim() ? input.message.trim().slice(0, 80) : 'New conversation');
   const conversation = await caller.db.assistantConversation.create({
-    data: { ownerUserId: caller.session.userId, ownerApiKeyId: caller.session.userId ? null : caller.session.apiKeyId, dealerGroupIds: [...caller.session.dealerGroupIds], title },
+    data: {
+      ownerUserId: caller.session.userId,
+      ownerApiKeyId: caller.session.userId ? null : caller.session.apiKeyId,
+      dealerGroupIds: [...caller.session.dealerGroupIds],
+      title,
+    },
   });
   if (input.message?.trim()) await ask(caller, app, conversation.id, input.message);
   return findConversation(caller, conversation.id);
 }
 
-export interface Exchange { question: AssistantMessage; answer: AssistantMessage }
+export interface Exchange {
+  question: AssistantMessage;
+  answer: AssistantMessage;
+}
 
-export async function ask(caller: Caller, app: ProviderServices, conversationId: string, content: string | null | undefined): Promise<Exchange> {
+export async function ask(
+  caller: Caller,
+  app: ProviderServices,
+  conversationId: string,
+  content: string | null | undefined,
+): Promise<Exchange> {
   const conversation = await findConversation(caller, conversationId);
   const question = content?.trim() ?? '';
   if (!question) throw badInput('content', 'ask a question');
   if (question.length > MAX_QUESTION) throw badInput('content', `must be at most ${MAX_QUESTION} characters`);
-  const history = await caller.db.assistantMessage.findMany({ where: { conversationId: conversation.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 12 });
-  const asked = await caller.db.assistantMessage.create({ data: { conversationId: conversation.id, role: 'user', content: question } });
-  const previous = history.find((message) => message.role === 'assistant' && (message.data as AnswerData).query)?.data as AnswerData | undefined;
+  const history = await caller.db.assistantMessage.findMany({
+    where: { conversationId: conversation.id },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: 12,
+  });
+  const asked = await caller.db.assistantMessage.create({
+    data: { conversationId: conversation.id, role: 'user', content: question },
+  });
+  const previous = history.find((message) => message.role === 'assistant' && (message.data as AnswerData).query)
+    ?.data as AnswerData | undefined;
   const vocabulary = await vocabularyOf(caller);
 
   const chosen = await providerFor(caller, app);
   let answer: Omit<Prisma.AssistantMessageUncheckedCreateInput, 'conversationId' | 'role'>;
   if (!chosen) answer = await builtIn(caller, question, vocabulary, previous?.query ?? null, null);
   else if (chosen.limitReached) {
-    answer = await builtIn(caller, question, vocabulary, previous?.query ?? null, `The assistant's daily token limit (${chosen.provider.config.dailyTokenLimit.toLocaleString('en-US')}) is used up for today, so the built-in engine answered.`);
+    answer = await builtIn(
+      caller,
+      question,
+      vocabulary,
+      previous?.query ?? null,
+      `The assistant's daily token limit (${chosen.provider.config.dailyTokenLimit.toLocaleString('en-US')}) is used up for today, so the built-in engine answered.`,
+    );
   } else {
-    answer = await withProvider(caller, chosen.provider, question, [...history].reverse(), vocabulary).catch(async (error: Error & { usage?: { prompt: number; completion: number } }) => {
-      if (!(error instanceof ProviderError)) throw error;
-      const fallback = await builtIn(caller, question, vocabulary, previous?.query ?? null, `The assistant's provider failed (${error.message}), so the built-in engine answered.`);
-      return { ...fallback, promptTokens: error.usage?.prompt ?? 0, completionTokens: error.usage?.completion ?? 0 };
-    });
+    answer = await withProvider(caller, chosen.provider, question, [...history].reverse(), vocabulary).catch(
+      async (error: Error & { usage?: { prompt: number; completion: number } }) => {
+        if (!(error instanceof ProviderError)) throw error;
+        const fallback = await builtIn(
+          caller,
+          question,
+          vocabulary,
+          previous?.query ?? null,
+          `The assistant's provider failed (${error.message}), so the built-in engine answered.`,
+        );
+        return { ...fallback, promptTokens: error.usage?.prompt ?? 0, completionTokens: error.usage?.completion ?? 0 };
+      },
+    );
   }
   const saved = await caller.db.$transaction(async (tx) => {
-    const message = await tx.assistantMessage.create({ data: { ...answer, conversationId: conversation.id, role: 'assistant' } });
-    await tx.assistantConversation.update({ where: { id: conversation.id }, data: { updatedAt: new Date(), ...(conversation._count.messages === 0 && conversation.title === 'New conversation' ? { title: question.slice(0, 80) } : {}) } });
+    const message = await tx.assistantMessage.create({
+      data: { ...answer, conversationId: conversation.id, role: 'assistant' },
+    });
+    await tx.assistantConversation.update({
+      where: { id: conversation.id },
+      data: {
+        updatedAt: new Date(),
+        ...(conversation._count.messages === 0 && conversation.title === 'New conversation'
+          ? { title: question.slice(0, 80) }
+          : {}),
+      },
+    });
     return message;
   });
   return { question: asked, answer: saved };
@@ -115,25 +203,51 @@ export async function ask(caller: Caller, app: ProviderServices, conversationId:
 
 async function execute(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
   const scope = SUBJECT_SCOPES[query.subject];
-  if (!caller.session.has(scope)) throw new AppError(403, 'FORBIDDEN', `you may not read ${query.subject} (scope ${scope})`);
+  if (!caller.session.has(scope))
+    throw new AppError(403, 'FORBIDDEN', `you may not read ${query.subject} (scope ${scope})`);
   return runQuery(caller, query);
 }
 
 const dealerNamesOf = (vocabulary: Vocabulary) => new Map(vocabulary.dealers.map((dealer) => [dealer.id, dealer.name]));
 
-async function builtIn(caller: Caller, question: string, vocabulary: Vocabulary, previous: AssistantQuery | null, note: string | null) {
+async function builtIn(
+  caller: Caller,
+  question: string,
+  vocabulary: Vocabulary,
+  previous: AssistantQuery | null,
+  note: string | null,
+) {
   const understanding = understand(question, vocabulary, previous);
   const base = { engine: 'built_in', model: null, note };
   if (!understanding.query) {
-    return { ...base, answered: false, content: `I can't answer that: ${understanding.reason}. ${CAPABILITIES}`, data: { query: previous } as Prisma.InputJsonObject };
+    return {
+      ...base,
+      answered: false,
+      content: `I can't answer that: ${understanding.reason}. ${CAPABILITIES}`,
+      data: { query: previous } as Prisma.InputJsonObject,
+    };
   }
   try {
     const result = await execute(caller, understanding.query);
     const composed = compose(result, dealerNamesOf(vocabulary));
-    return { ...base, answered: true, content: composed.text, data: { query: result.query, ...citationsOf([result]), figures: composed.figures } as unknown as Prisma.InputJsonObject };
+    return {
+      ...base,
+      answered: true,
+      content: composed.text,
+      data: {
+        query: result.query,
+        ...citationsOf([result]),
+        figures: composed.figures,
+      } as unknown as Prisma.InputJsonObject,
+    };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return { ...base, answered: false, content: `I can't answer that: ${error.message}.`, data: { query: previous } as Prisma.InputJsonObject };
+    return {
+      ...base,
+      answered: false,
+      content: `I can't answer that: ${error.message}.`,
+      data: { query: previous } as Prisma.InputJsonObject,
+    };
   }
 }
 
@@ -141,7 +255,8 @@ const TOOL: ToolDefinition = {
   type: 'function',
   function: {
     name: 'query_data',
-    description: "Count, list, average, sum or find the extremes of the caller's vehicles in inventory, leads, calls or sales, with filters and an optional breakdown. Returns figures and the records (VINs) they rest on. Never guess a figure: ask this tool.",
+    description:
+      "Count, list, average, sum or find the extremes of the caller's vehicles in inventory, leads, calls or sales, with filters and an optional breakdown. Returns figures and the records (VINs) they rest on. Never guess a figure: ask this tool.",
     parameters: QUERY_SCHEMA,
   },
 };
@@ -163,16 +278,35 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
     if (!allowed.includes(value as T)) throw badInput(name, `must be one of ${allowed.join(', ')}`);
     return value as T;
   };
-  const { dealer, dealer_id: _ids, ...rest } = (args.filters && typeof args.filters === 'object' ? args.filters : {}) as Record<string, unknown>;
+  const {
+    dealer,
+    dealer_id: _ids,
+    ...rest
+  } = (args.filters && typeof args.filters === 'object' ? args.filters : {}) as Record<string, unknown>;
   // Rooftops are named, never given by id: the model only knows names, and only the caller's.
   const filters: QueryFilters & { dealer?: string[] } = cleanFilters(rest);
   const names = dealer === undefined || dealer === null ? [] : Array.isArray(dealer) ? dealer : [dealer];
-  if (names.some((name) => typeof name !== 'string')) throw badInput('filters.dealer', 'must be a list of rooftop names');
+  if (names.some((name) => typeof name !== 'string'))
+    throw badInput('filters.dealer', 'must be a list of rooftop names');
   filters.dealer = names as string[];
   if (filters.dealer.length) {
     const wanted = filters.dealer.map((name) => name.toLowerCase());
-    const ids = vocabulary.dealers.filter((dealer) => wanted.some((name) => dealer.name.toLowerCase().includes(name) || name.includes(dealer.name.toLowerCase()) || (dealer.city ?? '').toLowerCase() === name || dealer.code.toLowerCase() === name)).map((dealer) => dealer.id);
-    if (!ids.length) throw badInput('filters.dealer', `no rooftop of yours is called ${filters.dealer.join(' or ')}; yours are ${vocabulary.dealers.map((dealer) => dealer.name).join(', ')}`);
+    const ids = vocabulary.dealers
+      .filter((dealer) =>
+        wanted.some(
+          (name) =>
+            dealer.name.toLowerCase().includes(name) ||
+            name.includes(dealer.name.toLowerCase()) ||
+            (dealer.city ?? '').toLowerCase() === name ||
+            dealer.code.toLowerCase() === name,
+        ),
+      )
+      .map((dealer) => dealer.id);
+    if (!ids.length)
+      throw badInput(
+        'filters.dealer',
+        `no rooftop of yours is called ${filters.dealer.join(' or ')}; yours are ${vocabulary.dealers.map((dealer) => dealer.name).join(', ')}`,
+      );
     filters.dealer_id = ids;
   }
   delete filters.dealer;
@@ -201,7 +335,13 @@ function toolResult(result: QueryResult, dealerNames: Map<string, string>) {
   };
 }
 
-async function withProvider(caller: Caller, provider: ChatProvider, question: string, history: AssistantMessage[], vocabulary: Vocabulary) {
+async function withProvider(
+  caller: Caller,
+  provider: ChatProvider,
+  question: string,
+  history: AssistantMessage[],
+  vocabulary: Vocabulary,
+) {
   const dealerNames = dealerNamesOf(vocabulary);
   const messages: ChatMessage[] = [
     {
@@ -212,7 +352,9 @@ async function withProvider(caller: Caller, provider: ChatProvider, question: st
         `Today is ${new Date().toISOString().slice(0, 10)} (UTC). The caller's rooftops: ${vocabulary.dealers.map((dealer) => dealer.name).join(', ') || 'none'}.`,
       ].join(' '),
     },
-    ...history.filter((message) => message.role === 'user' || message.role === 'assistant').map((message) => ({ role: message.role as 'user' | 'assistant', content: message.content })),
+    ...history
+      .filter((message) => message.role === 'user' || message.role === 'assistant')
+      .map((message) => ({ role: message.role as 'user' | 'assistant', content: message.content })),
     { role: 'user', content: question },
   ];
   const usage = { prompt: 0, completion: 0 };
@@ -226,16 +368,29 @@ async function withProvider(caller: Caller, provider: ChatProvider, question: st
       await recordTokens(caller.db, provider.config.dealerGroupId, reply.usage.prompt, reply.usage.completion);
       if (!reply.message.tool_calls?.length) {
         return {
-          engine: 'provider', model: provider.model, note: null, answered: true, content: reply.message.content ?? '',
-          promptTokens: usage.prompt, completionTokens: usage.completion,
-          data: { query: lastQuery, ...citationsOf(results), figures: results.map((result) => ({ label: `${result.query.subject} ${result.query.measure}${result.query.field ? ` ${result.query.field}` : ''}`, value: String(result.value ?? result.count) })) } as unknown as Prisma.InputJsonObject,
+          engine: 'provider',
+          model: provider.model,
+          note: null,
+          answered: true,
+          content: reply.message.content ?? '',
+          promptTokens: usage.prompt,
+          completionTokens: usage.completion,
+          data: {
+            query: lastQuery,
+            ...citationsOf(results),
+            figures: results.map((result) => ({
+              label: `${result.query.subject} ${result.query.measure}${result.query.field ? ` ${result.query.field}` : ''}`,
+              value: String(result.value ?? result.count),
+            })),
+          } as unknown as Prisma.InputJsonObject,
         };
       }
       messages.push(reply.message);
       for (const call of reply.message.tool_calls) {
         let content: string;
         try {
-          if (call.function.name !== 'query_data') throw new AppError(400, 'INVALID_ARGUMENT', `unknown tool ${call.function.name}; use query_data`);
+          if (call.function.name !== 'query_data')
+            throw new AppError(400, 'INVALID_ARGUMENT', `unknown tool ${call.function.name}; use query_data`);
           const query = toolQuery(call.function.arguments, vocabulary);
           const result = await execute(caller, query);
           lastQuery = result.query;

@@ -2,12 +2,25 @@ import type { AssistantQuery, QueryResult, VehicleRow } from './query';
 
 /** Plain sentences for a query's result, naming what was counted and citing the VINs or figures it rests on. */
 
-const dollars = (value: number) => `$${value.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 0 })}`;
+const dollars = (value: number) =>
+  `$${value.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 0 })}`;
 const number = (value: number) => value.toLocaleString('en-US');
 const one = (value: number, digits = 1) => value.toLocaleString('en-US', { maximumFractionDigits: digits });
 
-const BODY_PLURALS: Record<string, string> = { suv: 'SUVs', truck: 'trucks', pickup: 'pickups', sedan: 'sedans', coupe: 'coupes', minivan: 'minivans', van: 'vans', wagon: 'wagons', hatchback: 'hatchbacks', convertible: 'convertibles' };
-const list = (items: string[], joiner = 'or') => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${joiner} ${items.at(-1)}`);
+const BODY_PLURALS: Record<string, string> = {
+  suv: 'SUVs',
+  truck: 'trucks',
+  pickup: 'pickups',
+  sedan: 'sedans',
+  coupe: 'coupes',
+  minivan: 'minivans',
+  van: 'vans',
+  wagon: 'wagons',
+  hatchback: 'hatchbacks',
+  convertible: 'convertibles',
+};
+const list = (items: string[], joiner = 'or') =>
+  items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${joiner} ${items.at(-1)}`;
 
 /** "used white Toyota SUVs under $30,000 at Summit Toyota North". */
 export function describe(query: AssistantQuery, dealerNames: Map<string, string>, plural = true): string {
@@ -36,12 +49,26 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     ...(f.make ?? []),
     ...(f.model ?? []),
   ];
-  const body = f.body_style?.length ? list([...new Set(f.body_style.map((style) => (plural ? BODY_PLURALS[style.toLowerCase()] ?? `${style}s` : style)))]) : plural ? 'vehicles' : 'vehicle';
+  const body = f.body_style?.length
+    ? list([
+        ...new Set(f.body_style.map((style) => (plural ? (BODY_PLURALS[style.toLowerCase()] ?? `${style}s`) : style))),
+      ])
+    : plural
+      ? 'vehicles'
+      : 'vehicle';
   const parts = [[...adjectives, body].join(' ')];
-  if (f.price_min !== undefined && f.price_max !== undefined) parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
-  else if (f.price_max !== undefined) parts.push(Number.isInteger(f.price_max) ? `at ${dollars(f.price_max)} or less` : `under ${dollars(f.price_max + 0.01)}`);
-  else if (f.price_min !== undefined) parts.push(Number.isInteger(f.price_min) ? `at ${dollars(f.price_min)} or more` : `over ${dollars(f.price_min - 0.01)}`);
-  if (f.days_on_lot_min !== undefined) parts.push(f.days_on_lot_min > 0 ? `on the lot more than ${f.days_on_lot_min - 1} days` : 'on the lot');
+  if (f.price_min !== undefined && f.price_max !== undefined)
+    parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
+  else if (f.price_max !== undefined)
+    parts.push(
+      Number.isInteger(f.price_max) ? `at ${dollars(f.price_max)} or less` : `under ${dollars(f.price_max + 0.01)}`,
+    );
+  else if (f.price_min !== undefined)
+    parts.push(
+      Number.isInteger(f.price_min) ? `at ${dollars(f.price_min)} or more` : `over ${dollars(f.price_min - 0.01)}`,
+    );
+  if (f.days_on_lot_min !== undefined)
+    parts.push(f.days_on_lot_min > 0 ? `on the lot more than ${f.days_on_lot_min - 1} days` : 'on the lot');
   if (f.days_on_lot_max !== undefined) parts.push(`on the lot ${f.days_on_lot_max} days or less`);
   if (f.mileage_max !== undefined) parts.push(`with ${number(f.mileage_max)} miles or fewer`);
   if (f.mileage_min !== undefined) parts.push(`with ${number(f.mileage_min)} miles or more`);
@@ -66,7 +93,10 @@ const FIELD_WORDS: Record<string, { label: string; format: (value: number) => st
   duration: { label: 'answered-call duration', format: (value) => `${one(value)} seconds` },
 };
 
-export interface Composed { text: string; figures: Array<{ label: string; value: string }> }
+export interface Composed {
+  text: string;
+  figures: Array<{ label: string; value: string }>;
+}
 
 export function compose(result: QueryResult, dealerNames: Map<string, string>): Composed {
   const { query } = result;
@@ -74,61 +104,129 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
   const field = FIELD_WORDS[query.field ?? 'price'] ?? FIELD_WORDS.price!;
   const figures: Composed['figures'] = [{ label: `${what}: count`, value: String(result.count) }];
   const lines: string[] = [];
-  const inStock = query.subject === 'vehicles' && !query.filters.status?.length && query.filters.days_on_lot_min === undefined && query.filters.days_on_lot_max === undefined ? ' in stock' : '';
+  const inStock =
+    query.subject === 'vehicles' &&
+    !query.filters.status?.length &&
+    query.filters.days_on_lot_min === undefined &&
+    query.filters.days_on_lot_max === undefined
+      ? ' in stock'
+      : '';
 
   if (query.group_by) {
-    const groupWord = { dealer: 'rooftop', make: 'make', body_style: 'body style', condition: 'condition', source: 'source', status: 'status', type: 'type', salesperson: 'salesperson' }[query.group_by];
+    const groupWord = {
+      dealer: 'rooftop',
+      make: 'make',
+      body_style: 'body style',
+      condition: 'condition',
+      source: 'source',
+      status: 'status',
+      type: 'type',
+      salesperson: 'salesperson',
+    }[query.group_by];
     const valued = query.measure !== 'count' && query.measure !== 'list';
-    lines.push(`${what[0]!.toUpperCase()}${what.slice(1)}${inStock} by ${groupWord}${valued ? `, ${query.measure === 'average' ? 'average' : query.measure} ${field.label}` : ''}:`);
+    lines.push(
+      `${what[0]!.toUpperCase()}${what.slice(1)}${inStock} by ${groupWord}${valued ? `, ${query.measure === 'average' ? 'average' : query.measure} ${field.label}` : ''}:`,
+    );
     for (const group of result.groups) {
-      lines.push(`- ${group.label}: ${number(group.count)}${valued && group.value !== null ? ` (${field.format(group.value)})` : ''}`);
-      figures.push({ label: `${group.label}${valued ? ` ${field.label}` : ''}`, value: valued && group.value !== null ? String(group.value) : String(group.count) });
+      lines.push(
+        `- ${group.label}: ${number(group.count)}${valued && group.value !== null ? ` (${field.format(group.value)})` : ''}`,
+      );
+      figures.push({
+        label: `${group.label}${valued ? ` ${field.label}` : ''}`,
+        value: valued && group.value !== null ? String(group.value) : String(group.count),
+      });
     }
     if (!result.groups.length) lines.push(`- none${inStock}`);
     else if (result.groups.length > 1) {
       const top = result.groups[0]!;
-      lines.push(valued ? `Highest: ${top.label}.` : `Most: ${top.label} with ${number(top.count)} of ${number(result.count)}.`);
+      lines.push(
+        valued ? `Highest: ${top.label}.` : `Most: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
+      );
     }
     return { text: lines.join('\n'), figures };
   }
 
   switch (query.measure) {
     case 'count': {
-      lines.push(result.count === 0 ? `You have no ${what}${inStock}.` : `You have ${number(result.count)} ${result.count === 1 ? describe(query, dealerNames, false) : what}${inStock}.`);
+      lines.push(
+        result.count === 0
+          ? `You have no ${what}${inStock}.`
+          : `You have ${number(result.count)} ${result.count === 1 ? describe(query, dealerNames, false) : what}${inStock}.`,
+      );
       if (result.whole !== undefined) {
-        const whole = describe({ ...query, filters: { dealer_id: query.filters.dealer_id, from: query.filters.from, to: query.filters.to } }, dealerNames);
+        const whole = describe(
+          { ...query, filters: { dealer_id: query.filters.dealer_id, from: query.filters.from, to: query.filters.to } },
+          dealerNames,
+        );
         const percent = result.whole ? Math.round((result.count / result.whole) * 1000) / 10 : 0;
-        lines[lines.length - 1] = `${lines.at(-1)!.slice(0, -1)}: ${one(percent)}% of your ${number(result.whole)} ${whole}${inStock}.`;
-        figures.push({ label: 'share (%)', value: String(percent) }, { label: `${whole}: count`, value: String(result.whole) });
+        lines[lines.length - 1] =
+          `${lines.at(-1)!.slice(0, -1)}: ${one(percent)}% of your ${number(result.whole)} ${whole}${inStock}.`;
+        figures.push(
+          { label: 'share (%)', value: String(percent) },
+          { label: `${whole}: count`, value: String(result.whole) },
+        );
       }
       if (result.vehicles.length) {
-        lines.push(result.count <= result.vehicles.length ? 'They are:' : `The ${result.vehicles.length} longest on the lot:`);
+        lines.push(
+          result.count <= result.vehicles.length ? 'They are:' : `The ${result.vehicles.length} longest on the lot:`,
+        );
         for (const vehicle of result.vehicles) lines.push(`- ${vehicleLine(vehicle)}`);
       }
       break;
     }
     case 'average':
     case 'sum': {
-      if (result.value === null) lines.push(`There are no ${what}${inStock} to ${query.measure === 'sum' ? 'add up' : 'average'}.`);
-      else if (query.measure === 'sum') lines.push(`The total ${field.label} of ${what}${inStock} is ${field.format(result.value)} (${number(result.count)} ${query.subject === 'vehicles' ? 'vehicles' : 'records'}).`);
-      else lines.push(`The average ${field.label} of ${what}${inStock} is ${field.format(result.value)}, across ${number(result.count)} ${query.subject === 'vehicles' ? 'vehicles' : query.subject === 'sales' ? 'deals' : query.subject}.`);
-      figures.push({ label: `${query.measure} ${field.label}`, value: result.value === null ? 'none' : String(result.value) });
+      if (result.value === null)
+        lines.push(`There are no ${what}${inStock} to ${query.measure === 'sum' ? 'add up' : 'average'}.`);
+      else if (query.measure === 'sum')
+        lines.push(
+          `The total ${field.label} of ${what}${inStock} is ${field.format(result.value)} (${number(result.count)} ${query.subject === 'vehicles' ? 'vehicles' : 'records'}).`,
+        );
+      else
+        lines.push(
+          `The average ${field.label} of ${what}${inStock} is ${field.format(result.value)}, across ${number(result.count)} ${query.subject === 'vehicles' ? 'vehicles' : query.subject === 'sales' ? 'deals' : query.subject}.`,
+        );
+      figures.push({
+        label: `${query.measure} ${field.label}`,
+        value: result.value === null ? 'none' : String(result.value),
+      });
       break;
     }
     case 'max':
     case 'min': {
-      const extreme = query.measure === 'max'
-        ? { price: 'most expensive', days_on_lot: 'longest on the lot', mileage: 'highest-mileage', year: 'newest model year' }[query.field ?? 'price']
-        : { price: 'least expensive', days_on_lot: 'newest arrival', mileage: 'lowest-mileage', year: 'oldest model year' }[query.field ?? 'price'];
+      const extreme =
+        query.measure === 'max'
+          ? {
+              price: 'most expensive',
+              days_on_lot: 'longest on the lot',
+              mileage: 'highest-mileage',
+              year: 'newest model year',
+            }[query.field ?? 'price']
+          : {
+              price: 'least expensive',
+              days_on_lot: 'newest arrival',
+              mileage: 'lowest-mileage',
+              year: 'oldest model year',
+            }[query.field ?? 'price'];
       if (result.value === null) lines.push(`There are no ${what}${inStock}.`);
       else if (query.subject === 'vehicles') {
         const [first, ...others] = result.vehicles;
-        lines.push(`The ${extreme ?? `${query.measure} ${field.label}`} of your ${what}${inStock}${first ? ` is the ${vehicleLine(first)}` : ''}.`);
-        if (others.length) lines.push(`Tied at ${field.format(result.value)}: ${others.map((vehicle) => `${vehicle.year} ${vehicle.make} ${vehicle.model} (VIN ${vehicle.vin})`).join('; ')}.`);
+        lines.push(
+          `The ${extreme ?? `${query.measure} ${field.label}`} of your ${what}${inStock}${first ? ` is the ${vehicleLine(first)}` : ''}.`,
+        );
+        if (others.length)
+          lines.push(
+            `Tied at ${field.format(result.value)}: ${others.map((vehicle) => `${vehicle.year} ${vehicle.make} ${vehicle.model} (VIN ${vehicle.vin})`).join('; ')}.`,
+          );
       } else {
-        lines.push(`The ${query.measure === 'max' ? 'highest' : 'lowest'} ${field.label} among ${what} is ${field.format(result.value)}${result.activity[0] ? `: ${result.activity[0].label} at ${result.activity[0].dealer_name} on ${result.activity[0].at.toISOString().slice(0, 10)} (${result.activity[0].detail})` : ''}.`);
+        lines.push(
+          `The ${query.measure === 'max' ? 'highest' : 'lowest'} ${field.label} among ${what} is ${field.format(result.value)}${result.activity[0] ? `: ${result.activity[0].label} at ${result.activity[0].dealer_name} on ${result.activity[0].at.toISOString().slice(0, 10)} (${result.activity[0].detail})` : ''}.`,
+        );
       }
-      figures.push({ label: `${query.measure} ${field.label}`, value: result.value === null ? 'none' : String(result.value) });
+      figures.push({
+        label: `${query.measure} ${field.label}`,
+        value: result.value === null ? 'none' : String(result.value),
+      });
       break;
     }
     case 'list': {
@@ -138,11 +236,18 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       }
       if (query.subject === 'vehicles') {
         const order = query.order === 'asc' ? `lowest ${field.label} first` : `highest ${field.label} first`;
-        lines.push(`${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${query.field === 'days_on_lot' && query.order !== 'asc' ? 'longest on the lot first' : order}:`);
+        lines.push(
+          `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${query.field === 'days_on_lot' && query.order !== 'asc' ? 'longest on the lot first' : order}:`,
+        );
         for (const vehicle of result.vehicles) lines.push(`- ${vehicleLine(vehicle)}`);
       } else {
-        lines.push(`${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`);
-        for (const row of result.activity) lines.push(`- ${row.at.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${row.dealer_name}: ${row.label}${row.source ? ` via ${row.source}` : ''} (${row.detail})`);
+        lines.push(
+          `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,
+        );
+        for (const row of result.activity)
+          lines.push(
+            `- ${row.at.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${row.dealer_name}: ${row.label}${row.source ? ` via ${row.source}` : ''} (${row.detail})`,
+          );
       }
       break;
     }
@@ -150,4 +255,5 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
   return { text: lines.join('\n'), figures };
 }
 
-export const CAPABILITIES = 'I answer from your own data: counts and lists of vehicles with filters ("how many used SUVs under $30k"), averages and extremes ("average days on lot for Toyota", "most expensive car at the north store"), comparisons across rooftops, and leads, calls and sales by source and period ("leads by source last month").';
+export const CAPABILITIES =
+  'I answer from your own data: counts and lists of vehicles with filters ("how many used SUVs under $30k"), averages and extremes ("average days on lot for Toyota", "most expensive car at the north store"), comparisons across rooftops, and leads, calls and sales by source and period ("leads by source last month").';

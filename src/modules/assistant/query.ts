@@ -1,7 +1,13 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
-import { DAYS_ON_LOT_SQL, inventoryOrderBy, inventoryWhere, ON_LOT_STATUSES, type InventoryFilterArgs } from '../inventory/inventory.filters';
+import {
+  DAYS_ON_LOT_SQL,
+  inventoryOrderBy,
+  inventoryWhere,
+  ON_LOT_STATUSES,
+  type InventoryFilterArgs,
+} from '../inventory/inventory.filters';
 import { leadFilterSql, type LeadFilters } from '../leads/leads.filters';
 import { callFilterSql, type CallFilters } from '../calls/calls.filters';
 import { saleFilterSql, type SaleFilters } from '../sales/sales.filters';
@@ -14,7 +20,16 @@ import { saleFilterSql, type SaleFilters } from '../sales/sales.filters';
 
 export const SUBJECTS = ['vehicles', 'leads', 'calls', 'sales'] as const;
 export const MEASURES = ['count', 'list', 'average', 'max', 'min', 'sum'] as const;
-export const GROUPINGS = ['dealer', 'make', 'body_style', 'condition', 'source', 'status', 'type', 'salesperson'] as const;
+export const GROUPINGS = [
+  'dealer',
+  'make',
+  'body_style',
+  'condition',
+  'source',
+  'status',
+  'type',
+  'salesperson',
+] as const;
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year'] as const;
 export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross'] as const;
 
@@ -30,12 +45,17 @@ export interface QueryFilters {
   model?: string[];
   color?: string[];
   status?: string[];
-  price_min?: number; price_max?: number;
-  year_min?: number; year_max?: number;
-  mileage_min?: number; mileage_max?: number;
-  days_on_lot_min?: number; days_on_lot_max?: number;
+  price_min?: number;
+  price_max?: number;
+  year_min?: number;
+  year_max?: number;
+  mileage_min?: number;
+  mileage_max?: number;
+  days_on_lot_min?: number;
+  days_on_lot_max?: number;
   /** Leads, calls, sales: ISO dates or instants. */
-  from?: string; to?: string;
+  from?: string;
+  to?: string;
   source?: string;
   type?: string[];
   first_time?: boolean;
@@ -54,9 +74,34 @@ export interface AssistantQuery {
   share?: boolean;
 }
 
-export interface ResultRow { key: string | null; label: string; count: number; value: number | null }
-export interface VehicleRow { vin: string; year: number; make: string; model: string; trim: string | null; price: string | null; days_on_lot: number; mileage: number | null; exterior_color: string | null; dealer_name: string; body_style: string | null; condition: string }
-export interface ActivityRow { id: string; at: Date; label: string; dealer_name: string; source: string | null; detail: string }
+export interface ResultRow {
+  key: string | null;
+  label: string;
+  count: number;
+  value: number | null;
+}
+export interface VehicleRow {
+  vin: string;
+  year: number;
+  make: string;
+  model: string;
+  trim: string | null;
+  price: string | null;
+  days_on_lot: number;
+  mileage: number | null;
+  exterior_color: string | null;
+  dealer_name: string;
+  body_style: string | null;
+  condition: string;
+}
+export interface ActivityRow {
+  id: string;
+  at: Date;
+  label: string;
+  dealer_name: string;
+  source: string | null;
+  detail: string;
+}
 
 export interface QueryResult {
   query: AssistantQuery;
@@ -76,32 +121,78 @@ export const QUERY_SCHEMA = {
   required: ['subject', 'measure'],
   additionalProperties: false,
   properties: {
-    subject: { type: 'string', enum: SUBJECTS, description: 'What to look at: vehicles in inventory, leads, calls or sales (deals).' },
-    measure: { type: 'string', enum: MEASURES, description: 'count; list (records, ordered by field); average, max, min or sum of field.' },
-    field: { type: 'string', enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration'], description: 'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year; sales sale_price, front_gross, back_gross, total_gross; calls duration.' },
-    group_by: { type: 'string', enum: GROUPINGS, description: 'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales).' },
+    subject: {
+      type: 'string',
+      enum: SUBJECTS,
+      description: 'What to look at: vehicles in inventory, leads, calls or sales (deals).',
+    },
+    measure: {
+      type: 'string',
+      enum: MEASURES,
+      description: 'count; list (records, ordered by field); average, max, min or sum of field.',
+    },
+    field: {
+      type: 'string',
+      enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration'],
+      description:
+        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year; sales sale_price, front_gross, back_gross, total_gross; calls duration.',
+    },
+    group_by: {
+      type: 'string',
+      enum: GROUPINGS,
+      description:
+        'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales).',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
-    share: { type: 'boolean', description: 'With count: also count the whole (same rooftops and period, no other filters), for percentages.' },
-    order: { type: 'string', enum: ['asc', 'desc'], description: 'A list ordered by field: desc (default, largest first) or asc.' },
+    share: {
+      type: 'boolean',
+      description: 'With count: also count the whole (same rooftops and period, no other filters), for percentages.',
+    },
+    order: {
+      type: 'string',
+      enum: ['asc', 'desc'],
+      description: 'A list ordered by field: desc (default, largest first) or asc.',
+    },
     filters: {
       type: 'object',
       additionalProperties: false,
       properties: {
-        dealer: { type: 'array', items: { type: 'string' }, description: 'Rooftop names or parts of them ("north", "Summit Honda Downtown").' },
+        dealer: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Rooftop names or parts of them ("north", "Summit Honda Downtown").',
+        },
         condition: { type: 'array', items: { type: 'string', enum: ['new', 'used', 'certified'] } },
-        body_style: { type: 'array', items: { type: 'string' }, description: 'SUV, Sedan, Truck, Coupe, Minivan, Wagon, …' },
+        body_style: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'SUV, Sedan, Truck, Coupe, Minivan, Wagon, …',
+        },
         make: { type: 'array', items: { type: 'string' } },
         model: { type: 'array', items: { type: 'string' } },
         color: { type: 'array', items: { type: 'string' }, description: 'Exterior color words (white, black, …).' },
-        status: { type: 'array', items: { type: 'string' }, description: 'Vehicles: available, pending, in_transit, sold, presumed_sold (default: on the lot). Calls: answered, missed, voicemail. Leads: new, contacted, appointment, showed, sold, lost.' },
-        price_min: { type: 'number' }, price_max: { type: 'number' },
-        year_min: { type: 'integer' }, year_max: { type: 'integer' },
-        mileage_min: { type: 'integer' }, mileage_max: { type: 'integer' },
-        days_on_lot_min: { type: 'integer' }, days_on_lot_max: { type: 'integer' },
+        status: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'Vehicles: available, pending, in_transit, sold, presumed_sold (default: on the lot). Calls: answered, missed, voicemail. Leads: new, contacted, appointment, showed, sold, lost.',
+        },
+        price_min: { type: 'number' },
+        price_max: { type: 'number' },
+        year_min: { type: 'integer' },
+        year_max: { type: 'integer' },
+        mileage_min: { type: 'integer' },
+        mileage_max: { type: 'integer' },
+        days_on_lot_min: { type: 'integer' },
+        days_on_lot_max: { type: 'integer' },
         from: { type: 'string', description: 'Leads, calls, sales: from this ISO date or instant.' },
         to: { type: 'string', description: 'Leads, calls, sales: up to this ISO date or instant.' },
         source: { type: 'string', description: 'Leads and calls: a canonical source name.' },
-        type: { type: 'array', items: { type: 'string', enum: ['new', 'used', 'service', 'finance', 'trade_in'] }, description: 'Lead type.' },
+        type: {
+          type: 'array',
+          items: { type: 'string', enum: ['new', 'used', 'service', 'finance', 'trade_in'] },
+          description: 'Lead type.',
+        },
         first_time: { type: 'boolean', description: 'Calls from first-time callers only.' },
       },
     },
@@ -109,7 +200,16 @@ export const QUERY_SCHEMA = {
 } as const;
 
 const LIST_FILTERS = ['dealer_id', 'condition', 'body_style', 'make', 'model', 'color', 'status', 'type'] as const;
-const NUMBER_FILTERS = ['price_min', 'price_max', 'year_min', 'year_max', 'mileage_min', 'mileage_max', 'days_on_lot_min', 'days_on_lot_max'] as const;
+const NUMBER_FILTERS = [
+  'price_min',
+  'price_max',
+  'year_min',
+  'year_max',
+  'mileage_min',
+  'mileage_max',
+  'days_on_lot_min',
+  'days_on_lot_max',
+] as const;
 
 /** Filters from outside (a provider's tool call), checked field by field: lists of short strings, finite numbers, ISO dates. */
 export function cleanFilters(raw: unknown): QueryFilters {
@@ -121,7 +221,8 @@ export function cleanFilters(raw: unknown): QueryFilters {
     if (value === undefined || value === null) continue;
     if ((LIST_FILTERS as readonly string[]).includes(key)) {
       const list = Array.isArray(value) ? value : [value];
-      if (list.length > 50 || list.some((item) => typeof item !== 'string' || item.length > 100)) throw badInput(`filters.${key}`, 'must be a list of names');
+      if (list.length > 50 || list.some((item) => typeof item !== 'string' || item.length > 100))
+        throw badInput(`filters.${key}`, 'must be a list of names');
       filters[key as (typeof LIST_FILTERS)[number]] = list as string[];
     } else if ((NUMBER_FILTERS as readonly string[]).includes(key)) {
       const number = typeof value === 'string' && value.trim() !== '' ? Number(value.replace(/[$,]/g, '')) : value;
@@ -141,26 +242,53 @@ export function cleanFilters(raw: unknown): QueryFilters {
 const money = (value: number | undefined) => (value === undefined ? undefined : value.toFixed(2));
 const day = (value: string | undefined, field: string, end = false): Date | undefined => {
   if (!value) return undefined;
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value);
+  const date = new Date(
+    /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : value,
+  );
   if (Number.isNaN(date.getTime())) throw badInput(`filters.${field}`, 'must be an ISO date such as 2026-11-01');
   return date;
 };
 
 function inventoryArgs(filters: QueryFilters): InventoryFilterArgs {
   return {
-    dealer_id: filters.dealer_id, condition: filters.condition, body_style: filters.body_style, make: filters.make, model: filters.model,
-    exterior_color: filters.color, status: filters.status?.length ? filters.status : [...ON_LOT_STATUSES],
-    price_min: money(filters.price_min), price_max: money(filters.price_max), year_min: filters.year_min, year_max: filters.year_max,
-    mileage_min: filters.mileage_min, mileage_max: filters.mileage_max, days_on_lot_min: filters.days_on_lot_min, days_on_lot_max: filters.days_on_lot_max,
+    dealer_id: filters.dealer_id,
+    condition: filters.condition,
+    body_style: filters.body_style,
+    make: filters.make,
+    model: filters.model,
+    exterior_color: filters.color,
+    status: filters.status?.length ? filters.status : [...ON_LOT_STATUSES],
+    price_min: money(filters.price_min),
+    price_max: money(filters.price_max),
+    year_min: filters.year_min,
+    year_max: filters.year_max,
+    mileage_min: filters.mileage_min,
+    mileage_max: filters.mileage_max,
+    days_on_lot_min: filters.days_on_lot_min,
+    days_on_lot_max: filters.days_on_lot_max,
   };
 }
 
-const VEHICLE_FIELD_SQL: Record<string, Prisma.Sql> = { price: Prisma.sql`v.price`, days_on_lot: DAYS_ON_LOT_SQL, mileage: Prisma.sql`v.mileage::numeric`, year: Prisma.sql`v.year::numeric` };
+const VEHICLE_FIELD_SQL: Record<string, Prisma.Sql> = {
+  price: Prisma.sql`v.price`,
+  days_on_lot: DAYS_ON_LOT_SQL,
+  mileage: Prisma.sql`v.mileage::numeric`,
+  year: Prisma.sql`v.year::numeric`,
+};
 const VEHICLE_GROUP_SQL: Partial<Record<Grouping, Prisma.Sql>> = {
-  dealer: Prisma.sql`d.name`, make: Prisma.sql`v.make::text`, body_style: Prisma.sql`v.body_style::text`, condition: Prisma.sql`v.condition::text`, status: Prisma.sql`v.status::text`,
+  dealer: Prisma.sql`d.name`,
+  make: Prisma.sql`v.make::text`,
+  body_style: Prisma.sql`v.body_style::text`,
+  condition: Prisma.sql`v.condition::text`,
+  status: Prisma.sql`v.status::text`,
 };
 
-async function vehicleRows(caller: Caller, where: Prisma.Sql, orderBy: Prisma.Sql, limit: number): Promise<VehicleRow[]> {
+async function vehicleRows(
+  caller: Caller,
+  where: Prisma.Sql,
+  orderBy: Prisma.Sql,
+  limit: number,
+): Promise<VehicleRow[]> {
   return caller.db.$queryRaw<VehicleRow[]>(Prisma.sql`/* assistantVehicles */
     SELECT v.vin, v.year, v.make::text AS make, v.model::text AS model, v.trim, v.price::text AS price, ${DAYS_ON_LOT_SQL}::int AS days_on_lot, v.mileage,
       v.exterior_color, d.name AS dealer_name, v.body_style::text AS body_style, v.condition::text AS condition
@@ -169,29 +297,54 @@ async function vehicleRows(caller: Caller, where: Prisma.Sql, orderBy: Prisma.Sq
 
 async function runVehicles(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
   const where = inventoryWhere(caller.session, inventoryArgs(query.filters));
-  const field = query.field && VEHICLE_FIELD_SQL[query.field] ? query.field : query.measure === 'list' ? 'days_on_lot' : 'price';
-  if (query.measure !== 'count' && query.measure !== 'list' && !(VEHICLE_FIELDS as readonly string[]).includes(field)) throw badInput('field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
+  const field =
+    query.field && VEHICLE_FIELD_SQL[query.field] ? query.field : query.measure === 'list' ? 'days_on_lot' : 'price';
+  if (query.measure !== 'count' && query.measure !== 'list' && !(VEHICLE_FIELDS as readonly string[]).includes(field))
+    throw badInput('field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
   const figure = VEHICLE_FIELD_SQL[field]!;
   const limit = Math.min(query.limit ?? 10, 25);
-  const [totals] = await caller.db.$queryRaw<Array<{ count: number; average: number | null; sum: number | null; max: number | null; min: number | null }>>(Prisma.sql`/* assistantVehicleTotals */
+  const [totals] = await caller.db.$queryRaw<
+    Array<{ count: number; average: number | null; sum: number | null; max: number | null; min: number | null }>
+  >(Prisma.sql`/* assistantVehicleTotals */
     SELECT count(*)::int AS count, avg(${figure})::float8 AS average, sum(${figure})::float8 AS sum, max(${figure})::float8 AS max, min(${figure})::float8 AS min
     FROM vehicles v WHERE ${where}`);
   const count = totals?.count ?? 0;
-  const value = query.measure === 'average' ? totals?.average ?? null : query.measure === 'sum' ? totals?.sum ?? null
-    : query.measure === 'max' ? totals?.max ?? null : query.measure === 'min' ? totals?.min ?? null : null;
+  const value =
+    query.measure === 'average'
+      ? (totals?.average ?? null)
+      : query.measure === 'sum'
+        ? (totals?.sum ?? null)
+        : query.measure === 'max'
+          ? (totals?.max ?? null)
+          : query.measure === 'min'
+            ? (totals?.min ?? null)
+            : null;
   let groups: ResultRow[] = [];
   if (query.group_by) {
     const key = VEHICLE_GROUP_SQL[query.group_by];
     if (!key) throw badInput('group_by', 'vehicles group by dealer, make, body_style, condition or status');
-    const aggregate = query.measure === 'average' ? Prisma.sql`avg(${figure})` : query.measure === 'sum' ? Prisma.sql`sum(${figure})`
-      : query.measure === 'max' ? Prisma.sql`max(${figure})` : query.measure === 'min' ? Prisma.sql`min(${figure})` : Prisma.sql`NULL::numeric`;
+    const aggregate =
+      query.measure === 'average'
+        ? Prisma.sql`avg(${figure})`
+        : query.measure === 'sum'
+          ? Prisma.sql`sum(${figure})`
+          : query.measure === 'max'
+            ? Prisma.sql`max(${figure})`
+            : query.measure === 'min'
+              ? Prisma.sql`min(${figure})`
+              : Prisma.sql`NULL::numeric`;
     groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantVehicleGroups */
       SELECT ${key} AS key, COALESCE(${key}, 'unknown') AS label, count(*)::int AS count, ${aggregate}::float8 AS value
       FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} GROUP BY 1 ORDER BY ${query.measure === 'count' ? Prisma.sql`count DESC` : Prisma.sql`value DESC NULLS LAST`}, label`);
   }
   let vehicles: VehicleRow[] = [];
   if (query.measure === 'list') {
-    vehicles = await vehicleRows(caller, Prisma.sql`${where} AND ${figure} IS NOT NULL`, inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field}`), limit);
+    vehicles = await vehicleRows(
+      caller,
+      Prisma.sql`${where} AND ${figure} IS NOT NULL`,
+      inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field}`),
+      limit,
+    );
   } else if ((query.measure === 'max' || query.measure === 'min') && value !== null) {
     // The totals already hold the extreme: cite the vehicles that have it (ties included, up to five).
     vehicles = await vehicleRows(caller, Prisma.sql`${where} AND ${figure} = ${value}`, inventoryOrderBy('vin'), 5);
@@ -203,16 +356,34 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
 
 /** Each activity subject's table, alias, time column and the columns a breakdown may use. */
 const ACTIVITY_TABLES = {
-  leads: { table: 'leads l', at: 'l.received_at', groups: { dealer: 'l.dealer_id', source: 'l.source_id', status: 'l.status', type: 'l.type' } },
-  calls: { table: 'calls c', at: 'c.started_at', groups: { dealer: 'c.dealer_id', source: 'c.source_id', status: 'c.status' } },
+  leads: {
+    table: 'leads l',
+    at: 'l.received_at',
+    groups: { dealer: 'l.dealer_id', source: 'l.source_id', status: 'l.status', type: 'l.type' },
+  },
+  calls: {
+    table: 'calls c',
+    at: 'c.started_at',
+    groups: { dealer: 'c.dealer_id', source: 'c.source_id', status: 'c.status' },
+  },
   sales: { table: 'sales d', at: 'd.sold_at', groups: { dealer: 'd.dealer_id', salesperson: 'd.salesperson' } },
 } as const;
 
-const SALE_COLUMNS: Record<string, string> = { sale_price: 'd.sale_price', front_gross: 'd.front_gross', back_gross: 'd.back_gross', total_gross: '(d.front_gross + COALESCE(d.back_gross, 0))' };
+const SALE_COLUMNS: Record<string, string> = {
+  sale_price: 'd.sale_price',
+  front_gross: 'd.front_gross',
+  back_gross: 'd.back_gross',
+  total_gross: '(d.front_gross + COALESCE(d.back_gross, 0))',
+};
 
 function saleFilters(query: AssistantQuery): SaleFilters {
   const { filters } = query;
-  return { dealer_id: filters.dealer_id, from: day(filters.from, 'from'), to: day(filters.to, 'to', true), condition: filters.condition?.[0] };
+  return {
+    dealer_id: filters.dealer_id,
+    from: day(filters.from, 'from'),
+    to: day(filters.to, 'to', true),
+    condition: filters.condition?.[0],
+  };
 }
 
 /** Deals per source: each deal counts for the source of the first lead or call that led to it. */
@@ -235,8 +406,24 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
   const { filters } = query;
   const from = day(filters.from, 'from');
   const to = day(filters.to, 'to', true);
-  if (query.subject === 'leads') return leadFilterSql(caller.session, { dealer_id: filters.dealer_id, from, to, source: filters.source, status: filters.status, type: filters.type } satisfies LeadFilters);
-  if (query.subject === 'calls') return callFilterSql(caller.session, { dealer_id: filters.dealer_id, from, to, source: filters.source, status: filters.status, first_time: filters.first_time } satisfies CallFilters);
+  if (query.subject === 'leads')
+    return leadFilterSql(caller.session, {
+      dealer_id: filters.dealer_id,
+      from,
+      to,
+      source: filters.source,
+      status: filters.status,
+      type: filters.type,
+    } satisfies LeadFilters);
+  if (query.subject === 'calls')
+    return callFilterSql(caller.session, {
+      dealer_id: filters.dealer_id,
+      from,
+      to,
+      source: filters.source,
+      status: filters.status,
+      first_time: filters.first_time,
+    } satisfies CallFilters);
   return saleFilterSql(caller.session, saleFilters(query));
 }
 
@@ -244,7 +431,12 @@ type FigureMeasure = 'average' | 'sum' | 'max' | 'min';
 const AGGREGATES: Record<FigureMeasure, string> = { average: 'avg', sum: 'sum', max: 'max', min: 'min' };
 
 /** average/sum/max/min of deals' figures or answered calls' durations. */
-async function activityValue(caller: Caller, query: AssistantQuery, where: Prisma.Sql, measure: FigureMeasure): Promise<{ field: string; value: number | null }> {
+async function activityValue(
+  caller: Caller,
+  query: AssistantQuery,
+  where: Prisma.Sql,
+  measure: FigureMeasure,
+): Promise<{ field: string; value: number | null }> {
   const aggregate = Prisma.raw(AGGREGATES[measure]);
   if (query.subject === 'sales') {
     let field = query.field && (SALE_FIELDS as readonly string[]).includes(query.field) ? query.field : 'sale_price';
@@ -266,8 +458,17 @@ async function activityGroups(caller: Caller, query: AssistantQuery, where: Pris
   const groupBy = query.group_by!;
   const { table, groups: columns } = ACTIVITY_TABLES[query.subject as keyof typeof ACTIVITY_TABLES];
   const column = (columns as Record<string, string>)[groupBy];
-  if (!column) throw badInput('group_by', `${query.subject} group by dealer, source${query.subject === 'sales' ? ' or salesperson' : ', status'}${query.subject === 'leads' ? ' or type' : ''}`);
-  const label = groupBy === 'dealer' ? Prisma.sql`dealer.name::text` : groupBy === 'source' ? Prisma.sql`COALESCE(source.name::text, 'unattributed')` : Prisma.sql`COALESCE(${Prisma.raw(column)}::text, 'unknown')`;
+  if (!column)
+    throw badInput(
+      'group_by',
+      `${query.subject} group by dealer, source${query.subject === 'sales' ? ' or salesperson' : ', status'}${query.subject === 'leads' ? ' or type' : ''}`,
+    );
+  const label =
+    groupBy === 'dealer'
+      ? Prisma.sql`dealer.name::text`
+      : groupBy === 'source'
+        ? Prisma.sql`COALESCE(source.name::text, 'unattributed')`
+        : Prisma.sql`COALESCE(${Prisma.raw(column)}::text, 'unknown')`;
   let groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantActivityGroups */
     SELECT ${Prisma.raw(column)}::text AS key, ${label} AS label, count(*)::int AS count, NULL::float8 AS value
     FROM ${Prisma.raw(table)}
@@ -280,7 +481,8 @@ async function activityGroups(caller: Caller, query: AssistantQuery, where: Pris
       const person = people.get(group.label.toLowerCase());
       if (!person) people.set(group.label.toLowerCase(), { ...group, spelled: group.count });
       else {
-        if (group.count > person.spelled) Object.assign(person, { key: group.key, label: group.label, spelled: group.count });
+        if (group.count > person.spelled)
+          Object.assign(person, { key: group.key, label: group.label, spelled: group.count });
         person.count += group.count;
       }
     }
@@ -290,7 +492,13 @@ async function activityGroups(caller: Caller, query: AssistantQuery, where: Pris
 }
 
 /** The newest rows (or, for a deal's max/min, the extreme one), as the answer cites them. */
-async function activityRows(caller: Caller, query: AssistantQuery, where: Prisma.Sql, field: string | undefined, take: number): Promise<ActivityRow[]> {
+async function activityRows(
+  caller: Caller,
+  query: AssistantQuery,
+  where: Prisma.Sql,
+  field: string | undefined,
+  take: number,
+): Promise<ActivityRow[]> {
   if (query.subject === 'leads') {
     return caller.db.$queryRaw<ActivityRow[]>(Prisma.sql`/* assistantLeads */
       SELECT l.id, l.received_at AS at, COALESCE(NULLIF(concat_ws(' ', l.first_name, l.last_name), ''), l.email, 'unnamed lead') AS label, dealer.name::text AS dealer_name,
@@ -306,41 +514,60 @@ async function activityRows(caller: Caller, query: AssistantQuery, where: Prisma
       FROM calls c JOIN dealers dealer ON dealer.id = c.dealer_id LEFT JOIN sources source ON source.id = c.source_id
       WHERE ${where} ORDER BY c.started_at DESC, c.id LIMIT ${take}`);
   }
-  const order = query.measure === 'list'
-    ? Prisma.sql`d.sold_at DESC, d.id`
-    : Prisma.sql`${Prisma.raw(field === 'front_gross' || field === 'back_gross' ? `d.${field}` : 'd.sale_price')} ${Prisma.raw(query.measure === 'max' ? 'DESC' : 'ASC')} NULLS LAST, d.id`;
-  const rows = await caller.db.$queryRaw<Array<Omit<ActivityRow, 'detail'> & { deal_number: string; sale_price: string; salesperson: string; vin: string | null }>>(Prisma.sql`/* assistantSales */
+  const order =
+    query.measure === 'list'
+      ? Prisma.sql`d.sold_at DESC, d.id`
+      : Prisma.sql`${Prisma.raw(field === 'front_gross' || field === 'back_gross' ? `d.${field}` : 'd.sale_price')} ${Prisma.raw(query.measure === 'max' ? 'DESC' : 'ASC')} NULLS LAST, d.id`;
+  const rows = await caller.db.$queryRaw<
+    Array<
+      Omit<ActivityRow, 'detail'> & { deal_number: string; sale_price: string; salesperson: string; vin: string | null }
+    >
+  >(Prisma.sql`/* assistantSales */
     SELECT d.id, d.sold_at AS at, COALESCE(NULLIF(concat_ws(' ', d.vehicle_year, d.vehicle_make, d.vehicle_model), ''), 'deal ' || d.deal_number) AS label,
       dealer.name::text AS dealer_name, NULL::text AS source, d.deal_number, d.sale_price::text AS sale_price, d.salesperson, d.vin
     FROM sales d JOIN dealers dealer ON dealer.id = d.dealer_id
     WHERE ${where} ORDER BY ${order} LIMIT ${take}`);
   return rows.map(({ deal_number, sale_price, salesperson, vin, ...row }) => ({
-    ...row, detail: `deal ${deal_number}, $${Number(sale_price).toLocaleString('en-US')}, sold by ${salesperson}${vin ? `, VIN ${vin}` : ''}`,
+    ...row,
+    detail: `deal ${deal_number}, $${Number(sale_price).toLocaleString('en-US')}, sold by ${salesperson}${vin ? `, VIN ${vin}` : ''}`,
   }));
 }
 
 async function runActivity(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
   const where = activityWhere(caller, query);
   const { table } = ACTIVITY_TABLES[query.subject as keyof typeof ACTIVITY_TABLES];
-  const [counted] = await caller.db.$queryRaw<Array<{ count: number }>>(Prisma.sql`/* assistantActivityCount */ SELECT count(*)::int AS count FROM ${Prisma.raw(table)} WHERE ${where}`);
+  const [counted] = await caller.db.$queryRaw<Array<{ count: number }>>(
+    Prisma.sql`/* assistantActivityCount */ SELECT count(*)::int AS count FROM ${Prisma.raw(table)} WHERE ${where}`,
+  );
   const count = counted?.count ?? 0;
   let value: number | null = null;
   let field = query.field;
   if (query.measure === 'average' || query.measure === 'sum' || query.measure === 'max' || query.measure === 'min') {
     ({ field, value } = await activityValue(caller, query, where, query.measure));
   }
-  const groups = query.group_by === 'source' && query.subject === 'sales' ? await salesBySource(caller, query)
-    : query.group_by ? await activityGroups(caller, query, where) : [];
+  const groups =
+    query.group_by === 'source' && query.subject === 'sales'
+      ? await salesBySource(caller, query)
+      : query.group_by
+        ? await activityGroups(caller, query, where)
+        : [];
   let activity: ActivityRow[] = [];
   if (query.measure === 'list' || ((query.measure === 'max' || query.measure === 'min') && query.subject === 'sales')) {
-    activity = await activityRows(caller, query, where, field, query.measure === 'list' ? Math.min(query.limit ?? 10, 25) : 1);
+    activity = await activityRows(
+      caller,
+      query,
+      where,
+      field,
+      query.measure === 'list' ? Math.min(query.limit ?? 10, 25) : 1,
+    );
   }
   return { query: { ...query, ...(field ? { field } : {}) }, count, value, groups, vehicles: [], activity };
 }
 
 /** Runs a structured query as the caller. */
 export async function runQuery(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
-  const run = (asked: AssistantQuery) => (asked.subject === 'vehicles' ? runVehicles(caller, asked) : runActivity(caller, asked));
+  const run = (asked: AssistantQuery) =>
+    asked.subject === 'vehicles' ? runVehicles(caller, asked) : runActivity(caller, asked);
   const result = await run(query);
   if (!query.share || query.measure !== 'count') return result;
   const { dealer_id, from, to } = query.filters;

@@ -4,57 +4,124 @@ import { dateRangeOf, understand, type Vocabulary } from './understand';
 
 const vocabulary: Vocabulary = {
   dealers: [
-    { id: 'stn', name: 'Summit Toyota North', city: 'Denver', code: 'STN' }, { id: 'shd', name: 'Summit Honda Downtown', city: 'Denver', code: 'SHD' },
-    { id: 'sfw', name: 'Summit Ford Westside', city: 'Lakewood', code: 'SFW' }, { id: 'sca', name: 'Summit Chevrolet Aurora', city: 'Aurora', code: 'SCA' },
+    { id: 'stn', name: 'Summit Toyota North', city: 'Denver', code: 'STN' },
+    { id: 'shd', name: 'Summit Honda Downtown', city: 'Denver', code: 'SHD' },
+    { id: 'sfw', name: 'Summit Ford Westside', city: 'Lakewood', code: 'SFW' },
+    { id: 'sca', name: 'Summit Chevrolet Aurora', city: 'Aurora', code: 'SCA' },
   ],
   makes: ['Toyota', 'Honda', 'Ford', 'Chevrolet', 'Jeep'],
-  models: ['Camry', 'RAV4', 'Tacoma', 'Civic', 'CR-V', 'F-150', 'Silverado 1500', 'Grand Cherokee', 'Wrangler', 'Escape'],
+  models: [
+    'Camry',
+    'RAV4',
+    'Tacoma',
+    'Civic',
+    'CR-V',
+    'F-150',
+    'Silverado 1500',
+    'Grand Cherokee',
+    'Wrangler',
+    'Escape',
+  ],
   bodyStyles: ['SUV', 'Sedan', 'Truck', 'Coupe', 'Minivan'],
   sources: ['Google Ads', 'Cars.com', 'Facebook'],
 };
 const NOW = new Date('2026-11-21T15:00:00Z');
-const read = (question: string, previous: AssistantQuery | null = null) => understand(question, vocabulary, previous, NOW).query;
+const read = (question: string, previous: AssistantQuery | null = null) =>
+  understand(question, vocabulary, previous, NOW).query;
 
 describe('reading questions', () => {
   it.each([
-    ['how many pre-owned suvs do we have under 25,000', { subject: 'vehicles', measure: 'count', filters: { condition: ['used'], body_style: ['SUV'], price_max: 24999.99 } }],
+    [
+      'how many pre-owned suvs do we have under 25,000',
+      {
+        subject: 'vehicles',
+        measure: 'count',
+        filters: { condition: ['used'], body_style: ['SUV'], price_max: 24999.99 },
+      },
+    ],
     ['count of F-150s on the lot', { measure: 'count', filters: { model: ['F-150'] } }],
-    ['which SUVs have been sitting more than 60 days', { measure: 'list', field: 'days_on_lot', filters: { body_style: ['SUV'], days_on_lot_min: 61 } }],
-    ['what is our cheapest truck at Westside', { measure: 'min', field: 'price', filters: { dealer_id: ['sfw'], body_style: ['Truck'] } }],
+    [
+      'which SUVs have been sitting more than 60 days',
+      { measure: 'list', field: 'days_on_lot', filters: { body_style: ['SUV'], days_on_lot_min: 61 } },
+    ],
+    [
+      'what is our cheapest truck at Westside',
+      { measure: 'min', field: 'price', filters: { dealer_id: ['sfw'], body_style: ['Truck'] } },
+    ],
     ['how many cars do we have at Lakewood', { measure: 'count', filters: { dealer_id: ['sfw'] } }],
-    ['what is the average mileage on used Hondas', { measure: 'average', field: 'mileage', filters: { condition: ['used'], make: ['Honda'] } }],
+    [
+      'what is the average mileage on used Hondas',
+      { measure: 'average', field: 'mileage', filters: { condition: ['used'], make: ['Honda'] } },
+    ],
     ['how many vehicles have more than 100k miles', { filters: { mileage_min: 100001 } }],
-    ['what are the 3 cheapest Civics', { measure: 'list', field: 'price', order: 'asc', limit: 3, filters: { model: ['Civic'] } }],
+    [
+      'what are the 3 cheapest Civics',
+      { measure: 'list', field: 'price', order: 'asc', limit: 3, filters: { model: ['Civic'] } },
+    ],
     ['how many vehicles are older than 2018', { filters: { year_max: 2017 } }],
     ['how many 2021 Toyotas', { filters: { make: ['Toyota'], year_min: 2021, year_max: 2021 } }],
     ['how many Porsches do we have', { filters: { make: ['Porsche'] } }],
     ['how many Tacomas are at the Toyota store', { filters: { model: ['Tacoma'], dealer_id: ['stn'] } }],
     ['new vs used inventory', { measure: 'count', group_by: 'condition', filters: {} }],
-    ['which rooftop has the most used cars', { measure: 'count', group_by: 'dealer', filters: { condition: ['used'] } }],
-    ['how many leads from Facebook this month', { subject: 'leads', measure: 'count', filters: { source: 'Facebook', from: '2026-11-01', to: '2026-11-21' } }],
-    ['list missed calls today', { subject: 'calls', measure: 'list', filters: { status: ['missed'], from: '2026-11-21', to: '2026-11-21' } }],
+    [
+      'which rooftop has the most used cars',
+      { measure: 'count', group_by: 'dealer', filters: { condition: ['used'] } },
+    ],
+    [
+      'how many leads from Facebook this month',
+      { subject: 'leads', measure: 'count', filters: { source: 'Facebook', from: '2026-11-01', to: '2026-11-21' } },
+    ],
+    [
+      'list missed calls today',
+      { subject: 'calls', measure: 'list', filters: { status: ['missed'], from: '2026-11-21', to: '2026-11-21' } },
+    ],
     ['how many cars did we sell this month', { subject: 'sales', measure: 'count' }],
-    ['total revenue last month', { subject: 'sales', measure: 'sum', field: 'sale_price', filters: { from: '2026-10-01', to: '2026-10-31' } }],
+    [
+      'total revenue last month',
+      { subject: 'sales', measure: 'sum', field: 'sale_price', filters: { from: '2026-10-01', to: '2026-10-31' } },
+    ],
     ['who is the best salesperson', { subject: 'sales', group_by: 'salesperson' }],
-    ['who sold the most cars last month', { subject: 'sales', group_by: 'salesperson', filters: { from: '2026-10-01', to: '2026-10-31' } }],
-    ['show voicemails from yesterday', { subject: 'calls', measure: 'list', filters: { status: ['voicemail'], from: '2026-11-20' } }],
+    [
+      'who sold the most cars last month',
+      { subject: 'sales', group_by: 'salesperson', filters: { from: '2026-10-01', to: '2026-10-31' } },
+    ],
+    [
+      'show voicemails from yesterday',
+      { subject: 'calls', measure: 'list', filters: { status: ['voicemail'], from: '2026-11-20' } },
+    ],
     ['how many certified pre-owned Hondas', { filters: { condition: ['certified'], make: ['Honda'] } }],
     ['what is our oldest Escape', { measure: 'max', field: 'days_on_lot' }],
     ['sedans vs suvs', { measure: 'count', group_by: 'body_style', filters: { body_style: ['SUV', 'Sedan'] } }],
     ['what percentage of inventory is used', { measure: 'count', share: true, filters: { condition: ['used'] } }],
-    ['do we have any red trucks under 40k', { measure: 'count', filters: { body_style: ['Truck'], color: ['red'], price_max: 39999.99 } }],
+    [
+      'do we have any red trucks under 40k',
+      { measure: 'count', filters: { body_style: ['Truck'], color: ['red'], price_max: 39999.99 } },
+    ],
   ] as const)('%s', (question, expected) => {
     expect(read(question)).toMatchObject(expected);
   });
 
   it('says when a question is not about the data', () => {
-    for (const question of ['what will the weather be tomorrow?', 'tell me a joke', '', 'what about used?']) expect(read(question)).toBeNull();
+    for (const question of ['what will the weather be tomorrow?', 'tell me a joke', '', 'what about used?'])
+      expect(read(question)).toBeNull();
   });
 
   it('follows up on the previous query, changing only what the question names', () => {
-    const chain = (questions: string[]) => questions.reduce<AssistantQuery[]>((queries, question) => [...queries, read(question, queries.at(-1) ?? null)!], []);
-    const [, fords, cheapest, aurora] = chain(['how many used trucks do we have', 'which ones are Fords?', 'and the cheapest?', 'what about at Aurora?']);
-    expect(fords).toMatchObject({ measure: 'list', filters: { condition: ['used'], body_style: ['Truck'], make: ['Ford'] } });
+    const chain = (questions: string[]) =>
+      questions.reduce<AssistantQuery[]>(
+        (queries, question) => [...queries, read(question, queries.at(-1) ?? null)!],
+        [],
+      );
+    const [, fords, cheapest, aurora] = chain([
+      'how many used trucks do we have',
+      'which ones are Fords?',
+      'and the cheapest?',
+      'what about at Aurora?',
+    ]);
+    expect(fords).toMatchObject({
+      measure: 'list',
+      filters: { condition: ['used'], body_style: ['Truck'], make: ['Ford'] },
+    });
     expect(cheapest).toMatchObject({ measure: 'min', field: 'price', filters: { make: ['Ford'] } });
     expect(aurora).toMatchObject({ measure: 'min', filters: { make: ['Ford'], dealer_id: ['sca'] } });
     const [, sedans, byStore] = chain(['average price of SUVs', 'and sedans?', 'by store']);

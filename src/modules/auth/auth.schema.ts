@@ -9,7 +9,11 @@ const operation = restOperations('Auth');
 /** Login, refresh, logout and the caller's profile, from the Auth section of docs/operations.md. */
 
 export const UserRoleEnum = builder.enumType('UserRole', {
-  values: { admin: { description: 'Everything, including keys and users' }, analyst: { description: 'Reads all data, updates leads, uses the assistant' }, viewer: { description: 'Reads inventory, dealers, calls, leads, sales and sources' } } as const,
+  values: {
+    admin: { description: 'Everything, including keys and users' },
+    analyst: { description: 'Reads all data, updates leads, uses the assistant' },
+    viewer: { description: 'Reads inventory, dealers, calls, leads, sales and sources' },
+  } as const,
 });
 
 export const User = builder.prismaObject('User', {
@@ -30,17 +34,29 @@ export const AuthTokens = builder.objectRef<TokenPair>('AuthTokens').implement({
     token_type: t.exposeString('tokenType'),
     expires_in: t.exposeInt('expiresIn', { description: 'Seconds until the access token expires.' }),
     expires_at: t.expose('expiresAt', { type: 'DateTime' }),
-    refresh_token: t.exposeString('refreshToken', { description: 'Works once; POST it to /auth/refresh for a new pair.' }),
+    refresh_token: t.exposeString('refreshToken', {
+      description: 'Works once; POST it to /auth/refresh for a new pair.',
+    }),
     refresh_expires_at: t.expose('refreshExpiresAt', { type: 'DateTime' }),
-    password_change_required: t.exposeBoolean('passwordChangeRequired', { description: 'True after signing in with an initial password an admin chose: POST /auth/password before anything else.' }),
+    password_change_required: t.exposeBoolean('passwordChangeRequired', {
+      description:
+        'True after signing in with an initial password an admin chose: POST /auth/password before anything else.',
+    }),
     user: t.prismaField({
       type: 'User',
-      resolve: (query, pair, _args, context) => context.db.user.findUniqueOrThrow({ ...query, where: { id: pair.userId } }),
+      resolve: (query, pair, _args, context) =>
+        context.db.user.findUniqueOrThrow({ ...query, where: { id: pair.userId } }),
     }),
   }),
 });
 
-interface MeShape { userId: string | null; apiKeyId: string | null; role: Role | null; scopes: readonly string[]; dealerGroupIds: readonly string[] }
+interface MeShape {
+  userId: string | null;
+  apiKeyId: string | null;
+  role: Role | null;
+  scopes: readonly string[];
+  dealerGroupIds: readonly string[];
+}
 
 const Me = builder.objectRef<MeShape>('Me').implement({
   description: 'Who the caller is and what they may do: a user, or an API key.',
@@ -48,20 +64,26 @@ const Me = builder.objectRef<MeShape>('Me').implement({
     user: t.prismaField({
       type: 'User',
       nullable: true,
-      resolve: (query, me, _args, context) => (me.userId ? context.db.user.findUniqueOrThrow({ ...query, where: { id: me.userId } }) : null),
+      resolve: (query, me, _args, context) =>
+        me.userId ? context.db.user.findUniqueOrThrow({ ...query, where: { id: me.userId } }) : null,
     }),
     api_key: t.prismaField({
       type: 'ApiKey',
       nullable: true,
       description: 'When the caller is an API key.',
-      resolve: (query, me, _args, context) => (me.apiKeyId ? context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: me.apiKeyId } }) : null),
+      resolve: (query, me, _args, context) =>
+        me.apiKeyId ? context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: me.apiKeyId } }) : null,
     }),
     role: t.field({ type: UserRoleEnum, nullable: true, resolve: (me) => me.role }),
     scopes: t.stringList({ resolve: (me) => [...me.scopes] }),
     dealer_groups: t.prismaField({
       type: [DealerGroup],
       resolve: (query, me, _args, context) =>
-        context.db.dealerGroup.findMany({ ...query, where: { id: { in: [...me.dealerGroupIds] } }, orderBy: { name: 'asc' } }),
+        context.db.dealerGroup.findMany({
+          ...query,
+          where: { id: { in: [...me.dealerGroupIds] } },
+          orderBy: { name: 'asc' },
+        }),
     }),
   }),
 });

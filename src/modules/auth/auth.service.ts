@@ -24,14 +24,24 @@ const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'email
 
 function assertBuiltInProvider(tokens: TokenService): void {
   if (tokens.external) {
-    throw new AppError(400, 'EXTERNAL_IDENTITY_PROVIDER', 'sign-in is handled by the configured identity provider; send its token as the Bearer token');
+    throw new AppError(
+      400,
+      'EXTERNAL_IDENTITY_PROVIDER',
+      'sign-in is handled by the configured identity provider; send its token as the Bearer token',
+    );
   }
 }
 
 async function issuePair(caller: Caller, auth: AuthServices, userId: string, familyId: string): Promise<TokenPair> {
   const user = await caller.db.user.findUniqueOrThrow({
     where: { id: userId },
-    select: { id: true, email: true, role: true, mustChangePassword: true, dealerGroups: { select: { dealerGroupId: true } } },
+    select: {
+      id: true,
+      email: true,
+      role: true,
+      mustChangePassword: true,
+      dealerGroups: { select: { dealerGroupId: true } },
+    },
   });
   const access = await auth.tokens.issueAccessToken({
     userId: user.id,
@@ -41,7 +51,9 @@ async function issuePair(caller: Caller, auth: AuthServices, userId: string, fam
   });
   const refresh = newRefreshToken();
   const refreshExpiresAt = new Date(Date.now() + auth.refreshTokenTtlSeconds * 1000);
-  await caller.db.refreshToken.create({ data: { userId, familyId, tokenHash: refresh.hash, expiresAt: refreshExpiresAt } });
+  await caller.db.refreshToken.create({
+    data: { userId, familyId, tokenHash: refresh.hash, expiresAt: refreshExpiresAt },
+  });
   return {
     token: access.token,
     tokenType: 'Bearer',
@@ -54,7 +66,11 @@ async function issuePair(caller: Caller, auth: AuthServices, userId: string, fam
   };
 }
 
-export async function login(caller: Caller, auth: AuthServices, input: { email: string; password: string }): Promise<TokenPair> {
+export async function login(
+  caller: Caller,
+  auth: AuthServices,
+  input: { email: string; password: string },
+): Promise<TokenPair> {
   assertBuiltInProvider(auth.tokens);
   const email = input.email.trim().toLowerCase();
   if (!email) throw badInput('email', 'is required');
@@ -62,11 +78,21 @@ export async function login(caller: Caller, auth: AuthServices, input: { email: 
   const wait = await auth.loginThrottle.blockedFor(email, caller.ip);
   if (wait > 0) {
     await recordAudit(caller.db, caller, { action: 'login.throttled', details: { email }, dealerGroupIds: [] });
-    throw new AppError(429, 'RATE_LIMITED', `too many failed sign-ins; try again in ${wait} s`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
+    throw new AppError(
+      429,
+      'RATE_LIMITED',
+      `too many failed sign-ins; try again in ${wait} s`,
+      { retryAfterSeconds: wait },
+      { 'Retry-After': String(wait) },
+    );
   }
-  const user = email.length <= 320 && input.password.length <= 1024
-    ? await caller.db.user.findUnique({ where: { email }, select: { id: true, passwordHash: true, disabledAt: true, dealerGroups: { select: { dealerGroupId: true } } } })
-    : null;
+  const user =
+    email.length <= 320 && input.password.length <= 1024
+      ? await caller.db.user.findUnique({
+          where: { email },
+          select: { id: true, passwordHash: true, disabledAt: true, dealerGroups: { select: { dealerGroupId: true } } },
+        })
+      : null;
   const valid = await verifyPassword(input.password.slice(0, 1024), user?.passwordHash ?? null);
   const groups = user?.dealerGroups.map((membership) => membership.dealerGroupId) ?? [];
   if (!user || !valid || user.disabledAt) {
@@ -82,7 +108,15 @@ export async function login(caller: Caller, auth: AuthServices, input: { email: 
   await auth.loginThrottle.recordSuccess(email);
   await caller.db.$transaction([
     caller.db.user.update({ where: { id: user.id }, data: { lastLoginAt: new Date() } }),
-    caller.db.auditEvent.create({ data: { action: 'login.succeeded', actorUserId: user.id, ip: caller.ip, requestId: caller.requestId, dealerGroupIds: groups } }),
+    caller.db.auditEvent.create({
+      data: {
+        action: 'login.succeeded',
+        actorUserId: user.id,
+        ip: caller.ip,
+        requestId: caller.requestId,
+        dealerGroupIds: groups,
+      },
+    }),
   ]);
   return issuePair(caller, auth, user.id, randomUUID());
 }
@@ -102,14 +136,27 @@ export async function refresh(caller: Caller, auth: AuthServices, refreshToken: 
   });
   const record = await caller.db.refreshToken.findUnique({
     where: { tokenHash },
-    select: { userId: true, familyId: true, usedAt: true, revokedAt: true, expiresAt: true, user: { select: { disabledAt: true } } },
+    select: {
+      userId: true,
+      familyId: true,
+      usedAt: true,
+      revokedAt: true,
+      expiresAt: true,
+      user: { select: { disabledAt: true } },
+    },
   });
   if (!record) throw unauthenticated('invalid refresh token');
   if (spent.count === 0) {
     if (record.usedAt || record.revokedAt) {
-      const groups = await caller.db.userDealerGroup.findMany({ where: { userId: record.userId }, select: { dealerGroupId: true } });
+      const groups = await caller.db.userDealerGroup.findMany({
+        where: { userId: record.userId },
+        select: { dealerGroupId: true },
+      });
       await caller.db.$transaction(async (tx) => {
-        const revoked = await tx.refreshToken.updateMany({ where: { familyId: record.familyId, revokedAt: null }, data: { revokedAt: now } });
+        const revoked = await tx.refreshToken.updateMany({
+          where: { familyId: record.familyId, revokedAt: null },
+          data: { revokedAt: now },
+        });
         await recordAudit(tx, caller, {
           action: 'refresh_token.reused',
           actorUserId: record.userId,
@@ -119,7 +166,11 @@ export async function refresh(caller: Caller, auth: AuthServices, refreshToken: 
           dealerGroupIds: groups.map((group) => group.dealerGroupId),
         });
       });
-      throw new AppError(401, 'REFRESH_TOKEN_REUSED', 'refresh token already used or revoked; every session from that login has been signed out');
+      throw new AppError(
+        401,
+        'REFRESH_TOKEN_REUSED',
+        'refresh token already used or revoked; every session from that login has been signed out',
+      );
     }
     throw unauthenticated('refresh token expired: log in again');
   }
@@ -140,13 +191,24 @@ export async function logout(caller: Caller, refreshToken: string | null): Promi
   const now = new Date();
   const revoke = async (where: { familyId: string } | { userId: string; usedAt: null }) => {
     return caller.db.$transaction(async (tx) => {
-      const { count } = await tx.refreshToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: now } });
-      await recordAudit(tx, caller, { action: 'logout', targetType: 'user', targetId: userId, details: { revoked: count } });
+      const { count } = await tx.refreshToken.updateMany({
+        where: { ...where, revokedAt: null },
+        data: { revokedAt: now },
+      });
+      await recordAudit(tx, caller, {
+        action: 'logout',
+        targetType: 'user',
+        targetId: userId,
+        details: { revoked: count },
+      });
       return count;
     });
   };
   if (refreshToken) {
-    const record = await caller.db.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken.trim()) }, select: { userId: true, familyId: true } });
+    const record = await caller.db.refreshToken.findUnique({
+      where: { tokenHash: hashToken(refreshToken.trim()) },
+      select: { userId: true, familyId: true },
+    });
     if (!record || record.userId !== userId) throw badInput('refresh_token', 'is not a refresh token of yours');
     return revoke({ familyId: record.familyId });
   }

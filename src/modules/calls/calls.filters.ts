@@ -12,12 +12,21 @@ export const CALL_STATUSES = ['answered', 'missed', 'voicemail'] as const;
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 
 export interface CallFilters {
-  dealer_id?: string[] | null; from?: Date | null; to?: Date | null; source?: string | null; status?: string[] | null;
-  direction?: string | null; first_time?: boolean | null; min_duration?: number | null; department?: string | null; updated_since?: Date | null;
+  dealer_id?: string[] | null;
+  from?: Date | null;
+  to?: Date | null;
+  source?: string | null;
+  status?: string[] | null;
+  direction?: string | null;
+  first_time?: boolean | null;
+  min_duration?: number | null;
+  department?: string | null;
+  updated_since?: Date | null;
 }
 
 export function callFilterSql(session: Session, filters: CallFilters): Prisma.Sql {
-  if (filters.min_duration != null && (!Number.isInteger(filters.min_duration) || filters.min_duration < 0)) throw badInput('min_duration', 'must be a whole number of seconds, 0 or more');
+  if (filters.min_duration != null && (!Number.isInteger(filters.min_duration) || filters.min_duration < 0))
+    throw badInput('min_duration', 'must be a whole number of seconds, 0 or more');
   const statuses = enumList('status', filters.status, CALL_STATUSES);
   const dealers = dealerIds(filters.dealer_id);
   const direction = filters.direction ? oneOf('direction', filters.direction, CALL_DIRECTIONS) : null;

@@ -4,7 +4,16 @@ import { builder } from '../../builder';
 import { itemsByIds, itemsLoaded, pageOf } from '../../pages';
 import { rangeLongerThan } from '../../http/field-rate-limits';
 import { enrich } from '../sources/sources.service';
-import { CALL_DIRECTIONS, CALL_STATUSES, callPage, callStats, findCallId, mergedCalls, type CallFilters, type MergedCallRow } from './calls.service';
+import {
+  CALL_DIRECTIONS,
+  CALL_STATUSES,
+  callPage,
+  callStats,
+  findCallId,
+  mergedCalls,
+  type CallFilters,
+  type MergedCallRow,
+} from './calls.service';
 import { choice, choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
@@ -34,8 +43,14 @@ export const Call = builder.prismaObject('Call', {
     recording_url: t.exposeString('recordingUrl', { nullable: true }),
     department: t.exposeString('department', { nullable: true }),
     source_id: t.exposeID('sourceId', { nullable: true }),
-    source: t.relation('source', { nullable: true, description: 'The canonical source, with its category and channel.' }),
-    sale_id: t.exposeID('saleId', { nullable: true, description: 'The deal this call became, when one matches (customer phone).' }),
+    source: t.relation('source', {
+      nullable: true,
+      description: 'The canonical source, with its category and channel.',
+    }),
+    sale_id: t.exposeID('saleId', {
+      nullable: true,
+      description: 'The deal this call became, when one matches (customer phone).',
+    }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -46,24 +61,43 @@ const CallPage = pageOf('CallPage', 'calls', itemsByIds(Call));
 const MergedCall = builder.objectRef<MergedCallRow>('MergedCall').implement({
   description: 'One real call, with the record of every provider that reported it.',
   fields: (t) => ({
-    id: t.exposeID('primary_id', { description: "The id of the primary record (the provider's with the longest duration)." }),
+    id: t.exposeID('primary_id', {
+      description: "The id of the primary record (the provider's with the longest duration).",
+    }),
     started_at: t.expose('started_at', { type: 'DateTime' }),
     duration_seconds: t.exposeInt('duration_seconds'),
     status: t.field({ type: CallStatusEnum, resolve: (row) => row.status as (typeof CALL_STATUSES)[number] }),
     providers: t.exposeStringList('providers'),
     record_count: t.exposeInt('count'),
-    call: t.prismaField({ type: Call, resolve: (query, row, _args, context) => context.db.call.findUniqueOrThrow({ ...query, where: { id: row.primary_id } }) }),
+    call: t.prismaField({
+      type: Call,
+      resolve: (query, row, _args, context) =>
+        context.db.call.findUniqueOrThrow({ ...query, where: { id: row.primary_id } }),
+    }),
     sources: t.prismaField({
       type: [Call],
       description: 'Every provider record of this call.',
-      resolve: (query, row, _args, context) => context.db.call.findMany({ ...query, where: { id: { in: row.call_ids } }, orderBy: [{ provider: 'asc' }, { startedAt: 'asc' }] }),
+      resolve: (query, row, _args, context) =>
+        context.db.call.findMany({
+          ...query,
+          where: { id: { in: row.call_ids } },
+          orderBy: [{ provider: 'asc' }, { startedAt: 'asc' }],
+        }),
     }),
   }),
 });
 const MergedCallPage = pageOf('MergedCallPage', 'calls', itemsLoaded(MergedCall));
 
 type Stats = Awaited<ReturnType<typeof callStats>>;
-interface Measures { calls: number; answered: number; missed: number; voicemail: number; answer_rate: number | null; first_time_callers: number; average_duration_seconds: number | null }
+interface Measures {
+  calls: number;
+  answered: number;
+  missed: number;
+  voicemail: number;
+  answer_rate: number | null;
+  first_time_callers: number;
+  average_duration_seconds: number | null;
+}
 
 const CallMeasures = builder.interfaceRef<Measures>('CallMeasures').implement({
   fields: (t) => ({
@@ -73,13 +107,22 @@ const CallMeasures = builder.interfaceRef<Measures>('CallMeasures').implement({
     voicemail: t.exposeInt('voicemail'),
     answer_rate: t.exposeFloat('answer_rate', { nullable: true, description: 'Answered ÷ calls, 0 to 1.' }),
     first_time_callers: t.exposeInt('first_time_callers'),
-    average_duration_seconds: t.exposeFloat('average_duration_seconds', { nullable: true, description: 'Of answered calls.' }),
+    average_duration_seconds: t.exposeFloat('average_duration_seconds', {
+      nullable: true,
+      description: 'Of answered calls.',
+    }),
   }),
 });
 
 const CallSourceStats = builder.objectRef<Stats['by_source'][number]>('CallSourceStats').implement({
   interfaces: [CallMeasures],
-  fields: (t) => ({ source_id: t.exposeID('source_id', { nullable: true }), source_name: t.exposeString('source_name', { nullable: true, description: 'Null for calls not yet mapped to a source.' }) }),
+  fields: (t) => ({
+    source_id: t.exposeID('source_id', { nullable: true }),
+    source_name: t.exposeString('source_name', {
+      nullable: true,
+      description: 'Null for calls not yet mapped to a source.',
+    }),
+  }),
 });
 const CallDayStats = builder.objectRef<Measures & { day: string }>('CallDayStats').implement({
   interfaces: [CallMeasures],
@@ -93,13 +136,17 @@ const CallStats = builder.objectRef<Stats>('CallStats').implement({
   }),
 });
 
-const EnrichResult = builder.objectRef<{ examined: number; enriched: number; unmapped: number }>('EnrichResult').implement({
-  fields: (t) => ({
-    examined: t.exposeInt('examined'),
-    enriched: t.exposeInt('enriched', { description: 'Records that got (or changed) their canonical source.' }),
-    unmapped: t.exposeInt('unmapped', { description: 'Records whose raw source nothing maps yet: see GET /sources/unmapped.' }),
-  }),
-});
+const EnrichResult = builder
+  .objectRef<{ examined: number; enriched: number; unmapped: number }>('EnrichResult')
+  .implement({
+    fields: (t) => ({
+      examined: t.exposeInt('examined'),
+      enriched: t.exposeInt('enriched', { description: 'Records that got (or changed) their canonical source.' }),
+      unmapped: t.exposeInt('unmapped', {
+        description: 'Records whose raw source nothing maps yet: see GET /sources/unmapped.',
+      }),
+    }),
+  });
 
 export function callFilterArgs(t: FieldArgsBuilder) {
   return {
@@ -130,7 +177,8 @@ builder.queryFields((t) => ({
     type: Call,
     authScopes: { scope: 'calls:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.call.findUniqueOrThrow({ ...query, where: { id: await findCallId(context, String(args.id)) } }),
+    resolve: async (query, _root, args, context) =>
+      context.db.call.findUniqueOrThrow({ ...query, where: { id: await findCallId(context, String(args.id)) } }),
   }),
   mergedCalls: t.field({
     ...operation('GET /calls/merged', 'List calls merged across sources'),
@@ -142,7 +190,14 @@ builder.queryFields((t) => ({
   }),
   callStats: t.field({
     // Cost grows with the range asked for (README benchmark: 30 days of calls 1.3 s, all 1,000,000 calls 6.9 s at p50).
-    ...operation('GET /calls/stats', 'Call statistics', { rateLimit: { operation: 'asking for call stats over more than 90 days', max: 30, window: '1m', countsWhen: rangeLongerThan(90) } }),
+    ...operation('GET /calls/stats', 'Call statistics', {
+      rateLimit: {
+        operation: 'asking for call stats over more than 90 days',
+        max: 30,
+        window: '1m',
+        countsWhen: rangeLongerThan(90),
+      },
+    }),
     type: CallStats,
     authScopes: { scope: 'calls:read' },
     args: callFilterArgs(t),
@@ -157,9 +212,12 @@ builder.mutationFields((t) => ({
     description: 'Attach canonical sources (from the mappings) to calls: all of them, or a time range or rooftops.',
     authScopes: { scope: 'sources:write' },
     args: {
-      from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), dealer_id: t.arg.idList(),
+      from: t.arg({ type: 'DateTime' }),
+      to: t.arg({ type: 'DateTime' }),
+      dealer_id: t.arg.idList(),
       overwrite: t.arg.boolean({ description: 'Also re-resolve calls that already have a source.' }),
     },
-    resolve: (_root, args, context) => enrich(context.db, context.session.dealerGroupIds, 'calls', { ...args, dealer_id: args.dealer_id?.map(String) }),
+    resolve: (_root, args, context) =>
+      enrich(context.db, context.session.dealerGroupIds, 'calls', { ...args, dealer_id: args.dealer_id?.map(String) }),
   }),
 }));

@@ -11,18 +11,34 @@ export { CALL_DIRECTIONS, CALL_STATUSES, type CallFilters } from './calls.filter
 /** A page of calls, newest first: ids and total in one statement. */
 export async function callPage(caller: Caller, filters: CallFilters & WindowArgs): Promise<IdPage> {
   const { limit, offset } = pageArgs(filters);
-  return pageOfIds(caller.db, { name: 'callPage', table: 'calls', alias: 'c', where: callFilterSql(caller.session, filters), orderBy: Prisma.sql`c.started_at DESC, c.id`, limit, offset });
+  return pageOfIds(caller.db, {
+    name: 'callPage',
+    table: 'calls',
+    alias: 'c',
+    where: callFilterSql(caller.session, filters),
+    orderBy: Prisma.sql`c.started_at DESC, c.id`,
+    limit,
+    offset,
+  });
 }
 
 export async function findCallId(caller: Caller, id: string): Promise<string> {
-  const call = await findInTenant(caller.session, 'call', id, (where) => caller.db.call.findFirst({ where, select: { id: true } }));
+  const call = await findInTenant(caller.session, 'call', id, (where) =>
+    caller.db.call.findFirst({ where, select: { id: true } }),
+  );
   return call.id;
 }
 
 export const MERGE_WINDOW_SECONDS = 120;
 
 export interface MergedCallRow {
-  primary_id: string; call_ids: string[]; providers: string[]; started_at: Date; duration_seconds: number; status: string; count: number;
+  primary_id: string;
+  call_ids: string[];
+  providers: string[];
+  started_at: Date;
+  duration_seconds: number;
+  status: string;
+  count: number;
 }
 
 /**
@@ -50,7 +66,14 @@ export async function mergedCalls(caller: Caller, filters: CallFilters & WindowA
   return { items: rows, total: Number(rows[0]?.total ?? 0), limit, offset };
 }
 
-type MeasureRow = { calls: number; answered: number; missed: number; voicemail: number; first_time_callers: number; average_duration_seconds: number | null };
+type MeasureRow = {
+  calls: number;
+  answered: number;
+  missed: number;
+  voicemail: number;
+  first_time_callers: number;
+  average_duration_seconds: number | null;
+};
 
 /**
  * Totals, answer rate, average duration, first-time callers, by source and by day (UTC), in one
@@ -58,7 +81,16 @@ type MeasureRow = { calls: number; answered: number; missed: number; voicemail: 
  */
 export async function callStats(caller: Caller, filters: CallFilters) {
   const where = callFilterSql(caller.session, filters);
-  const rows = await caller.db.$queryRaw<Array<MeasureRow & { grouping: 'total' | 'source' | 'day'; source_id: string | null; source_name: string | null; day: string | null }>>(Prisma.sql`/* callStats */
+  const rows = await caller.db.$queryRaw<
+    Array<
+      MeasureRow & {
+        grouping: 'total' | 'source' | 'day';
+        source_id: string | null;
+        source_name: string | null;
+        day: string | null;
+      }
+    >
+  >(Prisma.sql`/* callStats */
     WITH grouped AS (
       SELECT CASE WHEN GROUPING(c.source_id) = 0 THEN 'source' WHEN GROUPING((c.started_at AT TIME ZONE 'UTC')::date) = 0 THEN 'day' ELSE 'total' END AS grouping,
         c.source_id, to_char((c.started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day,
@@ -69,13 +101,31 @@ export async function callStats(caller: Caller, filters: CallFilters) {
       FROM calls c WHERE ${where}
       GROUP BY GROUPING SETS ((), (c.source_id), ((c.started_at AT TIME ZONE 'UTC')::date)))
     SELECT g.*, s.name::text AS source_name FROM grouped g LEFT JOIN sources s ON g.grouping = 'source' AND s.id = g.source_id`);
-  const rate = <T extends MeasureRow>(row: T) => ({ ...row, answer_rate: row.calls ? Math.round((row.answered / row.calls) * 1000) / 1000 : null });
-  const measures = ({ grouping: _grouping, source_id: _source, source_name: _name, day: _day, ...row }: (typeof rows)[number]) => row;
+  const rate = <T extends MeasureRow>(row: T) => ({
+    ...row,
+    answer_rate: row.calls ? Math.round((row.answered / row.calls) * 1000) / 1000 : null,
+  });
+  const measures = ({
+    grouping: _grouping,
+    source_id: _source,
+    source_name: _name,
+    day: _day,
+    ...row
+  }: (typeof rows)[number]) => row;
   const total = rows.find((row) => row.grouping === 'total');
   return {
-    ...rate(total ? measures(total) : { calls: 0, answered: 0, missed: 0, voicemail: 0, first_time_callers: 0, average_duration_seconds: null }),
-    by_source: rows.filter((row) => row.grouping === 'source').map((row) => rate({ ...measures(row), source_id: row.source_id, source_name: row.source_name }))
+    ...rate(
+      total
+        ? measures(total)
+        : { calls: 0, answered: 0, missed: 0, voicemail: 0, first_time_callers: 0, average_duration_seconds: null },
+    ),
+    by_source: rows
+      .filter((row) => row.grouping === 'source')
+      .map((row) => rate({ ...measures(row), source_id: row.source_id, source_name: row.source_name }))
       .sort((a, b) => b.calls - a.calls || (a.source_name ?? '\uffff').localeCompare(b.source_name ?? '\uffff')),
-    by_day: rows.filter((row) => row.grouping === 'day').map((row) => rate({ ...measures(row), day: row.day as string })).sort((a, b) => a.day.localeCompare(b.day)),
+    by_day: rows
+      .filter((row) => row.grouping === 'day')
+      .map((row) => rate({ ...measures(row), day: row.day as string }))
+      .sort((a, b) => a.day.localeCompare(b.day)),
   };
 }

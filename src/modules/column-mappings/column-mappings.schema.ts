@@ -2,7 +2,14 @@ import { builder } from '../../builder';
 import { itemsLoaded, pageOf } from '../../pages';
 import { TARGETS } from '../field-mapping/fields';
 import type { Suggestion } from '../field-mapping/detect';
-import { detect, fileColumnMappings, previewFileColumns, setFileColumnMapping, type FileColumnMapping, type PreviewColumn } from './column-mappings.service';
+import {
+  detect,
+  fileColumnMappings,
+  previewFileColumns,
+  setFileColumnMapping,
+  type FileColumnMapping,
+  type PreviewColumn,
+} from './column-mappings.service';
 import { choice, listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
@@ -42,20 +49,25 @@ const PreviewColumnRef = builder.objectRef<PreviewColumn>('FileColumnPreview').i
   }),
 });
 
-const FilePreview = builder.objectRef<Awaited<ReturnType<typeof previewFileColumns>>>('FileColumnMappingPreview').implement({
-  fields: (t) => ({
-    integration_id: t.exposeID('integration_id'),
-    file_name: t.exposeString('file_name', { nullable: true }),
-    columns: t.field({ type: [PreviewColumnRef], resolve: (preview) => preview.columns }),
-    suggestions: t.field({ type: [SuggestionRef], resolve: (preview) => preview.suggestions }),
-  }),
-});
+const FilePreview = builder
+  .objectRef<Awaited<ReturnType<typeof previewFileColumns>>>('FileColumnMappingPreview')
+  .implement({
+    fields: (t) => ({
+      integration_id: t.exposeID('integration_id'),
+      file_name: t.exposeString('file_name', { nullable: true }),
+      columns: t.field({ type: [PreviewColumnRef], resolve: (preview) => preview.columns }),
+      suggestions: t.field({ type: [SuggestionRef], resolve: (preview) => preview.suggestions }),
+    }),
+  });
 
 const Detection = builder.objectRef<ReturnType<typeof detect>>('ColumnMappingDetection').implement({
   fields: (t) => ({
     target: t.exposeString('target'),
     suggestions: t.field({ type: [SuggestionRef], resolve: (result) => result.suggestions }),
-    mapping: t.expose('mapping', { type: 'JSON', description: 'The suggested mapping, ready for PUT /file-column-mappings/:integrationId.' }),
+    mapping: t.expose('mapping', {
+      type: 'JSON',
+      description: 'The suggested mapping, ready for PUT /file-column-mappings/:integrationId.',
+    }),
     unmapped_fields: t.exposeStringList('unmapped_fields'),
   }),
 });
@@ -66,7 +78,8 @@ builder.queryFields((t) => ({
     type: FileColumnMappingPage,
     authScopes: { scope: 'mappings:read' },
     args: { integration_id: t.arg.id(), ...listArgs(t) },
-    resolve: (_root, args, context) => fileColumnMappings(context, { ...args, integration_id: args.integration_id?.toString() }),
+    resolve: (_root, args, context) =>
+      fileColumnMappings(context, { ...args, integration_id: args.integration_id?.toString() }),
   }),
   fileColumnMappingPreview: t.field({
     ...columnMappingOperation('GET /file-column-mappings/:integrationId/preview', "Preview the latest file's mapping"),
@@ -81,7 +94,11 @@ builder.queryFields((t) => ({
     type: Detection,
     description: 'Suggests a mapping from a header row and sample rows, with a confidence per column.',
     authScopes: { scope: 'mappings:read' },
-    args: { headers: t.arg.stringList({ required: true }), rows: t.arg({ type: 'JSON', description: 'Sample rows: lists in header order, or objects keyed by header.' }), target: t.arg.string(choice(TARGETS)) },
+    args: {
+      headers: t.arg.stringList({ required: true }),
+      rows: t.arg({ type: 'JSON', description: 'Sample rows: lists in header order, or objects keyed by header.' }),
+      target: t.arg.string(choice(TARGETS)),
+    },
     resolve: (_root, args) => detect(args),
   }),
 }));

@@ -14,42 +14,103 @@ import { detectMapping, type Suggestion } from '../field-mapping/detect';
 
 /** File column mappings: how each column of an integration's files maps to our fields, a preview of its latest file, and detection from headers. */
 
-export interface FileColumnMapping { integration_id: string; integration_name: string; plugin_key: string; target: Target; mapping: ColumnMapping; fields: string[] }
+export interface FileColumnMapping {
+  integration_id: string;
+  integration_name: string;
+  plugin_key: string;
+  target: Target;
+  mapping: ColumnMapping;
+  fields: string[];
+}
 
-const asFileMapping = (integration: { id: string; name: string; pluginKey: string; columnMapping: unknown }): FileColumnMapping => {
+const asFileMapping = (integration: {
+  id: string;
+  name: string;
+  pluginKey: string;
+  columnMapping: unknown;
+}): FileColumnMapping => {
   const target = pluginTarget(integration.pluginKey);
-  return { integration_id: integration.id, integration_name: integration.name, plugin_key: integration.pluginKey, target, mapping: integration.columnMapping as ColumnMapping, fields: fieldsOf(target) };
+  return {
+    integration_id: integration.id,
+    integration_name: integration.name,
+    plugin_key: integration.pluginKey,
+    target,
+    mapping: integration.columnMapping as ColumnMapping,
+    fields: fieldsOf(target),
+  };
 };
 
-export async function fileColumnMappings(caller: Caller, args: { integration_id?: string | null; limit?: number | null; offset?: number | null }) {
+export async function fileColumnMappings(
+  caller: Caller,
+  args: { integration_id?: string | null; limit?: number | null; offset?: number | null },
+) {
   const { limit, offset } = pageArgs(args);
-  if (args.integration_id && !isUuid(args.integration_id)) throw badInput('integration_id', 'must be an integration id');
-  const where: Prisma.IntegrationWhereInput = { dealerGroupId: inCallerGroups(caller.session), disconnectedAt: null, ...(args.integration_id ? { id: args.integration_id } : {}) };
+  if (args.integration_id && !isUuid(args.integration_id))
+    throw badInput('integration_id', 'must be an integration id');
+  const where: Prisma.IntegrationWhereInput = {
+    dealerGroupId: inCallerGroups(caller.session),
+    disconnectedAt: null,
+    ...(args.integration_id ? { id: args.integration_id } : {}),
+  };
   const [total, integrations] = await Promise.all([
     caller.db.integration.count({ where }),
-    caller.db.integration.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset, select: { id: true, name: true, pluginKey: true, columnMapping: true } }),
+    caller.db.integration.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+      take: limit,
+      skip: offset,
+      select: { id: true, name: true, pluginKey: true, columnMapping: true },
+    }),
   ]);
   return { items: integrations.map(asFileMapping), total, limit, offset };
 }
 
-export async function setFileColumnMapping(caller: Caller, integrationId: string, mapping: unknown): Promise<FileColumnMapping> {
+export async function setFileColumnMapping(
+  caller: Caller,
+  integrationId: string,
+  mapping: unknown,
+): Promise<FileColumnMapping> {
   const integration = await findIntegration(caller, integrationId);
   const saved = await caller.db.integration.update({
     where: { id: integration.id },
-    data: { columnMapping: checkedColumnMapping(pluginTarget(integration.pluginKey), 'mapping', mapping) as Prisma.InputJsonValue },
+    data: {
+      columnMapping: checkedColumnMapping(
+        pluginTarget(integration.pluginKey),
+        'mapping',
+        mapping,
+      ) as Prisma.InputJsonValue,
+    },
   });
   return asFileMapping(saved);
 }
 
-export interface PreviewColumn { column: string; mapped_to: string | null; mapped_by: 'integration' | 'template' | 'known_name' | 'unmapped'; samples: unknown[] }
+export interface PreviewColumn {
+  column: string;
+  mapped_to: string | null;
+  mapped_by: 'integration' | 'template' | 'known_name' | 'unmapped';
+  samples: unknown[];
+}
 
 /** The latest file's headers, where each goes under the current mapping, and sample values. */
-export async function previewFileColumns(caller: Caller, app: Pick<AppServices, 'database' | 'secrets' | 'feeds'>, integrationId: string) {
+export async function previewFileColumns(
+  caller: Caller,
+  app: Pick<AppServices, 'database' | 'secrets' | 'feeds'>,
+  integrationId: string,
+) {
   const integration = await findIntegration(caller, integrationId);
   const plugin = pluginByKey(integration.pluginKey)!;
   const sampled = await sampleFeed(app, integration);
-  if (!sampled) return { integration_id: integration.id, file_name: null, columns: [] as PreviewColumn[], suggestions: [] as Suggestion[] };
-  const { rows, pipeline: { layers } } = sampled;
+  if (!sampled)
+    return {
+      integration_id: integration.id,
+      file_name: null,
+      columns: [] as PreviewColumn[],
+      suggestions: [] as Suggestion[],
+    };
+  const {
+    rows,
+    pipeline: { layers },
+  } = sampled;
   const headers = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const own = layers.columns;
   const fromTemplate = layers.template;
@@ -60,17 +121,27 @@ export async function previewFileColumns(caller: Caller, app: Pick<AppServices, 
     return {
       column,
       mapped_to: known ? mappedTo : null,
-      mapped_by: column in own ? 'integration' : column in fromTemplate ? 'template' : known ? 'known_name' : 'unmapped',
+      mapped_by:
+        column in own ? 'integration' : column in fromTemplate ? 'template' : known ? 'known_name' : 'unmapped',
       samples: rows.map((row) => row[column] ?? null),
     };
   });
-  return { integration_id: integration.id, file_name: sampled.fileName, columns, suggestions: detectMapping(plugin.target, headers, rows) };
+  return {
+    integration_id: integration.id,
+    file_name: sampled.fileName,
+    columns,
+    suggestions: detectMapping(plugin.target, headers, rows),
+  };
 }
 
 export function detect(input: { headers?: string[] | null; rows?: unknown; target?: string | null }) {
   const target = oneOf('target', input.target ?? 'vehicles', TARGETS);
   const headers = input.headers ?? [];
-  if (!headers.length || headers.length > 500 || headers.some((header) => typeof header !== 'string' || !header.trim() || header.length > 200)) {
+  if (
+    !headers.length ||
+    headers.length > 500 ||
+    headers.some((header) => typeof header !== 'string' || !header.trim() || header.length > 200)
+  ) {
     throw badInput('headers', 'give the header row: 1-500 column names of at most 200 characters');
   }
   const given = input.rows ?? [];
@@ -81,6 +152,13 @@ export function detect(input: { headers?: string[] | null; rows?: unknown; targe
     throw badInput(`rows[${index}]`, 'must be a list of values in header order, or an object keyed by header');
   });
   const suggestions = detectMapping(target, headers, rows);
-  const mapping = Object.fromEntries(suggestions.filter((suggestion) => suggestion.field).map((suggestion) => [suggestion.column, suggestion.field]));
-  return { target, suggestions, mapping, unmapped_fields: fieldsOf(target).filter((field) => !Object.values(mapping).includes(field)) };
+  const mapping = Object.fromEntries(
+    suggestions.filter((suggestion) => suggestion.field).map((suggestion) => [suggestion.column, suggestion.field]),
+  );
+  return {
+    target,
+    suggestions,
+    mapping,
+    unmapped_fields: fieldsOf(target).filter((field) => !Object.values(mapping).includes(field)),
+  };
 }

@@ -9,7 +9,15 @@ import { listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { dateRange, oneOf } from '../../validation';
 import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
 import {
-  addAlias, archiveDealer, createDealer, dealerPage, findDealer, matchDealers, removeAlias, updateDealer, type DealerInput,
+  addAlias,
+  archiveDealer,
+  createDealer,
+  dealerPage,
+  findDealer,
+  matchDealers,
+  removeAlias,
+  updateDealer,
+  type DealerInput,
 } from './dealers.service';
 import { matchReranker } from './match-reranker';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
@@ -38,11 +46,17 @@ const DealerAlias = builder.prismaObject('DealerAlias', {
   }),
 });
 
-type DealerFieldBuilder = Pick<PothosSchemaTypes.PrismaObjectFieldBuilder<BuilderTypes, PrismaTypes['Dealer'], PrismaTypes['Dealer']['Shape']>, 'prismaField' | 'arg'>;
+type DealerFieldBuilder = Pick<
+  PothosSchemaTypes.PrismaObjectFieldBuilder<BuilderTypes, PrismaTypes['Dealer'], PrismaTypes['Dealer']['Shape']>,
+  'prismaField' | 'arg'
+>;
 
 /** What a rooftop's list picks from: the rows of `table` (aliased `alias`; both constants) that `filter` keeps, in `orderBy`. */
 interface DealerList<Args extends InputFieldMap> {
-  name: string; table: string; alias: string; orderBy: Prisma.Sql;
+  name: string;
+  table: string;
+  alias: string;
+  orderBy: Prisma.Sql;
   args: Args;
   /** Checks the list's own arguments and answers the SQL conditions they add (`AND …`, or nothing). */
   filter: (args: InputShapeFromFields<Args>) => Prisma.Sql;
@@ -53,7 +67,11 @@ interface DealerList<Args extends InputFieldMap> {
  * dealers one statement picks every dealer's ids with a LATERAL … LIMIT and one more reads the rows
  * with the GraphQL selection (see childPageLoader).
  */
-function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args extends InputFieldMap>(t: DealerFieldBuilder, model: Model, list: DealerList<Args>) {
+function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args extends InputFieldMap>(
+  t: DealerFieldBuilder,
+  model: Model,
+  list: DealerList<Args>,
+) {
   const alias = Prisma.raw(list.alias);
   return t.prismaField({
     type: [model],
@@ -63,8 +81,12 @@ function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args ext
       const { limit, offset } = pageArgs(args);
       // The arguments hold the list's own and the window; TypeScript cannot see the former in the merged shape.
       const filter = list.filter(args as unknown as InputShapeFromFields<Args>);
-      return childPageLoader(context, `${list.name}:${JSON.stringify([args, query])}`,
-        (ids) => context.db.$queryRaw(Prisma.sql`${Prisma.raw(`/* ${list.name} */`)} SELECT p.parent_id, ${alias}.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
+      return childPageLoader(
+        context,
+        `${list.name}:${JSON.stringify([args, query])}`,
+        (ids) =>
+          context.db
+            .$queryRaw(Prisma.sql`${Prisma.raw(`/* ${list.name} */`)} SELECT p.parent_id, ${alias}.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
           SELECT ${alias}.id FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${alias}.dealer_id = p.parent_id ${filter}
           ORDER BY ${list.orderBy} LIMIT ${limit} OFFSET ${offset}) ${alias}`),
         (ids) => rowsByIds<PrismaTypes[Model]['Shape']>(context.db, model, query, ids),
@@ -97,20 +119,44 @@ export const Dealer = builder.prismaObject('Dealer', {
     website: t.exposeString('website', { nullable: true }),
     time_zone: t.exposeString('timeZone'),
     franchises: t.exposeStringList('franchises'),
-    external_ids: t.expose('externalIds', { type: 'JSON', description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.' }),
+    external_ids: t.expose('externalIds', {
+      type: 'JSON',
+      description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.',
+    }),
     aliases: t.relation('aliases', { ...GRAPHQL_ONLY, query: { orderBy: { alias: 'asc' } } }),
     // Dashboard views: a rooftop's latest records, filtered and paged, loaded for a whole page of dealers at once.
     vehicles: dealerList(t, 'Vehicle', {
-      name: 'dealerVehicles', table: 'vehicles', alias: 'v', orderBy: Prisma.sql`v.date_in_stock, v.id`,
+      name: 'dealerVehicles',
+      table: 'vehicles',
+      alias: 'v',
+      orderBy: Prisma.sql`v.date_in_stock, v.id`,
       args: { status: t.arg.stringList() },
       filter: ({ status }) => {
         const statuses = status?.length ? status.map((each) => oneOf('status', each, VEHICLE_STATUSES)) : null;
         return statuses ? Prisma.sql`AND v.status = ANY(${statuses}::vehicle_status[])` : Prisma.empty;
       },
     }),
-    calls: dealerList(t, 'Call', { name: 'dealerCalls', table: 'calls', alias: 'c', orderBy: Prisma.sql`c.started_at DESC, c.id`, ...inPeriod(t, 'c.started_at') }),
-    leads: dealerList(t, 'Lead', { name: 'dealerLeads', table: 'leads', alias: 'l', orderBy: Prisma.sql`l.received_at DESC, l.id`, ...inPeriod(t, 'l.received_at') }),
-    sales: dealerList(t, 'Sale', { name: 'dealerSales', table: 'sales', alias: 'd', orderBy: Prisma.sql`d.sold_at DESC, d.id`, ...inPeriod(t, 'd.sold_at') }),
+    calls: dealerList(t, 'Call', {
+      name: 'dealerCalls',
+      table: 'calls',
+      alias: 'c',
+      orderBy: Prisma.sql`c.started_at DESC, c.id`,
+      ...inPeriod(t, 'c.started_at'),
+    }),
+    leads: dealerList(t, 'Lead', {
+      name: 'dealerLeads',
+      table: 'leads',
+      alias: 'l',
+      orderBy: Prisma.sql`l.received_at DESC, l.id`,
+      ...inPeriod(t, 'l.received_at'),
+    }),
+    sales: dealerList(t, 'Sale', {
+      name: 'dealerSales',
+      table: 'sales',
+      alias: 'd',
+      orderBy: Prisma.sql`d.sold_at DESC, d.id`,
+      ...inPeriod(t, 'd.sold_at'),
+    }),
     vehicle_count: t.relationCount('vehicles', GRAPHQL_ONLY),
     call_count: t.relationCount('calls', GRAPHQL_ONLY),
     lead_count: t.relationCount('leads', GRAPHQL_ONLY),
@@ -127,22 +173,33 @@ const AliasList = builder.objectRef<{ dealerId: string }>('DealerAliasList').imp
   fields: (t) => ({
     aliases: t.prismaField({
       type: [DealerAlias],
-      resolve: (query, list, _args, context) => context.db.dealerAlias.findMany({ ...query, where: { dealerId: list.dealerId }, orderBy: { alias: 'asc' } }),
+      resolve: (query, list, _args, context) =>
+        context.db.dealerAlias.findMany({ ...query, where: { dealerId: list.dealerId }, orderBy: { alias: 'asc' } }),
     }),
   }),
 });
 
-const MatchCandidate = builder.objectRef<{ dealerId: string; score: number; reasons: string[] }>('DealerMatch').implement({
-  fields: (t) => ({
-    dealer: t.prismaField({ type: Dealer, resolve: (query, match, _args, context) => context.db.dealer.findUniqueOrThrow({ ...query, where: { id: match.dealerId } }) }),
-    score: t.exposeFloat('score', { description: '0 to 1.' }),
-    reasons: t.exposeStringList('reasons', { description: 'The evidence: "phone matches", "name ~0.92 after normalising \\"llc\\"", …' }),
-  }),
-});
+const MatchCandidate = builder
+  .objectRef<{ dealerId: string; score: number; reasons: string[] }>('DealerMatch')
+  .implement({
+    fields: (t) => ({
+      dealer: t.prismaField({
+        type: Dealer,
+        resolve: (query, match, _args, context) =>
+          context.db.dealer.findUniqueOrThrow({ ...query, where: { id: match.dealerId } }),
+      }),
+      score: t.exposeFloat('score', { description: '0 to 1.' }),
+      reasons: t.exposeStringList('reasons', {
+        description: 'The evidence: "phone matches", "name ~0.92 after normalising \\"llc\\"", …',
+      }),
+    }),
+  });
 
-const MatchResult = builder.objectRef<Array<{ dealerId: string; score: number; reasons: string[] }>>('DealerMatchResult').implement({
-  fields: (t) => ({ candidates: t.field({ type: [MatchCandidate], resolve: (candidates) => candidates }) }),
-});
+const MatchResult = builder
+  .objectRef<Array<{ dealerId: string; score: number; reasons: string[] }>>('DealerMatchResult')
+  .implement({
+    fields: (t) => ({ candidates: t.field({ type: [MatchCandidate], resolve: (candidates) => candidates }) }),
+  });
 
 const dealerFieldArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(),
@@ -155,7 +212,10 @@ const dealerFieldArgs = (t: FieldArgsBuilder) => ({
   website: t.arg.string(),
   time_zone: t.arg.string({ description: 'IANA name, e.g. America/Denver.' }),
   franchises: t.arg.stringList({ description: 'Makes the rooftop is franchised for.' }),
-  external_ids: t.arg({ type: 'JSON', description: 'Codes in other systems, by system: {"dms": "CDK-1234", "crm": "VIN-88"}.' }),
+  external_ids: t.arg({
+    type: 'JSON',
+    description: 'Codes in other systems, by system: {"dms": "CDK-1234", "crm": "VIN-88"}.',
+  }),
 });
 
 builder.queryFields((t) => ({
@@ -164,7 +224,11 @@ builder.queryFields((t) => ({
     type: DealerPage,
     description: "Your dealer groups' rooftops, by name.",
     authScopes: { scope: 'dealers:read' },
-    args: { q: t.arg.string({ description: 'Name, code or alias contains.' }), include_archived: t.arg.boolean(), ...listArgs(t) },
+    args: {
+      q: t.arg.string({ description: 'Name, code or alias contains.' }),
+      include_archived: t.arg.boolean(),
+      ...listArgs(t),
+    },
     resolve: (_root, args, context) => dealerPage(context, args),
   }),
   dealer: t.prismaField({
@@ -172,7 +236,8 @@ builder.queryFields((t) => ({
     type: Dealer,
     authScopes: { scope: 'dealers:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.dealer.findUniqueOrThrow({ ...query, where: { id: (await findDealer(context, String(args.id))).id } }),
+    resolve: async (query, _root, args, context) =>
+      context.db.dealer.findUniqueOrThrow({ ...query, where: { id: (await findDealer(context, String(args.id))).id } }),
   }),
   dealerAliases: t.field({
     ...operation('GET /dealers/:id/aliases', "List a dealer's aliases"),
@@ -187,18 +252,36 @@ builder.queryFields((t) => ({
 builder.queryFields((t) => ({
   matchDealers: t.field({
     // Compares against every rooftop, and may ask the assistant's provider to re-rank.
-    ...operation('POST /dealers/match', 'Match a dealer by name and address', { rateLimit: { operation: 'dealer matching', max: 120, window: '1m' } }),
+    ...operation('POST /dealers/match', 'Match a dealer by name and address', {
+      rateLimit: { operation: 'dealer matching', max: 120, window: '1m' },
+    }),
     type: MatchResult,
-    description: 'Rank your dealers against a name and optionally an address, phone or website, with scores and reasons.',
+    description:
+      'Rank your dealers against a name and optionally an address, phone or website, with scores and reasons.',
     authScopes: { scope: 'dealers:read' },
     args: {
-      name: t.arg.string(), street: t.arg.string(), city: t.arg.string(), state: t.arg.string(), postal_code: t.arg.string(),
-      phone: t.arg.string(), website: t.arg.string(), limit: t.arg.int({ description: 'Candidates to return, 1-50.', extensions: { openapi: { minimum: 1, maximum: 50, default: 5 } } }),
+      name: t.arg.string(),
+      street: t.arg.string(),
+      city: t.arg.string(),
+      state: t.arg.string(),
+      postal_code: t.arg.string(),
+      phone: t.arg.string(),
+      website: t.arg.string(),
+      limit: t.arg.int({
+        description: 'Candidates to return, 1-50.',
+        extensions: { openapi: { minimum: 1, maximum: 50, default: 5 } },
+      }),
     },
     resolve: async (app, args, context) => {
       // With an assistant provider configured (and re-ranking on), it re-orders the top candidates; any failure keeps our order.
-      const reranker = await matchReranker(context, app, () => { /* our ranking stands */ });
-      return (await matchDealers(context, args, reranker)).map((candidate) => ({ dealerId: candidate.dealer.id, score: candidate.score, reasons: candidate.reasons }));
+      const reranker = await matchReranker(context, app, () => {
+        /* our ranking stands */
+      });
+      return (await matchDealers(context, args, reranker)).map((candidate) => ({
+        dealerId: candidate.dealer.id,
+        score: candidate.score,
+        reasons: candidate.reasons,
+      }));
     },
   }),
 }));
@@ -208,9 +291,22 @@ builder.mutationFields((t) => ({
     ...operation('POST /dealers', 'Create a dealer', { status: 201 }),
     type: Dealer,
     authScopes: { scope: 'dealers:write' },
-    args: { ...dealerFieldArgs(t), name: t.arg.string({ required: true }), code: t.arg.string({ required: true }), dealer_group_id: t.arg.id({ description: 'Needed when you belong to several groups.' }) },
+    args: {
+      ...dealerFieldArgs(t),
+      name: t.arg.string({ required: true }),
+      code: t.arg.string({ required: true }),
+      dealer_group_id: t.arg.id({ description: 'Needed when you belong to several groups.' }),
+    },
     resolve: async (query, _root, args, context) =>
-      context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await createDealer(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as DealerInput) } }),
+      context.db.dealer.findUniqueOrThrow({
+        ...query,
+        where: {
+          id: await createDealer(context, {
+            ...args,
+            dealer_group_id: args.dealer_group_id?.toString(),
+          } as DealerInput),
+        },
+      }),
   }),
   updateDealer: t.prismaField({
     ...operation('PATCH /dealers/:id', 'Update a dealer'),
@@ -218,7 +314,10 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'dealers:write' },
     args: { id: t.arg.id({ required: true }), ...dealerFieldArgs(t) },
     resolve: async (query, _root, { id, ...input }, context) =>
-      context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await updateDealer(context, String(id), input as DealerInput) } }),
+      context.db.dealer.findUniqueOrThrow({
+        ...query,
+        where: { id: await updateDealer(context, String(id), input as DealerInput) },
+      }),
   }),
   archiveDealer: t.prismaField({
     ...operation('DELETE /dealers/:id', 'Archive a dealer'),
@@ -226,21 +325,31 @@ builder.mutationFields((t) => ({
     description: 'Archive a rooftop; its vehicles, calls, leads and sales stay.',
     authScopes: { scope: 'dealers:write' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await archiveDealer(context, String(args.id)) } }),
+    resolve: async (query, _root, args, context) =>
+      context.db.dealer.findUniqueOrThrow({ ...query, where: { id: await archiveDealer(context, String(args.id)) } }),
   }),
   addDealerAlias: t.prismaField({
     ...operation('POST /dealers/:id/aliases', 'Add a dealer alias', { status: 201 }),
     type: DealerAlias,
     authScopes: { scope: 'dealers:write' },
-    args: { id: t.arg.id({ required: true }), alias: t.arg.string({ required: true }), system: t.arg.string({ description: 'Where the alias is used, e.g. crm.' }) },
+    args: {
+      id: t.arg.id({ required: true }),
+      alias: t.arg.string({ required: true }),
+      system: t.arg.string({ description: 'Where the alias is used, e.g. crm.' }),
+    },
     resolve: async (query, _root, args, context) =>
-      context.db.dealerAlias.findUniqueOrThrow({ ...query, where: { id: (await addAlias(context, String(args.id), args)).id } }),
+      context.db.dealerAlias.findUniqueOrThrow({
+        ...query,
+        where: { id: (await addAlias(context, String(args.id), args)).id },
+      }),
   }),
   removeDealerAlias: t.field({
     ...operation('DELETE /dealers/:id/aliases/:aliasId', 'Remove a dealer alias'),
     type: Deletion,
     authScopes: { scope: 'dealers:write' },
     args: { id: t.arg.id({ required: true }), aliasId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => ({ id: await removeAlias(context, String(args.id), String(args.aliasId)) }),
+    resolve: async (_root, args, context) => ({
+      id: await removeAlias(context, String(args.id), String(args.aliasId)),
+    }),
   }),
 }));

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nameTokens, normalizePhone, rankDealers, websiteDomain, type MatchInput, type MatchableDealer } from './matching';
+import {
+  nameTokens,
+  normalizePhone,
+  rankDealers,
+  websiteDomain,
+  type MatchInput,
+  type MatchableDealer,
+} from './matching';
 import { nameSimilarity } from '../../similarity';
 
 interface Fixture {
@@ -9,7 +16,9 @@ interface Fixture {
   inputs: Array<{ input: MatchInput; expected: string }>;
 }
 
-const fixture = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../test/fixtures/dealer-matching.json'), 'utf8')) as Fixture;
+const fixture = JSON.parse(
+  readFileSync(path.resolve(import.meta.dirname, '../../../test/fixtures/dealer-matching.json'), 'utf8'),
+) as Fixture;
 const dealers = fixture.dealers.map((dealer) => ({ ...dealer, id: dealer.code }));
 
 describe('dealer matching', () => {
@@ -24,9 +33,20 @@ describe('dealer matching', () => {
 
   it(`ranks the right dealer first for at least 90% of ${fixture.inputs.length} messy inputs`, () => {
     expect(fixture.inputs.length).toBeGreaterThanOrEqual(60);
-    const misses = fixture.inputs.filter(({ input, expected }) => rankDealers(input, dealers)[0]?.dealer.code !== expected);
+    const misses = fixture.inputs.filter(
+      ({ input, expected }) => rankDealers(input, dealers)[0]?.dealer.code !== expected,
+    );
     const precision = 1 - misses.length / fixture.inputs.length;
-    if (misses.length) console.log('misses:', misses.map(({ input, expected }) => `${JSON.stringify(input)} → ${rankDealers(input, dealers)[0]?.dealer.code ?? 'none'} (expected ${expected})`).join('\n'));
+    if (misses.length)
+      console.log(
+        'misses:',
+        misses
+          .map(
+            ({ input, expected }) =>
+              `${JSON.stringify(input)} → ${rankDealers(input, dealers)[0]?.dealer.code ?? 'none'} (expected ${expected})`,
+          )
+          .join('\n'),
+      );
     expect(precision).toBeGreaterThanOrEqual(0.9);
   });
 

@@ -37,16 +37,70 @@ export interface CandidateReranker {
 
 export const keepOrder: CandidateReranker = { rerank: async (_input, candidates) => candidates };
 
-const LEGAL_SUFFIXES = new Set(['llc', 'inc', 'incorporated', 'co', 'corp', 'corporation', 'ltd', 'lp', 'llp', 'pllc', 'dba', 'the', 'of', 'and', 'company']);
+const LEGAL_SUFFIXES = new Set([
+  'llc',
+  'inc',
+  'incorporated',
+  'co',
+  'corp',
+  'corporation',
+  'ltd',
+  'lp',
+  'llp',
+  'pllc',
+  'dba',
+  'the',
+  'of',
+  'and',
+  'company',
+]);
 const ABBREVIATIONS: Record<string, string> = {
-  chevy: 'chevrolet', chev: 'chevrolet', mtrs: 'motors', mtr: 'motor', mot: 'motors', vw: 'volkswagen', merc: 'mercedes',
-  benz: 'mercedes', mb: 'mercedes', cdjr: 'chrysler dodge jeep ram', hi: 'high', n: 'north', s: 'south', e: 'east', w: 'west',
-  ctr: 'center', cntr: 'center', grp: 'group', auto: 'automotive', autos: 'automotive', hond: 'honda', toyo: 'toyota',
-  dwntwn: 'downtown', dt: 'downtown', mt: 'mount', ft: 'fort', st: 'saint', intl: 'international', natl: 'national',
+  chevy: 'chevrolet',
+  chev: 'chevrolet',
+  mtrs: 'motors',
+  mtr: 'motor',
+  mot: 'motors',
+  vw: 'volkswagen',
+  merc: 'mercedes',
+  benz: 'mercedes',
+  mb: 'mercedes',
+  cdjr: 'chrysler dodge jeep ram',
+  hi: 'high',
+  n: 'north',
+  s: 'south',
+  e: 'east',
+  w: 'west',
+  ctr: 'center',
+  cntr: 'center',
+  grp: 'group',
+  auto: 'automotive',
+  autos: 'automotive',
+  hond: 'honda',
+  toyo: 'toyota',
+  dwntwn: 'downtown',
+  dt: 'downtown',
+  mt: 'mount',
+  ft: 'fort',
+  st: 'saint',
+  intl: 'international',
+  natl: 'national',
 };
 const STREET_WORDS: Record<string, string> = {
-  street: 'st', avenue: 'ave', boulevard: 'blvd', road: 'rd', drive: 'dr', highway: 'hwy', parkway: 'pkwy', lane: 'ln',
-  north: 'n', south: 's', east: 'e', west: 'w', place: 'pl', court: 'ct', suite: 'ste',
+  street: 'st',
+  avenue: 'ave',
+  boulevard: 'blvd',
+  road: 'rd',
+  drive: 'dr',
+  highway: 'hwy',
+  parkway: 'pkwy',
+  lane: 'ln',
+  north: 'n',
+  south: 's',
+  east: 'e',
+  west: 'w',
+  place: 'pl',
+  court: 'ct',
+  suite: 'ste',
 };
 
 /** Lower case, no punctuation, abbreviations expanded, legal suffixes dropped: the words that identify a dealer. */
@@ -80,7 +134,12 @@ export function websiteDomain(website: string | null | undefined): string | null
 }
 
 function addressTokens(street: string | null | undefined): string[] {
-  return (street ?? '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').split(' ').filter(Boolean).map((token) => STREET_WORDS[token] ?? token);
+  return (street ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .split(' ')
+    .filter(Boolean)
+    .map((token) => STREET_WORDS[token] ?? token);
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -91,12 +150,26 @@ export function scoreDealer<D extends MatchableDealer>(input: MatchInput, dealer
   let score = 0;
   if (input.name?.trim()) {
     const query = nameTokens(input.name);
-    const names = [{ label: 'name', text: dealer.name }, ...dealer.aliases.map((alias) => ({ label: `alias "${alias}"`, text: alias }))];
-    const best = names.map((entry) => ({ ...entry, similarity: nameSimilarity(query, nameTokens(entry.text)) })).sort((x, y) => y.similarity - x.similarity)[0]!;
+    const names = [
+      { label: 'name', text: dealer.name },
+      ...dealer.aliases.map((alias) => ({ label: `alias "${alias}"`, text: alias })),
+    ];
+    const best = names
+      .map((entry) => ({ ...entry, similarity: nameSimilarity(query, nameTokens(entry.text)) }))
+      .sort((x, y) => y.similarity - x.similarity)[0]!;
     if (best.similarity >= 0.5) {
-      const removed = input.name.toLowerCase().split(/[^a-z]+/).filter((word) => LEGAL_SUFFIXES.has(word) || ABBREVIATIONS[word]);
-      const how = removed.length ? ` after normalising ${[...new Set(removed)].map((word) => `"${word}"`).join(', ')}` : '';
-      reasons.push(best.similarity === 1 ? `${best.label} matches${how}` : `${best.label} ~${round(best.similarity).toFixed(2)}${how}`);
+      const removed = input.name
+        .toLowerCase()
+        .split(/[^a-z]+/)
+        .filter((word) => LEGAL_SUFFIXES.has(word) || ABBREVIATIONS[word]);
+      const how = removed.length
+        ? ` after normalising ${[...new Set(removed)].map((word) => `"${word}"`).join(', ')}`
+        : '';
+      reasons.push(
+        best.similarity === 1
+          ? `${best.label} matches${how}`
+          : `${best.label} ~${round(best.similarity).toFixed(2)}${how}`,
+      );
       score += 0.6 * best.similarity;
     }
   }
@@ -119,7 +192,11 @@ export function scoreDealer<D extends MatchableDealer>(input: MatchInput, dealer
       score += 0.2;
     }
   }
-  if (input.postal_code && dealer.postalCode && input.postal_code.trim().slice(0, 5) === dealer.postalCode.slice(0, 5)) {
+  if (
+    input.postal_code &&
+    dealer.postalCode &&
+    input.postal_code.trim().slice(0, 5) === dealer.postalCode.slice(0, 5)
+  ) {
     reasons.push('postal code matches');
     score += 0.05;
   }
@@ -131,7 +208,11 @@ export function scoreDealer<D extends MatchableDealer>(input: MatchInput, dealer
 }
 
 /** Candidates with any evidence, best first. */
-export function rankDealers<D extends MatchableDealer>(input: MatchInput, dealers: D[], limit = 5): MatchCandidate<D>[] {
+export function rankDealers<D extends MatchableDealer>(
+  input: MatchInput,
+  dealers: D[],
+  limit = 5,
+): MatchCandidate<D>[] {
   return dealers
     .map((dealer) => scoreDealer(input, dealer))
     .filter((candidate) => candidate.score > 0.2)

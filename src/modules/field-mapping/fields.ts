@@ -4,9 +4,19 @@ export const TARGETS = ['vehicles', 'calls', 'leads', 'sales'] as const;
 export type Target = (typeof TARGETS)[number];
 
 /** Lower case, letters and digits only: "Stock #" and "stock_no" become "stock" and "stockno". */
-export const headerKey = (header: string) => header.toLowerCase().replace(/#/g, '').replace(/[^a-z0-9]/g, '');
+export const headerKey = (header: string) =>
+  header
+    .toLowerCase()
+    .replace(/#/g, '')
+    .replace(/[^a-z0-9]/g, '');
 /** A header as a rule-friendly field name: "Days In Inventory" → "days_in_inventory". */
-export const snakeName = (header: string) => header.trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 64) || 'column';
+export const snakeName = (header: string) =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64) || 'column';
 
 /** Per target, each field and the header spellings (as headerKey gives them) that mean it. */
 export const FIELD_SYNONYMS: Record<Target, Record<string, readonly string[]>> = {
@@ -18,7 +28,16 @@ export const FIELD_SYNONYMS: Record<Target, Record<string, readonly string[]>> =
     model: ['model', 'modelname', 'vehiclemodel'],
     trim: ['trim', 'series', 'trimlevel', 'modeltrim'],
     body_style: ['body', 'bodystyle', 'bodytype', 'style'],
-    condition: ['type', 'condition', 'newused', 'neworused', 'newusedcpo', 'vehiclecondition', 'stocktype', 'vehicletype'],
+    condition: [
+      'type',
+      'condition',
+      'newused',
+      'neworused',
+      'newusedcpo',
+      'vehiclecondition',
+      'stocktype',
+      'vehicletype',
+    ],
     mileage: ['miles', 'mileage', 'odometer', 'odo', 'odometerreading'],
     exterior_color: ['extcolor', 'exteriorcolor', 'color', 'colour', 'extcolour', 'exterior', 'exteriorcolour'],
     interior_color: ['intcolor', 'interiorcolor', 'interior', 'intcolour', 'interiorcolour'],
@@ -26,7 +45,16 @@ export const FIELD_SYNONYMS: Record<Target, Record<string, readonly string[]>> =
     price: ['price', 'sellingprice', 'saleprice', 'askingprice', 'retail', 'dealerprice'],
     internet_price: ['internetprice', 'webprice', 'onlineprice', 'specialprice', 'eprice', 'advertisedprice'],
     status: ['status', 'vehiclestatus', 'stockstatus', 'inventorystatus'],
-    date_in_stock: ['dateinstock', 'instockdate', 'datereceived', 'received', 'inventorydate', 'stockdate', 'dateadded', 'indate'],
+    date_in_stock: [
+      'dateinstock',
+      'instockdate',
+      'datereceived',
+      'received',
+      'inventorydate',
+      'stockdate',
+      'dateadded',
+      'indate',
+    ],
     days_in_stock: ['daysininventory', 'daysinstock', 'age', 'daysonlot', 'inventoryage'],
     photos: ['imagelist', 'images', 'photos', 'photourls', 'imageurls', 'pictures', 'photourl', 'imageurl'],
   },
@@ -48,9 +76,16 @@ export const FIELD_SYNONYMS: Record<Target, Record<string, readonly string[]>> =
     external_id: ['leadid', 'id'],
     received_at: ['requestdate', 'receivedat', 'date'],
     type: ['type', 'leadtype'],
-    first_name: ['firstname'], last_name: ['lastname'], email: ['email'], phone: ['phone'],
-    vehicle_year: ['vehicleyear', 'year'], vehicle_make: ['vehiclemake', 'make'], vehicle_model: ['vehiclemodel', 'model'], vehicle_vin: ['vehiclevin', 'vin'],
-    raw_source: ['source', 'provider', 'providername'], comments: ['comments', 'notes'],
+    first_name: ['firstname'],
+    last_name: ['lastname'],
+    email: ['email'],
+    phone: ['phone'],
+    vehicle_year: ['vehicleyear', 'year'],
+    vehicle_make: ['vehiclemake', 'make'],
+    vehicle_model: ['vehiclemodel', 'model'],
+    vehicle_vin: ['vehiclevin', 'vin'],
+    raw_source: ['source', 'provider', 'providername'],
+    comments: ['comments', 'notes'],
   },
   sales: {
     deal_number: ['deal', 'dealnumber', 'dealno', 'dealid', 'dealnum'],
@@ -59,7 +94,10 @@ export const FIELD_SYNONYMS: Record<Target, Record<string, readonly string[]>> =
     salesperson: ['salesperson', 'salesman', 'salesrep', 'salesperson1'],
     contract_type: ['dealtype', 'contracttype', 'financetype', 'salestype'],
     vehicle_condition: ['newused', 'type', 'vehicletype', 'condition'],
-    vin: ['vin', 'vehiclevin'], vehicle_year: ['year', 'vehicleyear'], vehicle_make: ['make', 'vehiclemake'], vehicle_model: ['model', 'vehiclemodel'],
+    vin: ['vin', 'vehiclevin'],
+    vehicle_year: ['year', 'vehicleyear'],
+    vehicle_make: ['make', 'vehiclemake'],
+    vehicle_model: ['model', 'vehiclemodel'],
     sale_price: ['saleprice', 'sellingprice', 'price', 'cashprice'],
     front_gross: ['frontgross', 'frontendgross', 'front'],
     back_gross: ['backgross', 'backendgross', 'back', 'figross'],
@@ -83,21 +121,28 @@ export function fieldForHeader(target: Target, header: string): string | null {
   return null;
 }
 
-export const isBlank = (value: unknown) => value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+export const isBlank = (value: unknown) =>
+  value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
 
 /** "$18,995" and "18995.5" → "18995.00"; null when blank; throws on text that is not an amount. */
 export function money(value: unknown): string | null {
   if (isBlank(value)) return null;
   const text = String(value).trim();
   const negative = /^\(.*\)$/.test(text) || text.startsWith('-');
-  const cleaned = text.replace(/[$,\s()]/g, '').replace(/^-/, '').replace(/^USD/i, '');
+  const cleaned = text
+    .replace(/[$,\s()]/g, '')
+    .replace(/^-/, '')
+    .replace(/^USD/i, '');
   if (!/^\d+(\.\d+)?$/.test(cleaned)) throw new Error(`"${text}" is not an amount`);
   return `${negative ? '-' : ''}${Number(cleaned).toFixed(2)}`;
 }
 
 export function wholeNumber(value: unknown): number | null {
   if (isBlank(value)) return null;
-  const text = String(value).trim().replace(/[,\s]/g, '').replace(/(mi|miles|km)$/i, '');
+  const text = String(value)
+    .trim()
+    .replace(/[,\s]/g, '')
+    .replace(/(mi|miles|km)$/i, '');
   if (!/^-?\d+(\.0+)?$/.test(text)) throw new Error(`"${String(value).trim()}" is not a whole number`);
   return Number.parseInt(text, 10);
 }
@@ -116,7 +161,9 @@ export function timestamp(value: unknown): Date | null {
     date = new Date(Date.UTC(year, Number(month) - 1, Number(day), hour, Number(minute ?? 0), Number(second ?? 0)));
     if (date.getUTCMonth() !== Number(month) - 1) throw new Error(`"${text}" is not a date`);
   } else if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(text)) {
-    date = new Date(/[T ]\d{2}:/.test(text) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+    date = new Date(
+      /[T ]\d{2}:/.test(text) && !/(Z|[+-]\d{2}:?\d{2})$/.test(text) ? `${text.replace(' ', 'T')}Z` : text,
+    );
   } else {
     throw new Error(`"${text}" is not a date (use 2026-11-03 or 11/3/2026)`);
   }
@@ -132,4 +179,5 @@ export function flag(value: unknown): boolean | null {
   throw new Error(`"${String(value).trim()}" is not yes or no`);
 }
 
-export const cleanText = (value: unknown, max = 500): string | null => (isBlank(value) ? null : String(value).trim().replace(/\s+/g, ' ').slice(0, max));
+export const cleanText = (value: unknown, max = 500): string | null =>
+  isBlank(value) ? null : String(value).trim().replace(/\s+/g, ' ').slice(0, max);

@@ -22,30 +22,58 @@ import { pluginByKey, validateConfig, type PluginDefinition } from '../plugins/r
  * One of the caller's integrations, else 404; disconnected ones only with `disconnected` (their runs
  * stay readable).
  */
-export function findIntegration(caller: Pick<Caller, 'db' | 'session'>, id: string, options: { disconnected?: boolean } = {}) {
-  return findInTenant(caller.session, 'integration', id, (where) => caller.db.integration.findFirst({ where: { ...where, ...(options.disconnected ? {} : { disconnectedAt: null }) } }));
+export function findIntegration(
+  caller: Pick<Caller, 'db' | 'session'>,
+  id: string,
+  options: { disconnected?: boolean } = {},
+) {
+  return findInTenant(caller.session, 'integration', id, (where) =>
+    caller.db.integration.findFirst({ where: { ...where, ...(options.disconnected ? {} : { disconnectedAt: null }) } }),
+  );
 }
 
 export const STRATEGIES = ['overwrite', 'merge', 'update_only'] as const;
 
 export interface IntegrationInput {
-  plugin_key?: string | null; dealer_id?: string | null; name?: string | null; source?: string | null; config?: unknown; enabled?: boolean | null;
-  strategy?: string | null; sold_grace_syncs?: number | null; sold_grace_hours?: number | null; track_history?: boolean | null;
-  schedule_minutes?: number | null; expected_cadence_hours?: number | null; template_id?: string | null;
+  plugin_key?: string | null;
+  dealer_id?: string | null;
+  name?: string | null;
+  source?: string | null;
+  config?: unknown;
+  enabled?: boolean | null;
+  strategy?: string | null;
+  sold_grace_syncs?: number | null;
+  sold_grace_hours?: number | null;
+  track_history?: boolean | null;
+  schedule_minutes?: number | null;
+  expected_cadence_hours?: number | null;
+  template_id?: string | null;
 }
 
-export interface SftpAccount { host: string; port: number | null; username: string; password: string; path: string; enabled: boolean }
+export interface SftpAccount {
+  host: string;
+  port: number | null;
+  username: string;
+  password: string;
+  path: string;
+  enabled: boolean;
+}
 
 function bounded(field: string, value: number | null | undefined, min: number, max: number): number | null | undefined {
   if (value === null || value === undefined) return value;
-  if (!Number.isInteger(value) || value < min || value > max) throw badInput(field, `must be a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw badInput(field, `must be a whole number from ${min} to ${max}`);
   return value;
 }
 
 function sourceName(value: string | null | undefined): string | undefined {
   if (value === null || value === undefined) return undefined;
   const name = value.trim().toLowerCase();
-  if (!/^[a-z][a-z0-9_]{1,39}$/.test(name)) throw badInput('source', 'must be 2-40 lower-case letters, digits or underscores, starting with a letter (e.g. "dms", "homenet")');
+  if (!/^[a-z][a-z0-9_]{1,39}$/.test(name))
+    throw badInput(
+      'source',
+      'must be 2-40 lower-case letters, digits or underscores, starting with a letter (e.g. "dms", "homenet")',
+    );
   return name;
 }
 
@@ -55,7 +83,10 @@ function checkedConfig(feeds: FeedSettings, plugin: PluginDefinition, config: un
   return (config ?? {}) as Prisma.InputJsonValue;
 }
 
-async function checkedTemplate(caller: Caller, templateId: string | null | undefined): Promise<string | null | undefined> {
+async function checkedTemplate(
+  caller: Caller,
+  templateId: string | null | undefined,
+): Promise<string | null | undefined> {
   if (templateId === undefined || templateId === null) return templateId;
   const template = isUuid(templateId)
     ? await caller.db.mappingTemplate.findFirst({ where: { id: templateId, ...templatesVisibleTo(caller) } })
@@ -69,11 +100,19 @@ function settings(input: IntegrationInput) {
   return {
     ...(input.name !== undefined && input.name !== null ? { name: requiredText('name', input.name, 100) } : {}),
     ...(input.strategy ? { strategy: oneOf('strategy', input.strategy, STRATEGIES) } : {}),
-    ...(input.sold_grace_syncs !== undefined ? { soldGraceSyncs: bounded('sold_grace_syncs', input.sold_grace_syncs, 1, 365) } : {}),
-    ...(input.sold_grace_hours !== undefined ? { soldGraceHours: bounded('sold_grace_hours', input.sold_grace_hours, 1, 24 * 90) } : {}),
+    ...(input.sold_grace_syncs !== undefined
+      ? { soldGraceSyncs: bounded('sold_grace_syncs', input.sold_grace_syncs, 1, 365) }
+      : {}),
+    ...(input.sold_grace_hours !== undefined
+      ? { soldGraceHours: bounded('sold_grace_hours', input.sold_grace_hours, 1, 24 * 90) }
+      : {}),
     ...(input.track_history != null ? { trackHistory: input.track_history } : {}),
-    ...(input.schedule_minutes !== undefined ? { scheduleMinutes: bounded('schedule_minutes', input.schedule_minutes, 5, 7 * 1440) } : {}),
-    ...(input.expected_cadence_hours != null ? { expectedCadenceHours: bounded('expected_cadence_hours', input.expected_cadence_hours, 1, 24 * 31)! } : {}),
+    ...(input.schedule_minutes !== undefined
+      ? { scheduleMinutes: bounded('schedule_minutes', input.schedule_minutes, 5, 7 * 1440) }
+      : {}),
+    ...(input.expected_cadence_hours != null
+      ? { expectedCadenceHours: bounded('expected_cadence_hours', input.expected_cadence_hours, 1, 24 * 31)! }
+      : {}),
     ...(input.enabled != null ? { enabled: input.enabled } : {}),
   };
 }
@@ -83,16 +122,36 @@ const newSftpPassword = () => randomBytes(18).toString('base64url');
 /** A fresh SFTP account for an integration; the password is returned once and stored hashed. */
 export async function issueSftpAccount(db: Db, feeds: FeedSettings, integrationId: string): Promise<SftpAccount> {
   const password = newSftpPassword();
-  const current = await db.integration.findUniqueOrThrow({ where: { id: integrationId }, select: { sftpUsername: true } });
+  const current = await db.integration.findUniqueOrThrow({
+    where: { id: integrationId },
+    select: { sftpUsername: true },
+  });
   const username = current.sftpUsername ?? `feed_${randomBytes(5).toString('hex')}`;
-  await db.integration.update({ where: { id: integrationId }, data: { sftpUsername: username, sftpPasswordHash: await hashPassword(password) } });
-  return { host: feeds.sftp?.host ?? 'localhost', port: feeds.sftp?.port ?? null, username, password, path: '/', enabled: feeds.sftp !== null };
+  await db.integration.update({
+    where: { id: integrationId },
+    data: { sftpUsername: username, sftpPasswordHash: await hashPassword(password) },
+  });
+  return {
+    host: feeds.sftp?.host ?? 'localhost',
+    port: feeds.sftp?.port ?? null,
+    username,
+    password,
+    path: '/',
+    enabled: feeds.sftp !== null,
+  };
 }
 
-export async function createIntegration(caller: Caller, app: Pick<AppServices, 'feeds'>, input: IntegrationInput): Promise<{ id: string; sftpAccount: SftpAccount | null }> {
+export async function createIntegration(
+  caller: Caller,
+  app: Pick<AppServices, 'feeds'>,
+  input: IntegrationInput,
+): Promise<{ id: string; sftpAccount: SftpAccount | null }> {
   const plugin = pluginByKey(input.plugin_key ?? '');
   if (!plugin) throw badInput('plugin_key', `unknown plugin "${input.plugin_key}"; see GET /plugins`);
-  const dealer = await inputDealer(caller, input.dealer_id, { purpose: 'the rooftop the feed belongs to', active: true });
+  const dealer = await inputDealer(caller, input.dealer_id, {
+    purpose: 'the rooftop the feed belongs to',
+    active: true,
+  });
   const config = checkedConfig(app.feeds, plugin, input.config);
   const values = config as Record<string, unknown>;
   const integration = await caller.db.integration.create({
@@ -112,11 +171,22 @@ export async function createIntegration(caller: Caller, app: Pick<AppServices, '
     },
   });
   const sftpAccount = plugin.delivery === 'sftp' ? await issueSftpAccount(caller.db, app.feeds, integration.id) : null;
-  await recordAudit(caller.db, caller, { action: 'integration.connected', targetType: 'integration', targetId: integration.id, dealerGroupIds: [dealer.dealerGroupId], details: { plugin: plugin.key, dealer_id: dealer.id } });
+  await recordAudit(caller.db, caller, {
+    action: 'integration.connected',
+    targetType: 'integration',
+    targetId: integration.id,
+    dealerGroupIds: [dealer.dealerGroupId],
+    details: { plugin: plugin.key, dealer_id: dealer.id },
+  });
   return { id: integration.id, sftpAccount };
 }
 
-export async function updateIntegration(caller: Caller, app: Pick<AppServices, 'feeds'>, id: string, input: IntegrationInput): Promise<string> {
+export async function updateIntegration(
+  caller: Caller,
+  app: Pick<AppServices, 'feeds'>,
+  id: string,
+  input: IntegrationInput,
+): Promise<string> {
   const integration = await findIntegration(caller, id);
   const plugin = pluginByKey(integration.pluginKey)!;
   const changes = settings(input);
@@ -124,49 +194,97 @@ export async function updateIntegration(caller: Caller, app: Pick<AppServices, '
     where: { id },
     data: {
       ...changes,
-      ...(input.config !== undefined && input.config !== null ? { config: checkedConfig(app.feeds, plugin, input.config) } : {}),
+      ...(input.config !== undefined && input.config !== null
+        ? { config: checkedConfig(app.feeds, plugin, input.config) }
+        : {}),
       ...(input.source !== undefined && input.source !== null ? { source: sourceName(input.source) } : {}),
       ...(input.template_id !== undefined ? { templateId: await checkedTemplate(caller, input.template_id) } : {}),
-      ...(changes.scheduleMinutes !== undefined ? { nextSyncAt: changes.scheduleMinutes ? new Date(Date.now() + changes.scheduleMinutes * 60_000) : null } : {}),
+      ...(changes.scheduleMinutes !== undefined
+        ? { nextSyncAt: changes.scheduleMinutes ? new Date(Date.now() + changes.scheduleMinutes * 60_000) : null }
+        : {}),
     },
   });
   return id;
 }
 
 /** Disconnects: no more syncs, credentials and SFTP access dropped; its runs and data stay. */
-export async function disconnectIntegration(caller: Caller, app: Pick<AppServices, 'background'>, id: string): Promise<string> {
+export async function disconnectIntegration(
+  caller: Caller,
+  app: Pick<AppServices, 'background'>,
+  id: string,
+): Promise<string> {
   const integration = await findIntegration(caller, id);
-  if (app.background.isRunning('sync', id)) throw conflict(`integration ${id} is syncing; disconnect it when the run ends`);
+  if (app.background.isRunning('sync', id))
+    throw conflict(`integration ${id} is syncing; disconnect it when the run ends`);
   await caller.db.integration.update({
     where: { id },
-    data: { disconnectedAt: new Date(), enabled: false, credentials: null, sftpUsername: null, sftpPasswordHash: null, nextSyncAt: null },
+    data: {
+      disconnectedAt: new Date(),
+      enabled: false,
+      credentials: null,
+      sftpUsername: null,
+      sftpPasswordHash: null,
+      nextSyncAt: null,
+    },
   });
-  await recordAudit(caller.db, caller, { action: 'integration.disconnected', targetType: 'integration', targetId: id, dealerGroupIds: [integration.dealerGroupId] });
+  await recordAudit(caller.db, caller, {
+    action: 'integration.disconnected',
+    targetType: 'integration',
+    targetId: id,
+    dealerGroupIds: [integration.dealerGroupId],
+  });
   return id;
 }
 
 /** Stores the plugin's secret settings sealed with AES-256-GCM; an empty object clears them. */
-export async function setCredentials(caller: Caller, app: Pick<AppServices, 'secrets'>, id: string, credentials: unknown): Promise<string> {
+export async function setCredentials(
+  caller: Caller,
+  app: Pick<AppServices, 'secrets'>,
+  id: string,
+  credentials: unknown,
+): Promise<string> {
   const integration = await findIntegration(caller, id);
   const plugin = pluginByKey(integration.pluginKey)!;
-  if (!credentials || typeof credentials !== 'object' || Array.isArray(credentials)) throw badInput('credentials', 'must be an object of the plugin\'s secret settings');
+  if (!credentials || typeof credentials !== 'object' || Array.isArray(credentials))
+    throw badInput('credentials', "must be an object of the plugin's secret settings");
   const secretFields = plugin.configSchema.filter((field) => field.secret).map((field) => field.name);
   const entries = Object.entries(credentials as Record<string, unknown>);
   for (const [name, value] of entries) {
     if (!secretFields.includes(name)) {
-      throw badInput(`credentials.${name}`, secretFields.length ? `is not a secret setting of ${plugin.key} (${secretFields.join(', ')})` : `${plugin.key} takes no credentials: files arrive by SFTP`);
+      throw badInput(
+        `credentials.${name}`,
+        secretFields.length
+          ? `is not a secret setting of ${plugin.key} (${secretFields.join(', ')})`
+          : `${plugin.key} takes no credentials: files arrive by SFTP`,
+      );
     }
-    if (typeof value !== 'string' || !value || value.length > 4096) throw badInput(`credentials.${name}`, 'must be a non-empty string of at most 4096 characters');
+    if (typeof value !== 'string' || !value || value.length > 4096)
+      throw badInput(`credentials.${name}`, 'must be a non-empty string of at most 4096 characters');
   }
   const sealed = entries.length ? app.secrets.seal(JSON.stringify(credentials), id) : null;
   await caller.db.$transaction(async (tx) => {
     await tx.integration.update({ where: { id }, data: { credentials: sealed } });
-    await recordAudit(tx, caller, { action: 'credentials.changed', targetType: 'integration', targetId: id, dealerGroupIds: [integration.dealerGroupId], details: { fields: entries.map(([name]) => name) } });
+    await recordAudit(tx, caller, {
+      action: 'credentials.changed',
+      targetType: 'integration',
+      targetId: id,
+      dealerGroupIds: [integration.dealerGroupId],
+      details: { fields: entries.map(([name]) => name) },
+    });
   });
   return id;
 }
 
-export async function integrationPage(caller: Caller, args: { dealer_id?: string[] | null; plugin_key?: string | null; enabled?: boolean | null; limit?: number | null; offset?: number | null }) {
+export async function integrationPage(
+  caller: Caller,
+  args: {
+    dealer_id?: string[] | null;
+    plugin_key?: string | null;
+    enabled?: boolean | null;
+    limit?: number | null;
+    offset?: number | null;
+  },
+) {
   const { limit, offset } = pageArgs(args);
   const dealers = dealerIds(args.dealer_id);
   const where: Prisma.IntegrationWhereInput = {
@@ -180,8 +298,16 @@ export async function integrationPage(caller: Caller, args: { dealer_id?: string
 }
 
 export interface Freshness {
-  integration_id: string; name: string; plugin_key: string; dealer_id: string; expected_cadence_hours: number;
-  last_file_at: Date | null; last_sync_at: Date | null; last_run_status: string | null; hours_since_data: number | null; state: 'fresh' | 'lagging' | 'silent';
+  integration_id: string;
+  name: string;
+  plugin_key: string;
+  dealer_id: string;
+  expected_cadence_hours: number;
+  last_file_at: Date | null;
+  last_sync_at: Date | null;
+  last_run_status: string | null;
+  hours_since_data: number | null;
+  state: 'fresh' | 'lagging' | 'silent';
 }
 
 /**
@@ -189,7 +315,10 @@ export interface Freshness {
  * for pulls). Lagging: later than its cadence; silent: nothing for three cadences, or never.
  * Worst first.
  */
-export async function freshness(caller: Caller, args: { state?: string[] | null; dealer_id?: string[] | null }): Promise<Freshness[]> {
+export async function freshness(
+  caller: Caller,
+  args: { state?: string[] | null; dealer_id?: string[] | null },
+): Promise<Freshness[]> {
   const states = args.state?.map((state) => oneOf('state', state, ['fresh', 'lagging', 'silent'] as const));
   const dealers = dealerIds(args.dealer_id);
   const rows = await caller.db.$queryRaw<Freshness[]>`/* integrationFreshness */
@@ -214,7 +343,10 @@ export async function freshness(caller: Caller, args: { state?: string[] | null;
 
 /** After a new key is put first in CREDENTIALS_KEYS: re-encrypts credentials still sealed with an older key. */
 export async function resealCredentials(db: Db, secrets: SecretBox): Promise<number> {
-  const integrations = await db.integration.findMany({ where: { credentials: { not: null } }, select: { id: true, credentials: true } });
+  const integrations = await db.integration.findMany({
+    where: { credentials: { not: null } },
+    select: { id: true, credentials: true },
+  });
   return secrets.resealAll(
     integrations.map((integration) => ({ context: integration.id, sealed: integration.credentials! })),
     (id, credentials) => db.integration.update({ where: { id }, data: { credentials } }),

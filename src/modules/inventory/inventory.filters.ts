@@ -43,7 +43,8 @@ export function daysOnLot(dateInStock: Date, soldAt: Date | null, now = new Date
 
 function range(name: string, value: number | null | undefined, min: number, max: number) {
   if (value === null || value === undefined) return;
-  if (!Number.isInteger(value) || value < min || value > max) throw badInput(name, `must be a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw badInput(name, `must be a whole number from ${min} to ${max}`);
 }
 
 function ordered(minName: string, min: unknown, maxName: string, max: unknown) {
@@ -54,19 +55,27 @@ function ordered(minName: string, min: unknown, maxName: string, max: unknown) {
 
 function textList(name: string, values: string[] | null | undefined): string[] | null {
   if (!values?.length) return null;
-  const cleaned = values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  const cleaned = values
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
   if (cleaned.some((value) => value.length > 100)) throw badInput(name, 'values must be at most 100 characters');
   if (cleaned.length > 100) throw badInput(name, 'at most 100 values');
   return cleaned.length ? cleaned : null;
 }
 
-const oneOfEach = (name: string, values: string[] | null, allowed: readonly string[]) => values?.map((value) => oneOf(name, value, allowed)) ?? null;
+const oneOfEach = (name: string, values: string[] | null, allowed: readonly string[]) =>
+  values?.map((value) => oneOf(name, value, allowed)) ?? null;
 
 /**
  * The WHERE clause for the caller's vehicles matching the filters. The tenant condition comes
  * from the session, always first, so no caller can see past their dealer groups.
  */
-export function inventoryWhere(session: Session, args: InventoryFilterArgs, defaults: { statuses?: readonly string[] } = {}): Prisma.Sql {
+export function inventoryWhere(
+  session: Session,
+  args: InventoryFilterArgs,
+  defaults: { statuses?: readonly string[] } = {},
+): Prisma.Sql {
   range('year_min', args.year_min, 1900, 2100);
   range('year_max', args.year_max, 1900, 2100);
   ordered('year_min', args.year_min, 'year_max', args.year_max);
@@ -106,14 +115,21 @@ export function inventoryWhere(session: Session, args: InventoryFilterArgs, defa
   if (args.days_on_lot_max != null) conditionsSql.push(Prisma.sql`${DAYS_ON_LOT_SQL} <= ${args.days_on_lot_max}`);
   if (args.mileage_min != null) conditionsSql.push(Prisma.sql`v.mileage >= ${args.mileage_min}`);
   if (args.mileage_max != null) conditionsSql.push(Prisma.sql`v.mileage <= ${args.mileage_max}`);
-  if (colors) conditionsSql.push(Prisma.sql`v.exterior_color ILIKE ANY(${colors.map((color) => `%${color.replace(/[\\%_]/g, (character) => `\\${character}`)}%`)}::text[])`);
+  if (colors)
+    conditionsSql.push(
+      Prisma.sql`v.exterior_color ILIKE ANY(${colors.map((color) => `%${color.replace(/[\\%_]/g, (character) => `\\${character}`)}%`)}::text[])`,
+    );
   if (args.updated_since) conditionsSql.push(Prisma.sql`v.updated_at >= ${args.updated_since}`);
   if (sources) {
-    conditionsSql.push(Prisma.sql`EXISTS (SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND r.source = ANY(${lower(sources)}))`);
+    conditionsSql.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND r.source = ANY(${lower(sources)}))`,
+    );
   }
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    conditionsSql.push(Prisma.sql`(v.vin ILIKE ${pattern} OR v.stock_number ILIKE ${pattern} OR v.make ILIKE ${pattern} OR v.model ILIKE ${pattern} OR v.trim ILIKE ${pattern} OR (v.year::text || ' ' || v.make || ' ' || v.model) ILIKE ${pattern})`);
+    conditionsSql.push(
+      Prisma.sql`(v.vin ILIKE ${pattern} OR v.stock_number ILIKE ${pattern} OR v.make ILIKE ${pattern} OR v.model ILIKE ${pattern} OR v.trim ILIKE ${pattern} OR (v.year::text || ' ' || v.make || ' ' || v.model) ILIKE ${pattern})`,
+    );
   }
   return Prisma.join(conditionsSql, ' AND ');
 }
@@ -145,7 +161,11 @@ export function inventoryOrderBy(sort: string | null | undefined): Prisma.Sql {
     const descending = key.startsWith('-');
     const name = descending ? key.slice(1) : key;
     const column = SORT_COLUMNS[name];
-    if (!column) throw badInput('sort', `unknown sort key "${key}"; use one of ${SORT_KEYS.join(', ')}, with "-" in front for descending`);
+    if (!column)
+      throw badInput(
+        'sort',
+        `unknown sort key "${key}"; use one of ${SORT_KEYS.join(', ')}, with "-" in front for descending`,
+      );
     return Prisma.sql`${column} ${Prisma.raw(descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST')}`;
   });
   return Prisma.join([...parts, Prisma.sql`v.id ASC`], ', ');

@@ -4,8 +4,21 @@ import { builder, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
 import { itemsByIds, pageOf, Pagination } from '../../pages';
 import { MERGED_FIELDS, sameValue, type MergedField } from './vehicle-fields';
-import { CONDITIONS, daysOnLot, DEFAULT_SORT, SORT_KEYS, VEHICLE_STATUSES, type InventoryFilterArgs } from './inventory.filters';
-import { findVehicleIdByVin, inventoryAging, inventoryFacets, inventoryStats, listVehicleIds } from './inventory.service';
+import {
+  CONDITIONS,
+  daysOnLot,
+  DEFAULT_SORT,
+  SORT_KEYS,
+  VEHICLE_STATUSES,
+  type InventoryFilterArgs,
+} from './inventory.filters';
+import {
+  findVehicleIdByVin,
+  inventoryAging,
+  inventoryFacets,
+  inventoryStats,
+  listVehicleIds,
+} from './inventory.service';
 import { choices, listArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
@@ -26,16 +39,31 @@ const VehicleSource = builder.prismaObject('VehicleSourceRecord', {
   }),
 });
 
-interface Alternative { source: string; value: unknown; seen_at: Date }
-interface FieldProvenance { field: string; value: unknown; source: string | null; seen_at: Date | null; alternatives: Alternative[] }
+interface Alternative {
+  source: string;
+  value: unknown;
+  seen_at: Date;
+}
+interface FieldProvenance {
+  field: string;
+  value: unknown;
+  source: string | null;
+  seen_at: Date | null;
+  alternatives: Alternative[];
+}
 
 const AlternativeValue = builder.objectRef<Alternative>('SourceValue').implement({
   description: 'A value another source reported for the field, which lost the merge.',
-  fields: (t) => ({ source: t.exposeString('source'), value: t.expose('value', { type: 'JSON', nullable: true }), seen_at: t.expose('seen_at', { type: 'DateTime' }) }),
+  fields: (t) => ({
+    source: t.exposeString('source'),
+    value: t.expose('value', { type: 'JSON', nullable: true }),
+    seen_at: t.expose('seen_at', { type: 'DateTime' }),
+  }),
 });
 
 const FieldProvenanceRef = builder.objectRef<FieldProvenance>('FieldProvenance').implement({
-  description: "One field of the merged vehicle: its value, the source it came from, and other sources' differing values.",
+  description:
+    "One field of the merged vehicle: its value, the source it came from, and other sources' differing values.",
   fields: (t) => ({
     field: t.exposeString('field'),
     value: t.expose('value', { type: 'JSON', nullable: true }),
@@ -45,7 +73,9 @@ const FieldProvenanceRef = builder.objectRef<FieldProvenance>('FieldProvenance')
   }),
 });
 
-type ProvenanceInput = Pick<VehicleRow, 'fieldSources'> & { sourceRecords: Array<{ source: string; data: unknown; seenAt: Date }> };
+type ProvenanceInput = Pick<VehicleRow, 'fieldSources'> & {
+  sourceRecords: Array<{ source: string; data: unknown; seenAt: Date }>;
+};
 
 function provenanceOf(vehicle: ProvenanceInput, merged: Record<string, unknown>): FieldProvenance[] {
   const winners = (vehicle.fieldSources ?? {}) as Partial<Record<MergedField, string>>;
@@ -55,7 +85,11 @@ function provenanceOf(vehicle: ProvenanceInput, merged: Record<string, unknown>)
     const value = merged[field] ?? null;
     const alternatives = vehicle.sourceRecords
       .filter((record) => record.source !== source)
-      .map((record) => ({ source: record.source, value: (record.data as Record<string, unknown>)[field] ?? null, seen_at: record.seenAt }))
+      .map((record) => ({
+        source: record.source,
+        value: (record.data as Record<string, unknown>)[field] ?? null,
+        seen_at: record.seenAt,
+      }))
       .filter((alternative) => alternative.value !== null && !sameValue(alternative.value, value));
     return { field, value, source, seen_at: winning?.seenAt ?? null, alternatives };
   });
@@ -66,14 +100,29 @@ const money = (value: { toFixed(digits: number): string } | null) => (value === 
 /** The merged field values in the shape sources report them, to compare against source records. */
 function mergedValues(vehicle: VehicleRow): Record<string, unknown> {
   return {
-    stock_number: vehicle.stockNumber, year: vehicle.year, make: vehicle.make, model: vehicle.model, trim: vehicle.trim,
-    body_style: vehicle.bodyStyle, condition: vehicle.condition, mileage: vehicle.mileage, exterior_color: vehicle.exteriorColor,
-    interior_color: vehicle.interiorColor, msrp: money(vehicle.msrp), price: money(vehicle.price), internet_price: money(vehicle.internetPrice),
-    status: vehicle.status, date_in_stock: vehicle.dateInStock.toISOString().slice(0, 10), photos: vehicle.photos,
+    stock_number: vehicle.stockNumber,
+    year: vehicle.year,
+    make: vehicle.make,
+    model: vehicle.model,
+    trim: vehicle.trim,
+    body_style: vehicle.bodyStyle,
+    condition: vehicle.condition,
+    mileage: vehicle.mileage,
+    exterior_color: vehicle.exteriorColor,
+    interior_color: vehicle.interiorColor,
+    msrp: money(vehicle.msrp),
+    price: money(vehicle.price),
+    internet_price: money(vehicle.internetPrice),
+    status: vehicle.status,
+    date_in_stock: vehicle.dateInStock.toISOString().slice(0, 10),
+    photos: vehicle.photos,
   };
 }
 
-const provenanceSelect = { fieldSources: true, sourceRecords: { select: { source: true, data: true, seenAt: true }, orderBy: { source: 'asc' } } } as const;
+const provenanceSelect = {
+  fieldSources: true,
+  sourceRecords: { select: { source: true, data: true, seenAt: true }, orderBy: { source: 'asc' } },
+} as const;
 
 type VehicleFieldBuilder = Pick<
   PothosSchemaTypes.PrismaObjectFieldBuilder<BuilderTypes, PrismaTypes['Vehicle'], PrismaTypes['Vehicle']['Shape']>,
@@ -99,7 +148,10 @@ function vehicleFields(t: VehicleFieldBuilder) {
     price: t.expose('price', { type: 'Money', nullable: true }),
     internet_price: t.expose('internetPrice', { type: 'Money', nullable: true }),
     status: t.expose('status', { type: VehicleStatus }),
-    days_on_lot: t.int({ description: 'Days from stock-in to today, or to the sale once sold.', resolve: (vehicle) => daysOnLot(vehicle.dateInStock, vehicle.soldAt) }),
+    days_on_lot: t.int({
+      description: 'Days from stock-in to today, or to the sale once sold.',
+      resolve: (vehicle) => daysOnLot(vehicle.dateInStock, vehicle.soldAt),
+    }),
     date_in_stock: t.expose('dateInStock', { type: 'Date' }),
     sold_at: t.expose('soldAt', { type: 'DateTime', nullable: true }),
     photos: t.exposeStringList('photos'),
@@ -122,7 +174,11 @@ export const Vehicle = builder.prismaObject('Vehicle', {
       select: provenanceSelect,
       resolve: (vehicle) => provenanceOf(vehicle, mergedValues(vehicle)),
     }),
-    sources: t.relation('sourceRecords', { ...GRAPHQL_ONLY, type: VehicleSource, query: { orderBy: { source: 'asc' } } }),
+    sources: t.relation('sourceRecords', {
+      ...GRAPHQL_ONLY,
+      type: VehicleSource,
+      query: { orderBy: { source: 'asc' } },
+    }),
   }),
 });
 
@@ -133,7 +189,11 @@ export const VehicleDetail = builder.prismaObject('Vehicle', {
   fields: (t) => ({
     ...vehicleFields(t),
     dealer: t.relation('dealer'),
-    provenance: t.field({ type: [FieldProvenanceRef], select: provenanceSelect, resolve: (vehicle) => provenanceOf(vehicle, mergedValues(vehicle)) }),
+    provenance: t.field({
+      type: [FieldProvenanceRef],
+      select: provenanceSelect,
+      resolve: (vehicle) => provenanceOf(vehicle, mergedValues(vehicle)),
+    }),
     sources: t.relation('sourceRecords', { type: VehicleSource, query: { orderBy: { source: 'asc' } } }),
   }),
 });
@@ -153,7 +213,13 @@ const VehicleChange = builder.prismaObject('VehicleChange', {
 
 const InventoryPage = pageOf('InventoryPage', 'vehicles', itemsByIds(Vehicle));
 
-interface HistoryPageRef { vehicleId: string; vin: string; field: string | null; limit: number; offset: number }
+interface HistoryPageRef {
+  vehicleId: string;
+  vin: string;
+  field: string | null;
+  limit: number;
+  offset: number;
+}
 
 const VehicleHistoryPage = builder.objectRef<HistoryPageRef>('VehicleHistory').implement({
   fields: (t) => ({
@@ -173,7 +239,9 @@ const VehicleHistoryPage = builder.objectRef<HistoryPageRef>('VehicleHistory').i
     pagination: t.field({
       type: Pagination,
       resolve: async (page, _args, context) => ({
-        total: await context.db.vehicleChange.count({ where: { vehicleId: page.vehicleId, ...(page.field ? { field: page.field } : {}) } }),
+        total: await context.db.vehicleChange.count({
+          where: { vehicleId: page.vehicleId, ...(page.field ? { field: page.field } : {}) },
+        }),
         limit: page.limit,
         offset: page.offset,
       }),
@@ -181,7 +249,12 @@ const VehicleHistoryPage = builder.objectRef<HistoryPageRef>('VehicleHistory').i
   }),
 });
 
-interface AggregateShape { count: number; total_value: string; average_price: string | null; average_days_on_lot: number | null }
+interface AggregateShape {
+  count: number;
+  total_value: string;
+  average_price: string | null;
+  average_days_on_lot: number | null;
+}
 
 const InventoryAggregate = builder.interfaceRef<AggregateShape>('InventoryAggregate').implement({
   description: 'Count, value (sum of prices), average price and average days on lot of a set of vehicles.',
@@ -195,16 +268,20 @@ const InventoryAggregate = builder.interfaceRef<AggregateShape>('InventoryAggreg
 
 const StatusAggregate = builder.objectRef<AggregateShape & { status: string }>('InventoryStatusStats').implement({
   interfaces: [InventoryAggregate],
-  fields: (t) => ({ status: t.field({ type: VehicleStatus, resolve: (row) => row.status as (typeof VEHICLE_STATUSES)[number] }) }),
+  fields: (t) => ({
+    status: t.field({ type: VehicleStatus, resolve: (row) => row.status as (typeof VEHICLE_STATUSES)[number] }),
+  }),
 });
 const MakeAggregate = builder.objectRef<AggregateShape & { make: string }>('InventoryMakeStats').implement({
   interfaces: [InventoryAggregate],
   fields: (t) => ({ make: t.exposeString('make') }),
 });
-const DealerAggregate = builder.objectRef<AggregateShape & { dealer_id: string; dealer_name: string }>('InventoryDealerStats').implement({
-  interfaces: [InventoryAggregate],
-  fields: (t) => ({ dealer_id: t.exposeID('dealer_id'), dealer_name: t.exposeString('dealer_name') }),
-});
+const DealerAggregate = builder
+  .objectRef<AggregateShape & { dealer_id: string; dealer_name: string }>('InventoryDealerStats')
+  .implement({
+    interfaces: [InventoryAggregate],
+    fields: (t) => ({ dealer_id: t.exposeID('dealer_id'), dealer_name: t.exposeString('dealer_name') }),
+  });
 
 const InventoryStats = builder.objectRef<Awaited<ReturnType<typeof inventoryStats>>>('InventoryStats').implement({
   description: 'Inventory totals; current inventory (available, pending, in transit) unless `status` says otherwise.',
@@ -219,14 +296,16 @@ const InventoryStats = builder.objectRef<Awaited<ReturnType<typeof inventoryStat
   }),
 });
 
-const AgingBucket = builder.objectRef<AggregateShape & { bucket: string; min_days: number; max_days: number | null }>('AgingBucket').implement({
-  interfaces: [InventoryAggregate],
-  fields: (t) => ({
-    bucket: t.exposeString('bucket', { description: '"0-30", "31-60", "61-90" or "90+".' }),
-    min_days: t.exposeInt('min_days'),
-    max_days: t.exposeInt('max_days', { nullable: true }),
-  }),
-});
+const AgingBucket = builder
+  .objectRef<AggregateShape & { bucket: string; min_days: number; max_days: number | null }>('AgingBucket')
+  .implement({
+    interfaces: [InventoryAggregate],
+    fields: (t) => ({
+      bucket: t.exposeString('bucket', { description: '"0-30", "31-60", "61-90" or "90+".' }),
+      min_days: t.exposeInt('min_days'),
+      max_days: t.exposeInt('max_days', { nullable: true }),
+    }),
+  });
 
 const InventoryAging = builder.objectRef<Awaited<ReturnType<typeof inventoryAging>>>('InventoryAging').implement({
   description: 'Days-on-lot buckets; current inventory unless `status` says otherwise.',
@@ -273,7 +352,9 @@ function filterArgs(t: FieldArgsBuilder) {
     source: t.arg.stringList({ description: 'Only vehicles one of these sources reports.' }),
     days_on_lot_min: t.arg.int(),
     days_on_lot_max: t.arg.int(),
-    exterior_color: t.arg.stringList({ description: 'Part of the exterior color, case-insensitive ("white" finds "Oxford White"); several match any.' }),
+    exterior_color: t.arg.stringList({
+      description: 'Part of the exterior color, case-insensitive ("white" finds "Oxford White"); several match any.',
+    }),
     mileage_min: t.arg.int(),
     mileage_max: t.arg.int(),
     q: t.arg.string({ description: 'Free text over VIN, stock number, make, model and trim.' }),

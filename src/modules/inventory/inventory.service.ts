@@ -4,7 +4,13 @@ import type { Session } from '../../auth/session';
 import { notFound } from '../../errors';
 import { pageArgs, pageOfIds, type IdPage, type WindowArgs } from '../../pagination';
 import { normalizeVin } from './vin';
-import { DAYS_ON_LOT_SQL, inventoryOrderBy, inventoryWhere, ON_LOT_STATUSES, type InventoryFilterArgs } from './inventory.filters';
+import {
+  DAYS_ON_LOT_SQL,
+  inventoryOrderBy,
+  inventoryWhere,
+  ON_LOT_STATUSES,
+  type InventoryFilterArgs,
+} from './inventory.filters';
 import { inCallerGroups } from '../../tenancy';
 
 /** Inventory reads: filtered pages, one vehicle, its history, and aggregates computed in SQL. */
@@ -16,7 +22,15 @@ export async function listVehicleIds(
   args: InventoryFilterArgs & WindowArgs & { sort?: string | null },
 ): Promise<IdPage> {
   const { limit, offset } = pageArgs(args);
-  return pageOfIds(db, { name: 'inventoryPage', table: 'vehicles', alias: 'v', where: inventoryWhere(session, args), orderBy: inventoryOrderBy(args.sort), limit, offset });
+  return pageOfIds(db, {
+    name: 'inventoryPage',
+    table: 'vehicles',
+    alias: 'v',
+    where: inventoryWhere(session, args),
+    orderBy: inventoryOrderBy(args.sort),
+    limit,
+    offset,
+  });
 }
 
 /** The caller's vehicle with this VIN (the most recently updated if two rooftops hold it), else 404. */
@@ -44,7 +58,9 @@ const AGGREGATE_SQL = Prisma.sql`count(*)::int AS count, COALESCE(sum(v.price), 
 export async function inventoryStats(db: Db, session: Session, args: InventoryFilterArgs) {
   const where = inventoryWhere(session, args, { statuses: ON_LOT_STATUSES });
   const [totals, byStatus, byMake, byDealer] = await Promise.all([
-    db.$queryRaw<Aggregate[]>(Prisma.sql`/* inventoryStatsTotals */ SELECT ${AGGREGATE_SQL} FROM vehicles v WHERE ${where}`),
+    db.$queryRaw<Aggregate[]>(
+      Prisma.sql`/* inventoryStatsTotals */ SELECT ${AGGREGATE_SQL} FROM vehicles v WHERE ${where}`,
+    ),
     db.$queryRaw<Array<Aggregate & { status: string }>>(
       Prisma.sql`/* inventoryStatsByStatus */ SELECT v.status::text AS status, ${AGGREGATE_SQL} FROM vehicles v WHERE ${where} GROUP BY v.status ORDER BY count DESC, status`,
     ),
@@ -69,7 +85,15 @@ export const AGING_BUCKETS = [
 /** Days-on-lot buckets with counts and value; current inventory unless a status filter says otherwise. */
 export async function inventoryAging(db: Db, session: Session, args: InventoryFilterArgs) {
   const where = inventoryWhere(session, args, { statuses: ON_LOT_STATUSES });
-  const rows = await db.$queryRaw<Array<{ bucket: string; count: number; total_value: string; average_price: string | null; average_days_on_lot: number | null }>>(
+  const rows = await db.$queryRaw<
+    Array<{
+      bucket: string;
+      count: number;
+      total_value: string;
+      average_price: string | null;
+      average_days_on_lot: number | null;
+    }>
+  >(
     Prisma.sql`/* inventoryAging */ SELECT CASE WHEN ${DAYS_ON_LOT_SQL} <= 30 THEN '0-30' WHEN ${DAYS_ON_LOT_SQL} <= 60 THEN '31-60'
         WHEN ${DAYS_ON_LOT_SQL} <= 90 THEN '61-90' ELSE '90+' END AS bucket, ${AGGREGATE_SQL}
       FROM vehicles v WHERE ${where} GROUP BY 1`,
@@ -83,7 +107,11 @@ export async function inventoryAging(db: Db, session: Session, args: InventoryFi
     average_days_on_lot: byBucket.get(bucket.bucket)?.average_days_on_lot ?? null,
   }));
   const totalValue = rows.reduce((sum, row) => sum + Math.round(Number(row.total_value) * 100), 0);
-  return { buckets, total_count: rows.reduce((sum, row) => sum + row.count, 0), total_value: (totalValue / 100).toFixed(2) };
+  return {
+    buckets,
+    total_count: rows.reduce((sum, row) => sum + row.count, 0),
+    total_value: (totalValue / 100).toFixed(2),
+  };
 }
 
 /** Counts per make, model, year, status, body style and condition under the other filters. */
@@ -99,7 +127,9 @@ export async function inventoryFacets(db: Db, session: Session, args: InventoryF
       UNION ALL SELECT 'condition', condition::text, NULL, count(*)::int FROM matching GROUP BY condition`,
   );
   const facet = (name: string) =>
-    rows.filter((row) => row.facet === name).map((row) => ({ value: row.value, count: row.count, ...(name === 'model' ? { make: row.make } : {}) }))
+    rows
+      .filter((row) => row.facet === name)
+      .map((row) => ({ value: row.value, count: row.count, ...(name === 'model' ? { make: row.make } : {}) }))
       .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
   return {
     makes: facet('make'),

@@ -12,7 +12,13 @@ export const LEAD_TYPES = ['new', 'used', 'service', 'finance', 'trade_in'] as c
 export const LEAD_STATUSES = ['new', 'contacted', 'appointment', 'showed', 'sold', 'lost'] as const;
 
 export interface LeadFilters {
-  status?: string[] | null; type?: string[] | null; source?: string | null; dealer_id?: string[] | null; from?: Date | null; to?: Date | null; updated_since?: Date | null;
+  status?: string[] | null;
+  type?: string[] | null;
+  source?: string | null;
+  dealer_id?: string[] | null;
+  from?: Date | null;
+  to?: Date | null;
+  updated_since?: Date | null;
 }
 
 export function leadFilterSql(session: Session, filters: LeadFilters): Prisma.Sql {

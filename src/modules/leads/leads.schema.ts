@@ -3,7 +3,17 @@ import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
 import { itemsByIds, pageOf } from '../../pages';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
-import { findLeadId, LEAD_STATUSES, LEAD_TYPES, leadPage, leadsBySource, leadsByStatus, leadsByType, updateLead, type LeadFilters } from './leads.service';
+import {
+  findLeadId,
+  LEAD_STATUSES,
+  LEAD_TYPES,
+  leadPage,
+  leadsBySource,
+  leadsByStatus,
+  leadsByType,
+  updateLead,
+  type LeadFilters,
+} from './leads.service';
 import { choice, choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
@@ -79,15 +89,27 @@ const FunnelStats = builder.objectRef<Funnel>('LeadsByStatus').implement({
 const SourceRow = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>[number]>('LeadSourceStats').implement({
   fields: (t) => ({
     source_id: t.exposeID('source_id', { nullable: true }),
-    source_name: t.exposeString('source_name', { nullable: true, description: 'Null for leads not mapped to a source yet.' }),
+    source_name: t.exposeString('source_name', {
+      nullable: true,
+      description: 'Null for leads not mapped to a source yet.',
+    }),
     category: t.exposeString('category', { nullable: true }),
     leads: t.exposeInt('leads'),
     sold: t.exposeInt('sold'),
     conversion_rate: t.exposeFloat('conversion_rate', { nullable: true }),
     sales: t.exposeInt('sales', { description: 'Deals the leads became.' }),
-    gross: t.field({ type: 'Money', description: 'Front plus back gross of those deals.', resolve: (row) => row.gross }),
+    gross: t.field({
+      type: 'Money',
+      description: 'Front plus back gross of those deals.',
+      resolve: (row) => row.gross,
+    }),
     cost_per_month: t.field({ type: 'Money', nullable: true, resolve: (row) => row.cost_per_month }),
-    cost_per_lead: t.field({ type: 'Money', nullable: true, description: 'Cost over the from-to period ÷ leads; needs from and to.', resolve: (row) => row.cost_per_lead }),
+    cost_per_lead: t.field({
+      type: 'Money',
+      nullable: true,
+      description: 'Cost over the from-to period ÷ leads; needs from and to.',
+      resolve: (row) => row.cost_per_lead,
+    }),
   }),
 });
 const SourceStats = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>>('LeadsBySource').implement({
@@ -105,7 +127,13 @@ export function leadFilterArgs(t: FieldArgsBuilder) {
 }
 
 // Cost grows with the range asked for (every matching lead is aggregated). The three breakdowns share one count.
-const LONG_RANGE_STATS: FieldRateLimit = { operation: 'asking for lead stats over more than 90 days', bucket: 'lead-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) };
+const LONG_RANGE_STATS: FieldRateLimit = {
+  operation: 'asking for lead stats over more than 90 days',
+  bucket: 'lead-stats-long-range',
+  max: 30,
+  window: '1m',
+  countsWhen: rangeLongerThan(90),
+};
 
 const asFilters = (args: object) => withDealerIds<LeadFilters & WindowArgs>(args);
 
@@ -123,7 +151,8 @@ builder.queryFields((t) => ({
     type: Lead,
     authScopes: { scope: 'leads:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.lead.findUniqueOrThrow({ ...query, where: { id: await findLeadId(context, String(args.id)) } }),
+    resolve: async (query, _root, args, context) =>
+      context.db.lead.findUniqueOrThrow({ ...query, where: { id: await findLeadId(context, String(args.id)) } }),
   }),
   leadsByType: t.field({
     ...operation('GET /leads/stats/by-type', 'Leads by type', { rateLimit: LONG_RANGE_STATS }),
@@ -155,6 +184,7 @@ builder.mutationFields((t) => ({
     description: "Change a lead's status or assignee.",
     authScopes: { scope: 'leads:write' },
     args: { id: t.arg.id({ required: true }), status: t.arg.string(choice(LEAD_STATUSES)), assignee: t.arg.string() },
-    resolve: async (query, _root, { id, ...input }, context) => context.db.lead.findUniqueOrThrow({ ...query, where: { id: await updateLead(context, String(id), input) } }),
+    resolve: async (query, _root, { id, ...input }, context) =>
+      context.db.lead.findUniqueOrThrow({ ...query, where: { id: await updateLead(context, String(id), input) } }),
   }),
 }));

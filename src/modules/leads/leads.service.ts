@@ -13,17 +13,32 @@ export { LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
 /** A page of leads, newest first: ids and total in one statement. */
 export async function leadPage(caller: Caller, filters: LeadFilters & WindowArgs): Promise<IdPage> {
   const { limit, offset } = pageArgs(filters);
-  return pageOfIds(caller.db, { name: 'leadPage', table: 'leads', alias: 'l', where: leadFilterSql(caller.session, filters), orderBy: Prisma.sql`l.received_at DESC, l.id`, limit, offset });
+  return pageOfIds(caller.db, {
+    name: 'leadPage',
+    table: 'leads',
+    alias: 'l',
+    where: leadFilterSql(caller.session, filters),
+    orderBy: Prisma.sql`l.received_at DESC, l.id`,
+    limit,
+    offset,
+  });
 }
 
 export async function findLeadId(caller: Caller, id: string): Promise<string> {
-  const lead = await findInTenant(caller.session, 'lead', id, (where) => caller.db.lead.findFirst({ where, select: { id: true } }));
+  const lead = await findInTenant(caller.session, 'lead', id, (where) =>
+    caller.db.lead.findFirst({ where, select: { id: true } }),
+  );
   return lead.id;
 }
 
-export async function updateLead(caller: Caller, id: string, input: { status?: string | null; assignee?: string | null }): Promise<string> {
+export async function updateLead(
+  caller: Caller,
+  id: string,
+  input: { status?: string | null; assignee?: string | null },
+): Promise<string> {
   await findLeadId(caller, id);
-  if (input.status === undefined && input.assignee === undefined) throw badInput('status', 'give status or assignee to change');
+  if (input.status === undefined && input.assignee === undefined)
+    throw badInput('status', 'give status or assignee to change');
   if (input.status === null) throw badInput('status', 'must not be null');
   await caller.db.lead.update({
     where: { id },
@@ -38,7 +53,9 @@ export async function updateLead(caller: Caller, id: string, input: { status?: s
 const conversion = (sold: number, leads: number) => (leads ? Math.round((sold / leads) * 1000) / 1000 : null);
 
 export async function leadsByType(caller: Caller, filters: LeadFilters) {
-  const rows = await caller.db.$queryRaw<Array<{ type: string; leads: number; sold: number }>>(Prisma.sql`/* leadsByType */
+  const rows = await caller.db.$queryRaw<
+    Array<{ type: string; leads: number; sold: number }>
+  >(Prisma.sql`/* leadsByType */
     SELECT l.type::text AS type, count(*)::int AS leads, count(*) FILTER (WHERE l.status = 'sold' OR l.sale_id IS NOT NULL)::int AS sold
     FROM leads l WHERE ${leadFilterSql(caller.session, filters)} GROUP BY l.type ORDER BY leads DESC, type`);
   return rows.map((row) => ({ ...row, conversion_rate: conversion(row.sold, row.leads) }));
@@ -54,14 +71,29 @@ export async function leadsByStatus(caller: Caller, filters: LeadFilters) {
   const stages = LEAD_STATUSES.map((status, index) => ({
     status,
     leads: counts.get(status) ?? 0,
-    reached: status === 'lost' ? counts.get('lost') ?? 0 : LEAD_STATUSES.slice(index, 5).reduce((sum, later) => sum + (counts.get(later) ?? 0), 0) + (index === 0 ? counts.get('lost') ?? 0 : 0),
+    reached:
+      status === 'lost'
+        ? (counts.get('lost') ?? 0)
+        : LEAD_STATUSES.slice(index, 5).reduce((sum, later) => sum + (counts.get(later) ?? 0), 0) +
+          (index === 0 ? (counts.get('lost') ?? 0) : 0),
   }));
   return { total, sold, lost: counts.get('lost') ?? 0, conversion_rate: conversion(sold, total), stages };
 }
 
 /** Per canonical source: leads, conversions, and the sales (and gross) they became. */
 export async function leadsBySource(caller: Caller, filters: LeadFilters) {
-  const rows = await caller.db.$queryRaw<Array<{ source_id: string | null; source_name: string | null; category: string | null; cost_per_month: string | null; leads: number; sold: number; sales: number; gross: string }>>(Prisma.sql`/* leadsBySource */
+  const rows = await caller.db.$queryRaw<
+    Array<{
+      source_id: string | null;
+      source_name: string | null;
+      category: string | null;
+      cost_per_month: string | null;
+      leads: number;
+      sold: number;
+      sales: number;
+      gross: string;
+    }>
+  >(Prisma.sql`/* leadsBySource */
     SELECT l.source_id, s.name::text AS source_name, s.category::text AS category, s.cost_per_month::text AS cost_per_month,
       count(*)::int AS leads, count(*) FILTER (WHERE l.status = 'sold' OR l.sale_id IS NOT NULL)::int AS sold,
       count(DISTINCT l.sale_id)::int AS sales, COALESCE(sum(d.front_gross + d.back_gross), 0)::numeric(14,2)::text AS gross
@@ -71,6 +103,9 @@ export async function leadsBySource(caller: Caller, filters: LeadFilters) {
   return rows.map((row) => ({
     ...row,
     conversion_rate: conversion(row.sold, row.leads),
-    cost_per_lead: row.cost_per_month && days && row.leads ? ((Number(row.cost_per_month) * days) / 30.4375 / row.leads).toFixed(2) : null,
+    cost_per_lead:
+      row.cost_per_month && days && row.leads
+        ? ((Number(row.cost_per_month) * days) / 30.4375 / row.leads).toFixed(2)
+        : null,
   }));
 }

@@ -30,7 +30,9 @@ const AuditEntry = builder.objectRef<AuditRow>('AuditEvent').implement({
   fields: (t) => ({
     id: t.id({ resolve: (row) => String(row.id) }),
     occurred_at: t.expose('occurredAt', { type: 'DateTime' }),
-    action: t.exposeString('action', { description: 'login.succeeded, login.failed, api_key.created, api_key.revoked, scope.denied, …' }),
+    action: t.exposeString('action', {
+      description: 'login.succeeded, login.failed, api_key.created, api_key.revoked, scope.denied, …',
+    }),
     actor_user_id: t.exposeID('actorUserId', { nullable: true }),
     actor_api_key_id: t.exposeID('actorApiKeyId', { nullable: true }),
     target_type: t.exposeString('targetType', { nullable: true }),
@@ -52,11 +54,17 @@ builder.queryFields((t) => ({
     description: 'API requests by users and keys of your dealer groups, newest first.',
     authScopes: { scope: 'logs:read' },
     args: {
-      api_key_id: t.arg.id(), user_id: t.arg.id(), path: t.arg.string({ description: 'Path prefix, e.g. /api/v1/inventory.' }),
-      method: t.arg.string(), status: t.arg.string({ description: 'A code (404) or a class (4xx).' }),
-      from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), ...listArgs(t),
+      api_key_id: t.arg.id(),
+      user_id: t.arg.id(),
+      path: t.arg.string({ description: 'Path prefix, e.g. /api/v1/inventory.' }),
+      method: t.arg.string(),
+      status: t.arg.string({ description: 'A code (404) or a class (4xx).' }),
+      from: t.arg({ type: 'DateTime' }),
+      to: t.arg({ type: 'DateTime' }),
+      ...listArgs(t),
     },
-    resolve: (_root, args, context) => listRequestLogs(context, { ...args, api_key_id: args.api_key_id?.toString(), user_id: args.user_id?.toString() }),
+    resolve: (_root, args, context) =>
+      listRequestLogs(context, { ...args, api_key_id: args.api_key_id?.toString(), user_id: args.user_id?.toString() }),
   }),
   auditEvents: t.field({
     ...operation('GET /logs/audit', 'List audit events'),
@@ -65,10 +73,18 @@ builder.queryFields((t) => ({
     authScopes: { scope: 'logs:read' },
     args: {
       action: t.arg.string({ description: 'An action (api_key.revoked) or a family (api_key).' }),
-      actor_user_id: t.arg.id(), actor_api_key_id: t.arg.id(), target_id: t.arg.string(),
-      from: t.arg({ type: 'DateTime' }), to: t.arg({ type: 'DateTime' }), ...listArgs(t),
+      actor_user_id: t.arg.id(),
+      actor_api_key_id: t.arg.id(),
+      target_id: t.arg.string(),
+      from: t.arg({ type: 'DateTime' }),
+      to: t.arg({ type: 'DateTime' }),
+      ...listArgs(t),
     },
     resolve: (_root, args, context) =>
-      listAuditEvents(context, { ...args, actor_user_id: args.actor_user_id?.toString(), actor_api_key_id: args.actor_api_key_id?.toString() }),
+      listAuditEvents(context, {
+        ...args,
+        actor_user_id: args.actor_user_id?.toString(),
+        actor_api_key_id: args.actor_api_key_id?.toString(),
+      }),
   }),
 }));

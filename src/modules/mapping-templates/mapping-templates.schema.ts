@@ -2,7 +2,14 @@ import { builder, Deletion } from '../../builder';
 import { itemsWhere, pageOf } from '../../pages';
 import { TARGETS } from '../field-mapping/fields';
 import {
-  cloneTemplate, createTemplate, deleteTemplate, findTemplate, publishTemplate, templatePage, updateTemplate, type TemplateInput,
+  cloneTemplate,
+  createTemplate,
+  deleteTemplate,
+  findTemplate,
+  publishTemplate,
+  templatePage,
+  updateTemplate,
+  type TemplateInput,
 } from './mapping-templates.service';
 import { choice, listArgs } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
@@ -24,8 +31,16 @@ const MappingTemplate = builder.prismaObject('MappingTemplate', {
   description: 'Field mappings and value mappings ("Blk", "Ebony" → "Black") an integration can use; versioned.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    dealer_group_id: t.id({ nullable: true, description: 'The owner, shown to the owner only.', resolve: (template, _args, context) => (context.session.dealerGroupIds.includes(template.dealerGroupId) ? template.dealerGroupId : null) }),
-    owned: t.boolean({ description: 'Whether the caller owns it (and so may change it).', resolve: (template, _args, context) => context.session.dealerGroupIds.includes(template.dealerGroupId) }),
+    dealer_group_id: t.id({
+      nullable: true,
+      description: 'The owner, shown to the owner only.',
+      resolve: (template, _args, context) =>
+        context.session.dealerGroupIds.includes(template.dealerGroupId) ? template.dealerGroupId : null,
+    }),
+    owned: t.boolean({
+      description: 'Whether the caller owns it (and so may change it).',
+      resolve: (template, _args, context) => context.session.dealerGroupIds.includes(template.dealerGroupId),
+    }),
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
     plugin_key: t.exposeString('pluginKey', { nullable: true }),
@@ -43,13 +58,20 @@ const MappingTemplate = builder.prismaObject('MappingTemplate', {
 });
 void TemplateVersion;
 
-const TemplatePage = pageOf('MappingTemplatePage', 'templates', itemsWhere(MappingTemplate, [{ name: 'asc' }, { id: 'asc' }]));
+const TemplatePage = pageOf(
+  'MappingTemplatePage',
+  'templates',
+  itemsWhere(MappingTemplate, [{ name: 'asc' }, { id: 'asc' }]),
+);
 
 const templateArgs = (t: Parameters<Parameters<typeof builder.mutationFields>[0]>[0]) => ({
   name: t.arg.string(),
   description: t.arg.string(),
   field_mappings: t.arg({ type: 'JSON', description: 'Source column → field: { "Stk No": "stock_number" }.' }),
-  value_mappings: t.arg({ type: 'JSON', description: 'Per field, raw value → value: { "exterior_color": { "Blk": "Black" } }.' }),
+  value_mappings: t.arg({
+    type: 'JSON',
+    description: 'Per field, raw value → value: { "exterior_color": { "Blk": "Black" } }.',
+  }),
 });
 
 const reload = (id: string) => ({ where: { id } });
@@ -76,7 +98,11 @@ builder.queryFields((t) => ({
     type: MappingTemplate,
     authScopes: { scope: 'mappings:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload((await findTemplate(context, String(args.id))).id) }),
+    resolve: async (query, _root, args, context) =>
+      context.db.mappingTemplate.findUniqueOrThrow({
+        ...query,
+        ...reload((await findTemplate(context, String(args.id))).id),
+      }),
   }),
 }));
 
@@ -85,15 +111,34 @@ builder.mutationFields((t) => ({
     ...templateOperation('POST /mapping-templates', 'Create a mapping template', { status: 201 }),
     type: MappingTemplate,
     authScopes: { scope: 'mappings:write' },
-    args: { ...templateArgs(t), name: t.arg.string({ required: true }), plugin_key: t.arg.string(), target: t.arg.string(choice(TARGETS)), dealer_group_id: t.arg.id() },
-    resolve: async (query, _root, args, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload(await createTemplate(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as TemplateInput)) }),
+    args: {
+      ...templateArgs(t),
+      name: t.arg.string({ required: true }),
+      plugin_key: t.arg.string(),
+      target: t.arg.string(choice(TARGETS)),
+      dealer_group_id: t.arg.id(),
+    },
+    resolve: async (query, _root, args, context) =>
+      context.db.mappingTemplate.findUniqueOrThrow({
+        ...query,
+        ...reload(
+          await createTemplate(context, {
+            ...args,
+            dealer_group_id: args.dealer_group_id?.toString(),
+          } as TemplateInput),
+        ),
+      }),
   }),
   updateMappingTemplate: t.prismaField({
     ...templateOperation('PATCH /mapping-templates/:id', 'Update a mapping template'),
     type: MappingTemplate,
     authScopes: { scope: 'mappings:write' },
     args: { id: t.arg.id({ required: true }), ...templateArgs(t) },
-    resolve: async (query, _root, { id, ...input }, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload(await updateTemplate(context, String(id), input as TemplateInput)) }),
+    resolve: async (query, _root, { id, ...input }, context) =>
+      context.db.mappingTemplate.findUniqueOrThrow({
+        ...query,
+        ...reload(await updateTemplate(context, String(id), input as TemplateInput)),
+      }),
   }),
   deleteMappingTemplate: t.field({
     ...templateOperation('DELETE /mapping-templates/:id', 'Delete a mapping template'),
@@ -105,10 +150,19 @@ builder.mutationFields((t) => ({
   cloneMappingTemplate: t.prismaField({
     ...templateOperation('POST /mapping-templates/:id/clone', 'Clone a mapping template', { status: 201 }),
     type: MappingTemplate,
-    description: 'Copies a community (or own) template into the caller\'s templates.',
+    description: "Copies a community (or own) template into the caller's templates.",
     authScopes: { scope: 'mappings:write' },
     args: { id: t.arg.id({ required: true }), name: t.arg.string(), dealer_group_id: t.arg.id() },
-    resolve: async (query, _root, args, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload(await cloneTemplate(context, String(args.id), { name: args.name, dealer_group_id: args.dealer_group_id?.toString() })) }),
+    resolve: async (query, _root, args, context) =>
+      context.db.mappingTemplate.findUniqueOrThrow({
+        ...query,
+        ...reload(
+          await cloneTemplate(context, String(args.id), {
+            name: args.name,
+            dealer_group_id: args.dealer_group_id?.toString(),
+          }),
+        ),
+      }),
   }),
   publishMappingTemplate: t.prismaField({
     ...templateOperation('POST /mapping-templates/:id/publish', 'Publish a mapping template'),
@@ -116,6 +170,10 @@ builder.mutationFields((t) => ({
     description: 'Shares a template to the community bank (published: false withdraws it).',
     authScopes: { scope: 'mappings:write' },
     args: { id: t.arg.id({ required: true }), published: t.arg.boolean() },
-    resolve: async (query, _root, args, context) => context.db.mappingTemplate.findUniqueOrThrow({ ...query, ...reload(await publishTemplate(context, String(args.id), args.published ?? true)) }),
+    resolve: async (query, _root, args, context) =>
+      context.db.mappingTemplate.findUniqueOrThrow({
+        ...query,
+        ...reload(await publishTemplate(context, String(args.id), args.published ?? true)),
+      }),
   }),
 }));

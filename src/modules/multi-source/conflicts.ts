@@ -10,20 +10,83 @@ import { lockDealerMerges } from './merge-lock';
 
 /** World manufacturer identifiers of the makes dealers stock most, for the VIN-against-make check. */
 export const WMI_MAKES: Array<[string, string]> = [
-  ['1HG', 'Honda'], ['2HG', 'Honda'], ['5J6', 'Honda'], ['5FN', 'Honda'], ['7FA', 'Honda'], ['JHM', 'Honda'], ['19X', 'Honda'], ['2HK', 'Honda'], ['SHH', 'Honda'],
-  ['4T1', 'Toyota'], ['4T3', 'Toyota'], ['4T4', 'Toyota'], ['2T1', 'Toyota'], ['2T3', 'Toyota'], ['5TD', 'Toyota'], ['5TF', 'Toyota'], ['3TM', 'Toyota'], ['3TY', 'Toyota'], ['JTD', 'Toyota'], ['JTE', 'Toyota'], ['JTM', 'Toyota'], ['JTN', 'Toyota'], ['7MU', 'Toyota'],
-  ['1FA', 'Ford'], ['1FM', 'Ford'], ['1FT', 'Ford'], ['1FD', 'Ford'], ['2FM', 'Ford'], ['3FA', 'Ford'], ['3FM', 'Ford'], ['3FT', 'Ford'],
-  ['1G1', 'Chevrolet'], ['1GC', 'Chevrolet'], ['1GN', 'Chevrolet'], ['2GN', 'Chevrolet'], ['3GN', 'Chevrolet'], ['3GC', 'Chevrolet'], ['KL7', 'Chevrolet'], ['KL4', 'Buick'],
-  ['KNA', 'Kia'], ['KND', 'Kia'], ['5XY', 'Kia'], ['KMH', 'Hyundai'], ['5NP', 'Hyundai'], ['5NM', 'Hyundai'], ['JN1', 'Nissan'], ['JN8', 'Nissan'], ['1N4', 'Nissan'], ['1N6', 'Nissan'], ['5N1', 'Nissan'],
-  ['WBA', 'BMW'], ['5UX', 'BMW'], ['WDD', 'Mercedes-Benz'], ['W1K', 'Mercedes-Benz'], ['4JG', 'Mercedes-Benz'], ['WAU', 'Audi'], ['WVW', 'Volkswagen'], ['3VW', 'Volkswagen'],
-  ['JF1', 'Subaru'], ['JF2', 'Subaru'], ['4S4', 'Subaru'], ['JM1', 'Mazda'], ['JM3', 'Mazda'], ['1C4', 'Jeep'], ['1C6', 'Ram'], ['2T2', 'Lexus'], ['JTH', 'Lexus'], ['58A', 'Lexus'],
+  ['1HG', 'Honda'],
+  ['2HG', 'Honda'],
+  ['5J6', 'Honda'],
+  ['5FN', 'Honda'],
+  ['7FA', 'Honda'],
+  ['JHM', 'Honda'],
+  ['19X', 'Honda'],
+  ['2HK', 'Honda'],
+  ['SHH', 'Honda'],
+  ['4T1', 'Toyota'],
+  ['4T3', 'Toyota'],
+  ['4T4', 'Toyota'],
+  ['2T1', 'Toyota'],
+  ['2T3', 'Toyota'],
+  ['5TD', 'Toyota'],
+  ['5TF', 'Toyota'],
+  ['3TM', 'Toyota'],
+  ['3TY', 'Toyota'],
+  ['JTD', 'Toyota'],
+  ['JTE', 'Toyota'],
+  ['JTM', 'Toyota'],
+  ['JTN', 'Toyota'],
+  ['7MU', 'Toyota'],
+  ['1FA', 'Ford'],
+  ['1FM', 'Ford'],
+  ['1FT', 'Ford'],
+  ['1FD', 'Ford'],
+  ['2FM', 'Ford'],
+  ['3FA', 'Ford'],
+  ['3FM', 'Ford'],
+  ['3FT', 'Ford'],
+  ['1G1', 'Chevrolet'],
+  ['1GC', 'Chevrolet'],
+  ['1GN', 'Chevrolet'],
+  ['2GN', 'Chevrolet'],
+  ['3GN', 'Chevrolet'],
+  ['3GC', 'Chevrolet'],
+  ['KL7', 'Chevrolet'],
+  ['KL4', 'Buick'],
+  ['KNA', 'Kia'],
+  ['KND', 'Kia'],
+  ['5XY', 'Kia'],
+  ['KMH', 'Hyundai'],
+  ['5NP', 'Hyundai'],
+  ['5NM', 'Hyundai'],
+  ['JN1', 'Nissan'],
+  ['JN8', 'Nissan'],
+  ['1N4', 'Nissan'],
+  ['1N6', 'Nissan'],
+  ['5N1', 'Nissan'],
+  ['WBA', 'BMW'],
+  ['5UX', 'BMW'],
+  ['WDD', 'Mercedes-Benz'],
+  ['W1K', 'Mercedes-Benz'],
+  ['4JG', 'Mercedes-Benz'],
+  ['WAU', 'Audi'],
+  ['WVW', 'Volkswagen'],
+  ['3VW', 'Volkswagen'],
+  ['JF1', 'Subaru'],
+  ['JF2', 'Subaru'],
+  ['4S4', 'Subaru'],
+  ['JM1', 'Mazda'],
+  ['JM3', 'Mazda'],
+  ['1C4', 'Jeep'],
+  ['1C6', 'Ram'],
+  ['2T2', 'Lexus'],
+  ['JTH', 'Lexus'],
+  ['58A', 'Lexus'],
 ];
 const WMI_CODES = WMI_MAKES.map(([code]) => code);
 const WMI_NAMES = WMI_MAKES.map(([, make]) => make);
 
 /** The VIN check digit (ISO 3779) as one arithmetic expression per row: letters transliterated, positions weighted, mod 11. */
 const CHECK_WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
-const CHECK_SUM = CHECK_WEIGHTS.flatMap((weight, index) => (weight ? [`substr(t.digits, ${index + 1}, 1)::int * ${weight}`] : [])).join(' + ');
+const CHECK_SUM = CHECK_WEIGHTS.flatMap((weight, index) =>
+  weight ? [`substr(t.digits, ${index + 1}, 1)::int * ${weight}`] : [],
+).join(' + ');
 
 /** VINs whose check digit (or shape) is wrong. A vehicle's VIN never changes and syncs refuse bad ones, so only whole-rooftop checks look. */
 const CHECK_DIGITS = `     check_digits AS MATERIALIZED (
@@ -45,7 +108,8 @@ const INVALID_VINS = `       UNION ALL
  */
 const withoutJit = (client: pg.PoolClient) => client.query('SET LOCAL jit = off');
 
-const NUMERIC = (value: string) => `CASE WHEN (${value} #>> '{}') ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${value} #>> '{}')::numeric END`;
+const NUMERIC = (value: string) =>
+  `CASE WHEN (${value} #>> '{}') ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN (${value} #>> '{}')::numeric END`;
 
 /** An unchanged conflict keeps when it was first detected; a new or changed one takes the new time. */
 const UPSERT = `INSERT INTO vehicle_conflicts (vehicle_id, dealer_group_id, dealer_id, field, kind, difference, details, signature, detected_at)
@@ -59,7 +123,12 @@ const UPSERT = `INSERT INTO vehicle_conflicts (vehicle_id, dealer_group_id, deal
  * code disagrees with the make, and (whole rooftop only) invalid VINs; then the duplicate stock
  * numbers those vehicles take part in.
  */
-export async function refreshConflicts(client: pg.PoolClient, dealerId: string, vehicleIds: string[] | null, now = new Date()): Promise<void> {
+export async function refreshConflicts(
+  client: pg.PoolClient,
+  dealerId: string,
+  vehicleIds: string[] | null,
+  now = new Date(),
+): Promise<void> {
   if (vehicleIds && !vehicleIds.length) return;
   await withoutJit(client);
   // Two shapes, so each plans well: the batch's vehicles by primary key, or the whole rooftop.
@@ -91,7 +160,8 @@ ${vehicleIds ? '' : INVALID_VINS}       UNION ALL
        DELETE FROM vehicle_conflicts c USING scope s WHERE c.vehicle_id = s.id AND c.kind NOT IN ('duplicate_stock_number'${vehicleIds ? ", 'invalid_vin'" : ''})
          AND NOT EXISTS (SELECT 1 FROM found f WHERE f.vehicle_id = c.vehicle_id AND f.field = c.field AND f.kind = c.kind))
      ${UPSERT}`,
-    [dealerId, vehicleIds, now, WMI_CODES, WMI_NAMES]);
+    [dealerId, vehicleIds, now, WMI_CODES, WMI_NAMES],
+  );
   await refreshDuplicateStockNumbers(client, dealerId, vehicleIds, now);
 }
 
@@ -100,7 +170,12 @@ ${vehicleIds ? '' : INVALID_VINS}       UNION ALL
  * `vehicleIds`, only the stock numbers those vehicles have or had are looked at (what a write to
  * them can change), so a sync batch does not re-read the whole rooftop.
  */
-export async function refreshDuplicateStockNumbers(client: pg.PoolClient, dealerId: string, vehicleIds: string[] | null, now = new Date()): Promise<void> {
+export async function refreshDuplicateStockNumbers(
+  client: pg.PoolClient,
+  dealerId: string,
+  vehicleIds: string[] | null,
+  now = new Date(),
+): Promise<void> {
   if (vehicleIds && !vehicleIds.length) return;
   await withoutJit(client);
   await client.query(
@@ -127,7 +202,8 @@ export async function refreshDuplicateStockNumbers(client: pg.PoolClient, dealer
        DELETE FROM vehicle_conflicts c WHERE c.dealer_id = $1 AND c.kind = 'duplicate_stock_number'
          AND ($3::uuid[] IS NULL OR c.details ->> 'stock_number' IN (SELECT stock_number FROM touched)) AND NOT EXISTS (SELECT 1 FROM dupes u WHERE u.id = c.vehicle_id))
      ${UPSERT}`,
-    [dealerId, now, vehicleIds]);
+    [dealerId, now, vehicleIds],
+  );
 }
 
 /** Recomputes every vehicle of a rooftop and marks it checked. */
@@ -143,7 +219,8 @@ export async function refreshDealerConflicts(client: pg.PoolClient, dealerId: st
  */
 export async function checkUncheckedDealers(pool: pg.Pool): Promise<number> {
   const { rows } = await pool.query<{ id: string }>(
-    'SELECT d.id FROM dealers d WHERE d.conflicts_checked_at IS NULL AND EXISTS (SELECT 1 FROM vehicles v WHERE v.dealer_id = d.id)');
+    'SELECT d.id FROM dealers d WHERE d.conflicts_checked_at IS NULL AND EXISTS (SELECT 1 FROM vehicles v WHERE v.dealer_id = d.id)',
+  );
   let checked = 0;
   for (const { id } of rows) {
     await inTransaction(pool, async (client) => {

@@ -11,7 +11,11 @@ describe('field-level merge', () => {
   ];
 
   it('takes each field from the most preferred source that has a value', () => {
-    const merged = mergeRecords(records, { price: ['dms', 'website'], photos: ['feed', 'website'], '*': ['dms', 'feed', 'website'] });
+    const merged = mergeRecords(records, {
+      price: ['dms', 'website'],
+      photos: ['feed', 'website'],
+      '*': ['dms', 'feed', 'website'],
+    });
     expect(merged.values).toMatchObject({ price: '19995.00', photos: ['b.jpg', 'c.jpg'], mileage: 1180 });
     expect(merged.fieldSources).toMatchObject({ price: 'dms', photos: 'feed', mileage: 'feed' });
   });
@@ -22,7 +26,13 @@ describe('field-level merge', () => {
   });
 
   it('treats blanks as missing', () => {
-    const merged = mergeRecords([{ source: 'dms', seenAt: at(1), data: { trim: '' } }, { source: 'feed', seenAt: at(0), data: { trim: 'EX' } }], { '*': ['dms', 'feed'] });
+    const merged = mergeRecords(
+      [
+        { source: 'dms', seenAt: at(1), data: { trim: '' } },
+        { source: 'feed', seenAt: at(0), data: { trim: 'EX' } },
+      ],
+      { '*': ['dms', 'feed'] },
+    );
     expect(merged.values.trim).toBe('EX');
   });
 });

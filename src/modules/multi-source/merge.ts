@@ -5,7 +5,10 @@ import { MERGED_FIELDS, type MergedField } from '../inventory/vehicle-fields';
 /** What one source says about a vehicle, field by field. */
 export type VehicleData = Partial<Record<MergedField, unknown>>;
 /** One feed row's vehicle: its VIN and what the source says about it. */
-export interface VehicleRecord { vin: string; data: VehicleData }
+export interface VehicleRecord {
+  vin: string;
+  data: VehicleData;
+}
 
 export interface SourceRecord {
   source: string;
@@ -22,7 +25,8 @@ export interface MergedVehicle {
   fieldSources: Partial<Record<MergedField, string>>;
 }
 
-const isBlank = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+const isBlank = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
 /**
  * For each field the most preferred source that has a value wins; sources not in the priority

@@ -14,35 +14,62 @@ import { refreshDealerConflicts } from './conflicts';
 
 /** Field-level source priority per rooftop, re-merging after a change, and the conflicts and discrepancies list (Multi-source section of docs/operations.md). */
 
-const callerDealer = (caller: Caller, dealerId: string | null | undefined) => inputDealer(caller, dealerId, { purpose: 'the rooftop whose priorities these are' });
+const callerDealer = (caller: Caller, dealerId: string | null | undefined) =>
+  inputDealer(caller, dealerId, { purpose: 'the rooftop whose priorities these are' });
 
-export interface DealerPriorities { dealer_id: string; dealer_name: string; priorities: SourcePriority; known_sources: string[] }
+export interface DealerPriorities {
+  dealer_id: string;
+  dealer_name: string;
+  priorities: SourcePriority;
+  known_sources: string[];
+}
 
 export async function priorities(caller: Caller, args: { dealer_id?: string[] | null }): Promise<DealerPriorities[]> {
   const dealers = dealerIds(args.dealer_id);
   const rows = await caller.db.dealer.findMany({
-    where: { dealerGroupId: inCallerGroups(caller.session), archivedAt: null, ...(dealers ? { id: { in: dealers } } : {}) },
-    select: { id: true, name: true, sourcePriority: true }, orderBy: { name: 'asc' },
+    where: {
+      dealerGroupId: inCallerGroups(caller.session),
+      archivedAt: null,
+      ...(dealers ? { id: { in: dealers } } : {}),
+    },
+    select: { id: true, name: true, sourcePriority: true },
+    orderBy: { name: 'asc' },
   });
-  const known = rows.length ? await caller.db.$queryRaw<Array<{ dealer_id: string; sources: string[] }>>`/* knownSources */
+  const known = rows.length
+    ? await caller.db.$queryRaw<Array<{ dealer_id: string; sources: string[] }>>`/* knownSources */
     SELECT d.id AS dealer_id, ARRAY(
       SELECT DISTINCT s FROM (
         SELECT r.source AS s FROM vehicle_source_records r JOIN vehicles v ON v.id = r.vehicle_id WHERE v.dealer_id = d.id
         UNION SELECT i.source FROM integrations i WHERE i.dealer_id = d.id AND i.disconnected_at IS NULL) all_sources ORDER BY s) AS sources
-    FROM dealers d WHERE d.id = ANY(${rows.map((row) => row.id)}::uuid[])` : [];
+    FROM dealers d WHERE d.id = ANY(${rows.map((row) => row.id)}::uuid[])`
+    : [];
   const sourcesOf = new Map(known.map((row) => [row.dealer_id, row.sources]));
-  return rows.map((row) => ({ dealer_id: row.id, dealer_name: row.name, priorities: row.sourcePriority as SourcePriority, known_sources: sourcesOf.get(row.id) ?? [] }));
+  return rows.map((row) => ({
+    dealer_id: row.id,
+    dealer_name: row.name,
+    priorities: row.sourcePriority as SourcePriority,
+    known_sources: sourcesOf.get(row.id) ?? [],
+  }));
 }
 
 /** Sets a rooftop's priorities: per field (or "*" for the rest), source names in order of trust. */
-export async function setPriorities(caller: Caller, args: { dealer_id?: string | null; priorities?: unknown }): Promise<DealerPriorities> {
+export async function setPriorities(
+  caller: Caller,
+  args: { dealer_id?: string | null; priorities?: unknown },
+): Promise<DealerPriorities> {
   const dealer = await callerDealer(caller, args.dealer_id);
   const given = args.priorities;
-  if (!given || typeof given !== 'object' || Array.isArray(given)) throw badInput('priorities', 'must be an object: { "price": ["dms", "website"], "*": ["dms", "homenet"] }');
+  if (!given || typeof given !== 'object' || Array.isArray(given))
+    throw badInput('priorities', 'must be an object: { "price": ["dms", "website"], "*": ["dms", "homenet"] }');
   const fields = [...MERGED_FIELDS, '*'] as string[];
   for (const [field, sources] of Object.entries(given as Record<string, unknown>)) {
     if (!fields.includes(field)) throw badInput(`priorities.${field}`, `is not a merged field (${fields.join(', ')})`);
-    if (!Array.isArray(sources) || !sources.length || sources.length > 20 || sources.some((source) => typeof source !== 'string' || !/^[a-z][a-z0-9_]{1,39}$/.test(source))) {
+    if (
+      !Array.isArray(sources) ||
+      !sources.length ||
+      sources.length > 20 ||
+      sources.some((source) => typeof source !== 'string' || !/^[a-z][a-z0-9_]{1,39}$/.test(source))
+    ) {
       throw badInput(`priorities.${field}`, 'must list 1-20 source names (lower case, e.g. "dms")');
     }
     if (new Set(sources).size !== sources.length) throw badInput(`priorities.${field}`, 'names a source twice');
@@ -59,12 +86,19 @@ export async function rebuild(caller: Caller, pool: Database['pool'], args: { de
   let changed = 0;
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
-    const ids = await pool.query<{ id: string }>('SELECT id FROM vehicles WHERE dealer_id = $1 AND id > $2 ORDER BY id LIMIT 500', [dealer.id, after]);
+    const ids = await pool.query<{ id: string }>(
+      'SELECT id FROM vehicles WHERE dealer_id = $1 AND id > $2 ORDER BY id LIMIT 500',
+      [dealer.id, after],
+    );
     if (!ids.rows.length) break;
     after = ids.rows.at(-1)!.id;
     const outcome = await inTransaction(pool, async (client) => {
       await lockDealerMerges(client, dealer.id);
-      return remergeVehicles(client, { priority, source: 'rebuild', syncRunId: null, trackHistory: true }, ids.rows.map((row) => row.id));
+      return remergeVehicles(
+        client,
+        { priority, source: 'rebuild', syncRunId: null, trackHistory: true },
+        ids.rows.map((row) => row.id),
+      );
     });
     examined += ids.rows.length;
     changed += outcome.updated;
@@ -76,23 +110,50 @@ export async function rebuild(caller: Caller, pool: Database['pool'], args: { de
   return { dealer_id: dealer.id, vehicles_examined: examined, vehicles_changed: changed };
 }
 
-export const CONFLICT_KINDS = ['source_disagreement', 'price_disagreement', 'mileage_disagreement', 'duplicate_stock_number', 'invalid_vin', 'vin_make_mismatch'] as const;
+export const CONFLICT_KINDS = [
+  'source_disagreement',
+  'price_disagreement',
+  'mileage_disagreement',
+  'duplicate_stock_number',
+  'invalid_vin',
+  'vin_make_mismatch',
+] as const;
 
-export interface ConflictFilters { dealer_id?: string[] | null; kind?: string[] | null; vehicle_id?: string | null; price_threshold?: number | null; mileage_threshold?: number | null }
-export interface Conflict { vehicle_id: string; vin: string; dealer_id: string; field: string; kind: string; winning_source: string | null; difference: number | null; details: unknown; detected_at: Date }
+export interface ConflictFilters {
+  dealer_id?: string[] | null;
+  kind?: string[] | null;
+  vehicle_id?: string | null;
+  price_threshold?: number | null;
+  mileage_threshold?: number | null;
+}
+export interface Conflict {
+  vehicle_id: string;
+  vin: string;
+  dealer_id: string;
+  field: string;
+  kind: string;
+  winning_source: string | null;
+  difference: number | null;
+  details: unknown;
+  detected_at: Date;
+}
 
 /**
  * Fields where sources disagree (most recent first), and the discrepancies: price or mileage
  * disagreements beyond a threshold, duplicate stock numbers at a rooftop, invalid VINs (check digit
  * computed in SQL) and VINs whose manufacturer code disagrees with the make.
  */
-export async function conflicts(caller: Caller, filters: ConflictFilters & { limit?: number | null; offset?: number | null }) {
+export async function conflicts(
+  caller: Caller,
+  filters: ConflictFilters & { limit?: number | null; offset?: number | null },
+) {
   const { limit, offset } = pageArgs(filters);
   const dealers = dealerIds(filters.dealer_id);
   const kinds = enumList('kind', filters.kind, CONFLICT_KINDS);
   const priceThreshold = filters.price_threshold ?? 500;
   const mileageThreshold = filters.mileage_threshold ?? 250;
-  if (priceThreshold < 0 || mileageThreshold < 0) throw badInput(priceThreshold < 0 ? 'price_threshold' : 'mileage_threshold', 'must not be negative');
+  if (priceThreshold < 0 || mileageThreshold < 0)
+    throw badInput(priceThreshold < 0 ? 'price_threshold' : 'mileage_threshold', 'must not be negative');
   const scope = [callerGroupsSql(caller.session, 'c')];
   if (dealers) scope.push(Prisma.sql`c.dealer_id = ANY(${dealers}::uuid[])`);
   if (filters.vehicle_id) scope.push(Prisma.sql`c.vehicle_id = ${filters.vehicle_id}::uuid`);
@@ -109,7 +170,9 @@ export async function conflicts(caller: Caller, filters: ConflictFilters & { lim
       SELECT c.vehicle_id::text, v.vin, c.dealer_id::text, c.field, ${kind} AS kind, v.field_sources ->> c.field AS winning_source, c.difference, c.details, c.detected_at
       FROM vehicle_conflicts c JOIN vehicles v ON v.id = c.vehicle_id WHERE ${where}
       ORDER BY c.detected_at DESC, c.vehicle_id, c.field LIMIT ${limit} OFFSET ${offset}`,
-    caller.db.$queryRaw<Array<{ total: number }>>`/* multiSourceConflictsCount */ SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${where}`,
+    caller.db.$queryRaw<
+      Array<{ total: number }>
+    >`/* multiSourceConflictsCount */ SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${where}`,
   ]);
   return { items: rows, total: count?.total ?? 0, limit, offset };
 }

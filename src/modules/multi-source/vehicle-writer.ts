@@ -25,31 +25,49 @@ export interface FeedContext {
   priority: SourcePriority;
 }
 
-export interface BatchOutcome { created: number; updated: number; unchanged: number; skipped: Array<{ vin: string; reason: string }>; returned: number }
+export interface BatchOutcome {
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: Array<{ vin: string; reason: string }>;
+  returned: number;
+}
 
 const COLUMN_SQL = `v.stock_number, v.year, v.make::text AS make, v.model::text AS model, v.trim, v.body_style::text AS body_style, v.condition::text AS condition,
   v.mileage, v.exterior_color, v.interior_color, v.msrp::text AS msrp, v.price::text AS price, v.internet_price::text AS internet_price,
   v.status::text AS status, to_char(v.date_in_stock, 'YYYY-MM-DD') AS date_in_stock, v.photos`;
 
-type VehicleRow = Record<MergedField, unknown> & { id: string; vin: string; sold_at: Date | null; field_sources: Record<string, string> };
+type VehicleRow = Record<MergedField, unknown> & {
+  id: string;
+  vin: string;
+  sold_at: Date | null;
+  field_sources: Record<string, string>;
+};
 
-const blank = (value: unknown) => value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
-const normalized = (data: VehicleData) => Object.fromEntries(MERGED_FIELDS.filter((field) => !blank(data[field])).map((field) => [field, data[field]]));
+const blank = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+const normalized = (data: VehicleData) =>
+  Object.fromEntries(MERGED_FIELDS.filter((field) => !blank(data[field])).map((field) => [field, data[field]]));
 /** Field-to-source maps compared regardless of key order (jsonb does not keep it). */
 const sameSources = (a: Record<string, string>, b: Record<string, string> | null) => {
-  const entries = (map: Record<string, string> | null) => Object.entries(map ?? {}).sort(([x], [y]) => x.localeCompare(y));
+  const entries = (map: Record<string, string> | null) =>
+    Object.entries(map ?? {}).sort(([x], [y]) => x.localeCompare(y));
   return sameValue(entries(a), entries(b));
 };
 const isOff = (status: unknown) => status === 'sold' || status === 'presumed_sold';
 
 /** What a source record becomes: the row alone (overwrite), or the row over what the source said before (merge). */
 export function nextSourceData(previous: VehicleData | null, incoming: VehicleData, strategy: Strategy): VehicleData {
-  return strategy === 'overwrite' || !previous ? normalized(incoming) : normalized({ ...previous, ...normalized(incoming) });
+  return strategy === 'overwrite' || !previous
+    ? normalized(incoming)
+    : normalized({ ...previous, ...normalized(incoming) });
 }
 
 /** A record missing from its feed past the grace period stands for "presumed sold" when the vehicle is re-merged. */
 export function effectiveRecords(records: Array<SourceRecord & { presumed: boolean }>): SourceRecord[] {
-  return records.map(({ presumed, ...record }) => (presumed ? { ...record, data: { ...record.data, status: 'presumed_sold' } } : record));
+  return records.map(({ presumed, ...record }) =>
+    presumed ? { ...record, data: { ...record.data, status: 'presumed_sold' } } : record,
+  );
 }
 
 /** The vehicle row values a merge gives, with defaults for the columns that may not be empty. */
@@ -67,16 +85,31 @@ function vehicleValues(values: VehicleData, current: Partial<VehicleRow> | null,
  * `mentionedVins`: VINs of rows that failed validation. They still count as listed (a typo must not
  * make a vehicle presumed sold), so their records are marked as seen by this run.
  */
-export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext, records: VehicleRecord[], mentionedVins: string[] = [], now = new Date()): Promise<BatchOutcome> {
+export async function writeVehicleBatch(
+  client: pg.PoolClient,
+  feed: FeedContext,
+  records: VehicleRecord[],
+  mentionedVins: string[] = [],
+  now = new Date(),
+): Promise<BatchOutcome> {
   const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, skipped: [], returned: 0 };
   if (!records.length && !mentionedVins.length) return outcome;
   const today = now.toISOString().slice(0, 10);
   await lockDealerMerges(client, feed.dealerId);
   const vins = records.map((record) => record.vin);
-  const existing = await client.query<{ id: string; vin: string; status: string; data: VehicleData | null; missed_syncs: number | null; sync_run_id: string | null }>(
+  const existing = await client.query<{
+    id: string;
+    vin: string;
+    status: string;
+    data: VehicleData | null;
+    missed_syncs: number | null;
+    sync_run_id: string | null;
+  }>(
     `/* feedExisting */ SELECT v.id, v.vin, v.status::text AS status, r.data, r.missed_syncs, r.sync_run_id FROM vehicles v
      LEFT JOIN vehicle_source_records r ON r.vehicle_id = v.id AND r.source = $3
-     WHERE v.dealer_id = $1 AND v.vin = ANY($2::text[])`, [feed.dealerId, vins, feed.source]);
+     WHERE v.dealer_id = $1 AND v.vin = ANY($2::text[])`,
+    [feed.dealerId, vins, feed.source],
+  );
   const byVin = new Map(existing.rows.map((row) => [row.vin, row]));
 
   const fresh: Array<Record<string, unknown>> = [];
@@ -87,23 +120,38 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
     const known = byVin.get(record.vin);
     // The run already wrote this vehicle from an earlier batch: a duplicate row further down the file.
     if (known?.data && feed.syncRunId && known.sync_run_id === feed.syncRunId) {
-      outcome.skipped.push({ vin: record.vin, reason: 'duplicate: the same VIN is listed earlier in this file; the first one was kept' });
+      outcome.skipped.push({
+        vin: record.vin,
+        reason: 'duplicate: the same VIN is listed earlier in this file; the first one was kept',
+      });
       continue;
     }
     if (!known) {
       if (feed.strategy === 'update_only') {
-        outcome.skipped.push({ vin: record.vin, reason: 'not in inventory yet; the update_only strategy adds no vehicles' });
+        outcome.skipped.push({
+          vin: record.vin,
+          reason: 'not in inventory yet; the update_only strategy adds no vehicles',
+        });
         continue;
       }
       const data = nextSourceData(null, record.data, feed.strategy);
       const merged = mergeRecords([{ source: feed.source, data, seenAt: now }], feed.priority);
       const values = vehicleValues(merged.values, null, today);
       if (!values.condition) {
-        outcome.skipped.push({ vin: record.vin, reason: 'condition: is required for a vehicle not yet in inventory (new, used or certified)' });
+        outcome.skipped.push({
+          vin: record.vin,
+          reason: 'condition: is required for a vehicle not yet in inventory (new, used or certified)',
+        });
         continue;
       }
       const id = randomUUID();
-      fresh.push({ id, vin: record.vin, ...values, field_sources: merged.fieldSources, sold_at: isOff(values.status) ? now.toISOString() : null });
+      fresh.push({
+        id,
+        vin: record.vin,
+        ...values,
+        field_sources: merged.fieldSources,
+        sold_at: isOff(values.status) ? now.toISOString() : null,
+      });
       upserts.push({ vehicle_id: id, data });
       continue;
     }
@@ -129,13 +177,15 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
          mileage int, exterior_color text, interior_color text, msrp numeric, price numeric, internet_price numeric, status text, date_in_stock date,
          sold_at timestamptz, photos jsonb, field_sources jsonb)
        ON CONFLICT (dealer_id, vin) DO NOTHING RETURNING id`,
-      [JSON.stringify(fresh), feed.dealerGroupId, feed.dealerId, now]);
+      [JSON.stringify(fresh), feed.dealerGroupId, feed.dealerId, now],
+    );
     const created = new Set(inserted.rows.map((row: { id: string }) => row.id));
     outcome.created = created.size;
     // A vehicle another feed created a moment ago: its record is attached on the feed's next run.
     for (let index = upserts.length - 1; index >= 0; index -= 1) {
       const upsert = upserts[index]!;
-      if (fresh.some((vehicle) => vehicle.id === upsert.vehicle_id) && !created.has(upsert.vehicle_id)) upserts.splice(index, 1);
+      if (fresh.some((vehicle) => vehicle.id === upsert.vehicle_id) && !created.has(upsert.vehicle_id))
+        upserts.splice(index, 1);
     }
   }
 
@@ -145,17 +195,23 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
        SELECT gen_random_uuid(), u.vehicle_id, $2, u.data, $3, 0, NULL, $4, $5, $3, $3 FROM jsonb_to_recordset($1::jsonb) AS u(vehicle_id uuid, data jsonb)
        ON CONFLICT (vehicle_id, source) DO UPDATE SET data = excluded.data, seen_at = excluded.seen_at, missed_syncs = 0, missing_since = NULL,
          integration_id = excluded.integration_id, sync_run_id = excluded.sync_run_id, updated_at = excluded.updated_at`,
-      [JSON.stringify(upserts), feed.source, now, feed.integrationId, feed.syncRunId]);
+      [JSON.stringify(upserts), feed.source, now, feed.integrationId, feed.syncRunId],
+    );
   }
 
   // Listed, unchanged: only when it was last seen, and by which run, moves (the sold grace period counts on it).
   if (seenUnchanged.length) {
-    await client.query(`/* feedSeen */ UPDATE vehicle_source_records SET seen_at = $3, sync_run_id = $4 WHERE source = $2 AND vehicle_id = ANY($1::uuid[])`,
-      [seenUnchanged, feed.source, now, feed.syncRunId]);
+    await client.query(
+      `/* feedSeen */ UPDATE vehicle_source_records SET seen_at = $3, sync_run_id = $4 WHERE source = $2 AND vehicle_id = ANY($1::uuid[])`,
+      [seenUnchanged, feed.source, now, feed.syncRunId],
+    );
   }
   if (mentionedVins.length && feed.syncRunId) {
-    await client.query(`/* feedMentioned */ UPDATE vehicle_source_records r SET sync_run_id = $4 FROM vehicles v
-      WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND v.vin = ANY($2::text[]) AND r.source = $3`, [feed.dealerId, mentionedVins, feed.source, feed.syncRunId]);
+    await client.query(
+      `/* feedMentioned */ UPDATE vehicle_source_records r SET sync_run_id = $4 FROM vehicles v
+      WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND v.vin = ANY($2::text[]) AND r.source = $3`,
+      [feed.dealerId, mentionedVins, feed.source, feed.syncRunId],
+    );
   }
   if (toMerge.length) {
     const merged = await remergeVehicles(client, feed, toMerge, now);
@@ -164,7 +220,12 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
     outcome.returned = merged.returned;
   }
   // The vehicles whose records this batch wrote: their conflicts and discrepancies may have moved.
-  await refreshConflicts(client, feed.dealerId, upserts.map((upsert) => upsert.vehicle_id), now);
+  await refreshConflicts(
+    client,
+    feed.dealerId,
+    upserts.map((upsert) => upsert.vehicle_id),
+    now,
+  );
   return outcome;
 }
 
@@ -172,13 +233,23 @@ export async function writeVehicleBatch(client: pg.PoolClient, feed: FeedContext
  * Re-merges vehicles from all their source records under the dealer's priority and writes the
  * vehicles (and their change history) whose merged values moved. Returns how many changed.
  */
-export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedContext, 'priority' | 'source' | 'syncRunId' | 'trackHistory'>, vehicleIds: string[], now = new Date()) {
+export async function remergeVehicles(
+  client: pg.PoolClient,
+  feed: Pick<FeedContext, 'priority' | 'source' | 'syncRunId' | 'trackHistory'>,
+  vehicleIds: string[],
+  now = new Date(),
+) {
   const today = now.toISOString().slice(0, 10);
   const [vehicles, sources] = await Promise.all([
-    client.query<VehicleRow>(`/* mergeVehicles */ SELECT v.id, v.vin, v.sold_at, v.field_sources, ${COLUMN_SQL} FROM vehicles v WHERE v.id = ANY($1::uuid[])`, [vehicleIds]),
+    client.query<VehicleRow>(
+      `/* mergeVehicles */ SELECT v.id, v.vin, v.sold_at, v.field_sources, ${COLUMN_SQL} FROM vehicles v WHERE v.id = ANY($1::uuid[])`,
+      [vehicleIds],
+    ),
     client.query<{ vehicle_id: string; source: string; data: VehicleData; seen_at: Date; presumed: boolean }>(
       `/* mergeSources */ SELECT r.vehicle_id, r.source, r.data, r.seen_at, (r.missing_since IS NOT NULL AND v.status = 'presumed_sold') AS presumed
-       FROM vehicle_source_records r JOIN vehicles v ON v.id = r.vehicle_id WHERE r.vehicle_id = ANY($1::uuid[])`, [vehicleIds]),
+       FROM vehicle_source_records r JOIN vehicles v ON v.id = r.vehicle_id WHERE r.vehicle_id = ANY($1::uuid[])`,
+      [vehicleIds],
+    ),
   ]);
   const recordsOf = new Map<string, Array<SourceRecord & { presumed: boolean }>>();
   for (const row of sources.rows) {
@@ -194,7 +265,10 @@ export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedCont
     if (!records?.length) continue;
     const merged = mergeRecords(effectiveRecords(records), feed.priority);
     const values = vehicleValues(merged.values, vehicle, today);
-    const moved = MERGED_FIELDS.filter((field) => !sameValue(values[field] ?? null, field === 'photos' ? vehicle.photos ?? [] : vehicle[field] ?? null));
+    const moved = MERGED_FIELDS.filter(
+      (field) =>
+        !sameValue(values[field] ?? null, field === 'photos' ? (vehicle.photos ?? []) : (vehicle[field] ?? null)),
+    );
     if (!moved.length && sameSources(merged.fieldSources, vehicle.field_sources)) continue;
     let soldAt = vehicle.sold_at;
     if (isOff(values.status) && !isOff(vehicle.status)) soldAt = now;
@@ -203,8 +277,16 @@ export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedCont
     updates.push({ id: vehicle.id, ...values, field_sources: merged.fieldSources, sold_at: soldAt });
     if (feed.trackHistory) {
       for (const field of moved) {
-        changes.push([randomUUID(), vehicle.id, field, JSON.stringify(field === 'photos' ? vehicle.photos ?? [] : vehicle[field] ?? null),
-          JSON.stringify(values[field] ?? null), merged.fieldSources[field] ?? feed.source, feed.syncRunId, now]);
+        changes.push([
+          randomUUID(),
+          vehicle.id,
+          field,
+          JSON.stringify(field === 'photos' ? (vehicle.photos ?? []) : (vehicle[field] ?? null)),
+          JSON.stringify(values[field] ?? null),
+          merged.fieldSources[field] ?? feed.source,
+          feed.syncRunId,
+          now,
+        ]);
       }
     }
   }
@@ -218,7 +300,8 @@ export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedCont
          mileage int, exterior_color text, interior_color text, msrp numeric, price numeric, internet_price numeric, status text, date_in_stock date,
          sold_at timestamptz, photos jsonb, field_sources jsonb)
        WHERE v.id = u.id`,
-      [JSON.stringify(updates), now]);
+      [JSON.stringify(updates), now],
+    );
   }
   if (changes.length) await insertChanges(client, changes);
   return { updated: updates.length, returned };
@@ -226,20 +309,31 @@ export async function remergeVehicles(client: pg.PoolClient, feed: Pick<FeedCont
 
 /** Rows of [id, vehicle_id, field, old_value, new_value, source, sync_run_id, changed_at]. */
 const insertChanges = (client: pg.PoolClient, changes: unknown[][]) =>
-  insertRows(client, 'vehicle_changes', ['id', 'vehicle_id', 'field', 'old_value', 'new_value', 'source', 'sync_run_id', 'changed_at'], changes);
+  insertRows(
+    client,
+    'vehicle_changes',
+    ['id', 'vehicle_id', 'field', 'old_value', 'new_value', 'source', 'sync_run_id', 'changed_at'],
+    changes,
+  );
 
 /**
  * The sold grace period, after a complete run of a full-inventory feed: the source's vehicles it
  * did not list count one more missed run; past the grace (runs or hours) they become presumed
  * sold. Nothing is deleted; a vehicle that reappears is merged back (see writeVehicleBatch).
  */
-export async function applySoldGrace(client: pg.PoolClient, feed: FeedContext, grace: { syncs: number | null; hours: number | null }, now = new Date()) {
+export async function applySoldGrace(
+  client: pg.PoolClient,
+  feed: FeedContext,
+  grace: { syncs: number | null; hours: number | null },
+  now = new Date(),
+) {
   await lockDealerMerges(client, feed.dealerId);
   // Every record the run listed carries its id (written, unchanged or mentioned by a failed row); the rest were missing.
   await client.query(
     `/* graceMissed */ UPDATE vehicle_source_records r SET missed_syncs = r.missed_syncs + 1, missing_since = COALESCE(r.missing_since, $4), updated_at = $4
      FROM vehicles v WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND r.source = $2 AND r.sync_run_id IS DISTINCT FROM $3::uuid`,
-    [feed.dealerId, feed.source, feed.syncRunId, now]);
+    [feed.dealerId, feed.source, feed.syncRunId, now],
+  );
   if (grace.syncs === null && grace.hours === null) return 0;
   const presumed = await client.query<{ id: string; status: string }>(
     `/* gracePresumeCandidates */ SELECT v.id, v.status::text AS status FROM vehicles v
@@ -247,14 +341,34 @@ export async function applySoldGrace(client: pg.PoolClient, feed: FeedContext, g
        SELECT 1 FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND r.source = $2
          AND (($3::int IS NOT NULL AND r.missed_syncs >= $3) OR ($4::int IS NOT NULL AND r.missing_since <= $5::timestamptz - make_interval(hours => $4::int))))
      FOR UPDATE`,
-    [feed.dealerId, feed.source, grace.syncs, grace.hours, now]);
+    [feed.dealerId, feed.source, grace.syncs, grace.hours, now],
+  );
   if (!presumed.rows.length) return 0;
-  await client.query(`/* gracePresume */ UPDATE vehicles SET status = 'presumed_sold', sold_at = $2, updated_at = $2 WHERE id = ANY($1::uuid[])`,
-    [presumed.rows.map((row) => row.id), now]);
+  await client.query(
+    `/* gracePresume */ UPDATE vehicles SET status = 'presumed_sold', sold_at = $2, updated_at = $2 WHERE id = ANY($1::uuid[])`,
+    [presumed.rows.map((row) => row.id), now],
+  );
   // Vehicles no longer on hand no longer share stock numbers.
-  await refreshDuplicateStockNumbers(client, feed.dealerId, presumed.rows.map((row) => row.id), now);
+  await refreshDuplicateStockNumbers(
+    client,
+    feed.dealerId,
+    presumed.rows.map((row) => row.id),
+    now,
+  );
   if (feed.trackHistory && presumed.rows.length) {
-    await insertChanges(client, presumed.rows.map((row) => [randomUUID(), row.id, 'status', JSON.stringify(row.status), JSON.stringify('presumed_sold'), feed.source, feed.syncRunId, now]));
+    await insertChanges(
+      client,
+      presumed.rows.map((row) => [
+        randomUUID(),
+        row.id,
+        'status',
+        JSON.stringify(row.status),
+        JSON.stringify('presumed_sold'),
+        feed.source,
+        feed.syncRunId,
+        now,
+      ]),
+    );
   }
   return presumed.rows.length;
 }

@@ -1,7 +1,17 @@
 import { builder, Deletion } from '../../builder';
 import { itemsWhere, pageOf } from '../../pages';
 import {
-  createPartner, DATA_PERMISSIONS, deletePartner, findPartner, linkDealer, PARTNER_KINDS, partnerPage, RELATIONSHIP_TYPES, unlinkDealer, updatePartner, type PartnerInput,
+  createPartner,
+  DATA_PERMISSIONS,
+  deletePartner,
+  findPartner,
+  linkDealer,
+  PARTNER_KINDS,
+  partnerPage,
+  RELATIONSHIP_TYPES,
+  unlinkDealer,
+  updatePartner,
+  type PartnerInput,
 } from './partners.service';
 import { choice, choices, listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
@@ -31,7 +41,10 @@ export const Partner = builder.prismaObject('Partner', {
     contact_email: t.exposeString('contactEmail', { nullable: true }),
     website: t.exposeString('website', { nullable: true }),
     notes: t.exposeString('notes', { nullable: true }),
-    dealers: t.relation('dealers', { description: 'Its dealer relationships.', query: { orderBy: { createdAt: 'asc' } } }),
+    dealers: t.relation('dealers', {
+      description: 'Its dealer relationships.',
+      query: { orderBy: { createdAt: 'asc' } },
+    }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -40,7 +53,11 @@ export const Partner = builder.prismaObject('Partner', {
 const PartnerPage = pageOf('PartnerPage', 'partners', itemsWhere(Partner, [{ name: 'asc' }, { id: 'asc' }]));
 
 const partnerArgs = (t: FieldArgsBuilder) => ({
-  name: t.arg.string(), kind: t.arg.string(choice(PARTNER_KINDS)), contact_email: t.arg.string(), website: t.arg.string(), notes: t.arg.string(),
+  name: t.arg.string(),
+  kind: t.arg.string(choice(PARTNER_KINDS)),
+  contact_email: t.arg.string(),
+  website: t.arg.string(),
+  notes: t.arg.string(),
 });
 
 const reload = (id: string) => ({ where: { id } });
@@ -59,7 +76,8 @@ builder.queryFields((t) => ({
     description: 'One partner with its dealer relationships.',
     authScopes: { scope: 'partners:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.partner.findUniqueOrThrow({ ...query, ...reload((await findPartner(context, String(args.id))).id) }),
+    resolve: async (query, _root, args, context) =>
+      context.db.partner.findUniqueOrThrow({ ...query, ...reload((await findPartner(context, String(args.id))).id) }),
   }),
 }));
 
@@ -68,16 +86,30 @@ builder.mutationFields((t) => ({
     ...operation('POST /partners', 'Create a partner', { status: 201 }),
     type: Partner,
     authScopes: { scope: 'partners:write' },
-    args: { ...partnerArgs(t), name: t.arg.string({ required: true }), kind: t.arg.string({ required: true }), dealer_group_id: t.arg.id() },
+    args: {
+      ...partnerArgs(t),
+      name: t.arg.string({ required: true }),
+      kind: t.arg.string({ required: true }),
+      dealer_group_id: t.arg.id(),
+    },
     resolve: async (query, _root, args, context) =>
-      context.db.partner.findUniqueOrThrow({ ...query, ...reload(await createPartner(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as PartnerInput)) }),
+      context.db.partner.findUniqueOrThrow({
+        ...query,
+        ...reload(
+          await createPartner(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as PartnerInput),
+        ),
+      }),
   }),
   updatePartner: t.prismaField({
     ...operation('PATCH /partners/:id', 'Update a partner'),
     type: Partner,
     authScopes: { scope: 'partners:write' },
     args: { id: t.arg.id({ required: true }), ...partnerArgs(t) },
-    resolve: async (query, _root, { id, ...input }, context) => context.db.partner.findUniqueOrThrow({ ...query, ...reload(await updatePartner(context, String(id), input as PartnerInput)) }),
+    resolve: async (query, _root, { id, ...input }, context) =>
+      context.db.partner.findUniqueOrThrow({
+        ...query,
+        ...reload(await updatePartner(context, String(id), input as PartnerInput)),
+      }),
   }),
   deletePartner: t.field({
     ...operation('DELETE /partners/:id', 'Delete a partner'),
@@ -99,13 +131,18 @@ builder.mutationFields((t) => ({
       data_permissions: t.arg.stringList({ required: true, ...choices(DATA_PERMISSIONS) }),
     },
     resolve: async (query, _root, args, context) =>
-      context.db.partner.findUniqueOrThrow({ ...query, ...reload(await linkDealer(context, String(args.id), { ...args, dealer_id: String(args.dealer_id) })) }),
+      context.db.partner.findUniqueOrThrow({
+        ...query,
+        ...reload(await linkDealer(context, String(args.id), { ...args, dealer_id: String(args.dealer_id) })),
+      }),
   }),
   unlinkPartnerDealer: t.field({
     ...operation('DELETE /partners/:id/dealers/:dealerId', 'Unlink a partner from a dealer'),
     type: Deletion,
     authScopes: { scope: 'partners:write' },
     args: { id: t.arg.id({ required: true }), dealerId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, context) => ({ id: await unlinkDealer(context, String(args.id), String(args.dealerId)) }),
+    resolve: async (_root, args, context) => ({
+      id: await unlinkDealer(context, String(args.id), String(args.dealerId)),
+    }),
   }),
 }));

@@ -9,13 +9,30 @@ import { findDealer } from '../dealers/dealers.service';
 /** Data partners (vendors, agencies, OEM programs) and which rooftops' data each may receive. */
 
 export const PARTNER_KINDS = ['vendor', 'agency', 'oem', 'lender', 'marketplace', 'other'] as const;
-export const RELATIONSHIP_TYPES = ['advertising', 'inventory_syndication', 'crm', 'dms', 'call_tracking', 'analytics', 'financing', 'other'] as const;
+export const RELATIONSHIP_TYPES = [
+  'advertising',
+  'inventory_syndication',
+  'crm',
+  'dms',
+  'call_tracking',
+  'analytics',
+  'financing',
+  'other',
+] as const;
 export const DATA_PERMISSIONS = ['inventory', 'calls', 'leads', 'sales', 'dealers'] as const;
 
-export interface PartnerInput { name?: string | null; kind?: string | null; contact_email?: string | null; website?: string | null; notes?: string | null; dealer_group_id?: string | null }
+export interface PartnerInput {
+  name?: string | null;
+  kind?: string | null;
+  contact_email?: string | null;
+  website?: string | null;
+  notes?: string | null;
+  dealer_group_id?: string | null;
+}
 
 function partnerFields(input: PartnerInput) {
-  if (input.contact_email && !isEmailAddress(input.contact_email.trim())) throw badInput('contact_email', 'is not an email address');
+  if (input.contact_email && !isEmailAddress(input.contact_email.trim()))
+    throw badInput('contact_email', 'is not an email address');
   return {
     ...(input.name !== undefined ? { name: requiredText('name', input.name, 100) } : {}),
     ...(input.kind != null ? { kind: oneOf('kind', input.kind, PARTNER_KINDS) } : {}),
@@ -25,14 +42,22 @@ function partnerFields(input: PartnerInput) {
   };
 }
 
-export async function partnerPage(caller: Caller, args: WindowArgs & { kind?: string | null }): Promise<PageRef<Prisma.PartnerWhereInput>> {
+export async function partnerPage(
+  caller: Caller,
+  args: WindowArgs & { kind?: string | null },
+): Promise<PageRef<Prisma.PartnerWhereInput>> {
   const { limit, offset } = pageArgs(args);
-  const where: Prisma.PartnerWhereInput = { dealerGroupId: inCallerGroups(caller.session), ...(args.kind ? { kind: oneOf('kind', args.kind, PARTNER_KINDS) } : {}) };
+  const where: Prisma.PartnerWhereInput = {
+    dealerGroupId: inCallerGroups(caller.session),
+    ...(args.kind ? { kind: oneOf('kind', args.kind, PARTNER_KINDS) } : {}),
+  };
   return { where, limit, offset, total: await caller.db.partner.count({ where }) };
 }
 
 export function findPartner(caller: Caller, id: string) {
-  return findInTenant(caller.session, 'partner', id, (where) => caller.db.partner.findFirst({ where, select: { id: true, dealerGroupId: true } }));
+  return findInTenant(caller.session, 'partner', id, (where) =>
+    caller.db.partner.findFirst({ where, select: { id: true, dealerGroupId: true } }),
+  );
 }
 
 export async function createPartner(caller: Caller, input: PartnerInput): Promise<string> {
@@ -40,13 +65,19 @@ export async function createPartner(caller: Caller, input: PartnerInput): Promis
   const { kind } = input;
   if (!kind) throw badInput('kind', `is required: one of ${PARTNER_KINDS.join(', ')}`);
   const data = { dealerGroupId, name: requiredText('name', input.name, 100), kind, ...partnerFields(input) };
-  const partner = await unlessTaken(() => caller.db.partner.create({ data }), `a partner named "${input.name}" already exists`);
+  const partner = await unlessTaken(
+    () => caller.db.partner.create({ data }),
+    `a partner named "${input.name}" already exists`,
+  );
   return partner.id;
 }
 
 export async function updatePartner(caller: Caller, id: string, input: PartnerInput): Promise<string> {
   await findPartner(caller, id);
-  await unlessTaken(() => caller.db.partner.update({ where: { id }, data: partnerFields(input) }), `a partner named "${input.name}" already exists`);
+  await unlessTaken(
+    () => caller.db.partner.update({ where: { id }, data: partnerFields(input) }),
+    `a partner named "${input.name}" already exists`,
+  );
   return id;
 }
 
@@ -59,12 +90,19 @@ export async function deletePartner(caller: Caller, id: string): Promise<string>
   return id;
 }
 
-export async function linkDealer(caller: Caller, partnerId: string, input: { dealer_id: string; relationship_type: string; data_permissions: string[] }) {
+export async function linkDealer(
+  caller: Caller,
+  partnerId: string,
+  input: { dealer_id: string; relationship_type: string; data_permissions: string[] },
+) {
   const partner = await findPartner(caller, partnerId);
   const dealer = await findDealer(caller, input.dealer_id);
-  if (dealer.dealerGroupId !== partner.dealerGroupId) throw badInput('dealer_id', "belongs to another dealer group than the partner");
+  if (dealer.dealerGroupId !== partner.dealerGroupId)
+    throw badInput('dealer_id', 'belongs to another dealer group than the partner');
   const relationshipType = oneOf('relationship_type', input.relationship_type, RELATIONSHIP_TYPES);
-  const permissions = [...new Set(input.data_permissions.map((permission) => oneOf('data_permissions', permission, DATA_PERMISSIONS)))];
+  const permissions = [
+    ...new Set(input.data_permissions.map((permission) => oneOf('data_permissions', permission, DATA_PERMISSIONS))),
+  ];
   await caller.db.partnerDealer.upsert({
     where: { partnerId_dealerId: { partnerId, dealerId: dealer.id } },
     create: { partnerId, dealerId: dealer.id, relationshipType, dataPermissions: permissions },
@@ -75,7 +113,9 @@ export async function linkDealer(caller: Caller, partnerId: string, input: { dea
 
 export async function unlinkDealer(caller: Caller, partnerId: string, dealerId: string): Promise<string> {
   await findPartner(caller, partnerId);
-  const { count } = isUuid(dealerId) ? await caller.db.partnerDealer.deleteMany({ where: { partnerId, dealerId } }) : { count: 0 };
+  const { count } = isUuid(dealerId)
+    ? await caller.db.partnerDealer.deleteMany({ where: { partnerId, dealerId } })
+    : { count: 0 };
   if (!count) throw notFound(`link between partner ${partnerId} and dealer ${dealerId}`);
   return dealerId;
 }

@@ -3,7 +3,15 @@ import { itemsLoaded, pageOf } from '../../pages';
 import { notFound } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { oneOf } from '../../validation';
-import { PLUGIN_CATEGORIES, PLUGINS, pluginByKey, validateConfig, type ConfigField, type FieldError, type PluginDefinition } from './registry';
+import {
+  PLUGIN_CATEGORIES,
+  PLUGINS,
+  pluginByKey,
+  validateConfig,
+  type ConfigField,
+  type FieldError,
+  type PluginDefinition,
+} from './registry';
 import { choice, listArgs } from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
@@ -21,7 +29,10 @@ const ConfigFieldRef = builder.objectRef<ConfigField>('PluginConfigField').imple
     default: t.field({ type: 'JSON', nullable: true, resolve: (field) => field.default ?? null }),
     min: t.int({ nullable: true, resolve: (field) => field.min ?? null }),
     max: t.int({ nullable: true, resolve: (field) => field.max ?? null }),
-    secret: t.boolean({ description: 'Stored with PUT /integrations/:id/credentials, never in the config.', resolve: (field) => field.secret ?? false }),
+    secret: t.boolean({
+      description: 'Stored with PUT /integrations/:id/credentials, never in the config.',
+      resolve: (field) => field.secret ?? false,
+    }),
   }),
 });
 
@@ -31,7 +42,9 @@ const Plugin = builder.objectRef<PluginDefinition>('Plugin').implement({
     name: t.exposeString('name'),
     category: t.exposeString('category', { description: PLUGIN_CATEGORIES.join(', ') }),
     description: t.exposeString('description'),
-    delivery: t.exposeString('delivery', { description: 'sftp (files dropped on our SFTP server) or http_pull (we fetch).' }),
+    delivery: t.exposeString('delivery', {
+      description: 'sftp (files dropped on our SFTP server) or http_pull (we fetch).',
+    }),
     formats: t.stringList({ resolve: (plugin) => [...plugin.formats] }),
     capabilities: t.stringList({ resolve: (plugin) => [...plugin.capabilities] }),
     config_schema: t.field({ type: [ConfigFieldRef], resolve: (plugin) => [...plugin.configSchema] }),
@@ -48,7 +61,11 @@ const Validation = builder.objectRef<{ plugin: string; errors: FieldError[] }>('
   fields: (t) => ({
     plugin: t.exposeString('plugin'),
     valid: t.boolean({ resolve: (result) => result.errors.length === 0 }),
-    errors: t.field({ type: [FieldErrorRef], description: 'One entry per bad field.', resolve: (result) => result.errors }),
+    errors: t.field({
+      type: [FieldErrorRef],
+      description: 'One entry per bad field.',
+      resolve: (result) => result.errors,
+    }),
   }),
 });
 
@@ -68,8 +85,10 @@ builder.queryFields((t) => ({
     resolve: (_root, args) => {
       const { limit, offset } = pageArgs(args);
       const category = args.category ? oneOf('category', args.category, PLUGIN_CATEGORIES) : null;
-      const matching = PLUGINS.filter((plugin) => !category || plugin.category === category)
-        .sort((a, b) => PLUGIN_CATEGORIES.indexOf(a.category) - PLUGIN_CATEGORIES.indexOf(b.category) || a.name.localeCompare(b.name));
+      const matching = PLUGINS.filter((plugin) => !category || plugin.category === category).sort(
+        (a, b) =>
+          PLUGIN_CATEGORIES.indexOf(a.category) - PLUGIN_CATEGORIES.indexOf(b.category) || a.name.localeCompare(b.name),
+      );
       return { items: matching.slice(offset, offset + limit), total: matching.length, limit, offset };
     },
   }),

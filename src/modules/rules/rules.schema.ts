@@ -24,10 +24,16 @@ const TransformationRule = builder.prismaObject('TransformationRule', {
   }),
 });
 
-const RulePage = pageOf('TransformationRulePage', 'rules', itemsWhere(TransformationRule, [{ position: 'asc' }, { createdAt: 'asc' }]));
+const RulePage = pageOf(
+  'TransformationRulePage',
+  'rules',
+  itemsWhere(TransformationRule, [{ position: 'asc' }, { createdAt: 'asc' }]),
+);
 
 type TestResult = Awaited<ReturnType<typeof testRules>>[number];
-const FiredRule = builder.objectRef<{ id: string; name: string }>('FiredRule').implement({ fields: (t) => ({ id: t.exposeString('id'), name: t.exposeString('name') }) });
+const FiredRule = builder
+  .objectRef<{ id: string; name: string }>('FiredRule')
+  .implement({ fields: (t) => ({ id: t.exposeString('id'), name: t.exposeString('name') }) });
 const RuleTestRecord = builder.objectRef<TestResult>('RuleTestRecord').implement({
   fields: (t) => ({
     before: t.expose('before', { type: 'JSON' }),
@@ -38,12 +44,21 @@ const RuleTestRecord = builder.objectRef<TestResult>('RuleTestRecord').implement
     fired: t.field({ type: [FiredRule], resolve: (record) => record.fired }),
   }),
 });
-const RuleTest = builder.objectRef<TestResult[]>('RuleTest').implement({ fields: (t) => ({ records: t.field({ type: [RuleTestRecord], resolve: (records) => records }) }) });
+const RuleTest = builder
+  .objectRef<TestResult[]>('RuleTest')
+  .implement({ fields: (t) => ({ records: t.field({ type: [RuleTestRecord], resolve: (records) => records }) }) });
 
 const ruleArgs = (t: FieldArgsBuilder) => ({
   name: t.arg.string(),
-  conditions: t.arg({ type: 'JSON', description: 'All must hold: [{ "field": "make", "operator": "equals", "value": "Chevy" }]. Empty: always.' }),
-  action: t.arg({ type: 'JSON', description: '{ "type": "set_field", "field": "make", "value": "Chevrolet" }; templates: { "type": "set_field", "field": "title", "template": "{year} {make} {model}" }.' }),
+  conditions: t.arg({
+    type: 'JSON',
+    description: 'All must hold: [{ "field": "make", "operator": "equals", "value": "Chevy" }]. Empty: always.',
+  }),
+  action: t.arg({
+    type: 'JSON',
+    description:
+      '{ "type": "set_field", "field": "make", "value": "Chevrolet" }; templates: { "type": "set_field", "field": "title", "template": "{year} {make} {model}" }.',
+  }),
   position: t.arg.int(),
   enabled: t.arg.boolean(),
 });
@@ -59,11 +74,20 @@ builder.queryFields((t) => ({
   }),
   testTransformationRules: t.field({
     // Runs every rule over every sample record the caller sends (up to the body limit).
-    ...operation('POST /transformation-rules/test', 'Dry-run transformation rules', { rateLimit: { operation: 'dry-running rules', max: 60, window: '1m' } }),
+    ...operation('POST /transformation-rules/test', 'Dry-run transformation rules', {
+      rateLimit: { operation: 'dry-running rules', max: 60, window: '1m' },
+    }),
     type: RuleTest,
-    description: 'Dry run on sample records: each before and after, with the rules that fired. Uses your enabled rules, or the draft `rules` given.',
+    description:
+      'Dry run on sample records: each before and after, with the rules that fired. Uses your enabled rules, or the draft `rules` given.',
     authScopes: { scope: 'mappings:read' },
-    args: { records: t.arg({ type: 'JSON', required: true }), rules: t.arg({ type: 'JSON', description: 'Draft rules [{ name, conditions, action }] to try instead of the saved ones.' }) },
+    args: {
+      records: t.arg({ type: 'JSON', required: true }),
+      rules: t.arg({
+        type: 'JSON',
+        description: 'Draft rules [{ name, conditions, action }] to try instead of the saved ones.',
+      }),
+    },
     resolve: (_root, args, context) => testRules(context, args),
   }),
 }));
@@ -73,16 +97,30 @@ builder.mutationFields((t) => ({
     ...operation('POST /transformation-rules', 'Create a transformation rule', { status: 201 }),
     type: TransformationRule,
     authScopes: { scope: 'mappings:write' },
-    args: { ...ruleArgs(t), name: t.arg.string({ required: true }), action: t.arg({ type: 'JSON', required: true }), dealer_group_id: t.arg.id() },
+    args: {
+      ...ruleArgs(t),
+      name: t.arg.string({ required: true }),
+      action: t.arg({ type: 'JSON', required: true }),
+      dealer_group_id: t.arg.id(),
+    },
     resolve: async (query, _root, args, context) =>
-      context.db.transformationRule.findUniqueOrThrow({ ...query, where: { id: await createRule(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as RuleInput) } }),
+      context.db.transformationRule.findUniqueOrThrow({
+        ...query,
+        where: {
+          id: await createRule(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as RuleInput),
+        },
+      }),
   }),
   updateTransformationRule: t.prismaField({
     ...operation('PATCH /transformation-rules/:id', 'Update a transformation rule'),
     type: TransformationRule,
     authScopes: { scope: 'mappings:write' },
     args: { id: t.arg.id({ required: true }), ...ruleArgs(t) },
-    resolve: async (query, _root, { id, ...input }, context) => context.db.transformationRule.findUniqueOrThrow({ ...query, where: { id: await updateRule(context, String(id), input as RuleInput) } }),
+    resolve: async (query, _root, { id, ...input }, context) =>
+      context.db.transformationRule.findUniqueOrThrow({
+        ...query,
+        where: { id: await updateRule(context, String(id), input as RuleInput) },
+      }),
   }),
   deleteTransformationRule: t.field({
     ...operation('DELETE /transformation-rules/:id', 'Delete a transformation rule'),
@@ -92,4 +130,3 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, context) => ({ id: await deleteRule(context, String(args.id)) }),
   }),
 }));
-

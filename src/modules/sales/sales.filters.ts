@@ -9,14 +9,21 @@ import { rangeSql } from '../../sql-filters';
 export const CONTRACT_TYPES = ['cash', 'finance', 'lease'] as const;
 
 export interface SaleFilters {
-  salesperson?: string | null; contract_type?: string[] | null; condition?: string | null; dealer_id?: string[] | null;
-  from?: Date | null; to?: Date | null; updated_since?: Date | null;
+  salesperson?: string | null;
+  contract_type?: string[] | null;
+  condition?: string | null;
+  dealer_id?: string[] | null;
+  from?: Date | null;
+  to?: Date | null;
+  updated_since?: Date | null;
 }
 
 export function saleFilterSql(session: Session, filters: SaleFilters): Prisma.Sql {
   const contracts = enumList('contract_type', filters.contract_type, CONTRACT_TYPES);
   const dealers = dealerIds(filters.dealer_id);
-  const condition = filters.condition ? oneOf('condition', filters.condition, ['new', 'used', 'certified'] as const) : null;
+  const condition = filters.condition
+    ? oneOf('condition', filters.condition, ['new', 'used', 'certified'] as const)
+    : null;
   const parts = [callerGroupsSql(session, 'd'), ...rangeSql('d.sold_at', filters.from, filters.to)];
   if (dealers) parts.push(Prisma.sql`d.dealer_id = ANY(${dealers}::uuid[])`);
   if (filters.salesperson?.trim()) parts.push(Prisma.sql`lower(d.salesperson) = lower(${filters.salesperson.trim()})`);

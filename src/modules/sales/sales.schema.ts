@@ -3,7 +3,15 @@ import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
 import { itemsByIds, pageOf } from '../../pages';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
-import { CONTRACT_TYPES, findSaleId, salePage, saleStats, salespeopleStats, type SaleFilters, type SaleMeasures } from './sales.service';
+import {
+  CONTRACT_TYPES,
+  findSaleId,
+  salePage,
+  saleStats,
+  salespeopleStats,
+  type SaleFilters,
+  type SaleMeasures,
+} from './sales.service';
 import { choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
@@ -67,14 +75,19 @@ const SaleStats = builder.objectRef<Awaited<ReturnType<typeof saleStats>>>('Sale
   interfaces: [SaleMeasuresRef],
   fields: (t) => ({ by_month: t.field({ type: [MonthStats], resolve: (stats) => stats.by_month }) }),
 });
-const SalespersonStats = builder.objectRef<Awaited<ReturnType<typeof salespeopleStats>>[number]>('SalespersonStats').implement({
-  interfaces: [SaleMeasuresRef],
-  fields: (t) => ({
-    salesperson: t.exposeString('salesperson'),
-    assigned_leads: t.exposeInt('assigned_leads'),
-    close_rate: t.exposeFloat('close_rate', { nullable: true, description: 'Deals ÷ leads assigned to them in the period; null without assigned leads.' }),
-  }),
-});
+const SalespersonStats = builder
+  .objectRef<Awaited<ReturnType<typeof salespeopleStats>>[number]>('SalespersonStats')
+  .implement({
+    interfaces: [SaleMeasuresRef],
+    fields: (t) => ({
+      salesperson: t.exposeString('salesperson'),
+      assigned_leads: t.exposeInt('assigned_leads'),
+      close_rate: t.exposeFloat('close_rate', {
+        nullable: true,
+        description: 'Deals ÷ leads assigned to them in the period; null without assigned leads.',
+      }),
+    }),
+  });
 const SalespeopleStats = builder.objectRef<Awaited<ReturnType<typeof salespeopleStats>>>('SalespeopleStats').implement({
   fields: (t) => ({ salespeople: t.field({ type: [SalespersonStats], resolve: (rows) => rows }) }),
 });
@@ -90,7 +103,13 @@ export function saleFilterArgs(t: FieldArgsBuilder) {
 }
 
 // Cost grows with the range asked for (every matching deal is aggregated). Both breakdowns share one count.
-const LONG_RANGE_STATS: FieldRateLimit = { operation: 'asking for sale stats over more than 90 days', bucket: 'sale-stats-long-range', max: 30, window: '1m', countsWhen: rangeLongerThan(90) };
+const LONG_RANGE_STATS: FieldRateLimit = {
+  operation: 'asking for sale stats over more than 90 days',
+  bucket: 'sale-stats-long-range',
+  max: 30,
+  window: '1m',
+  countsWhen: rangeLongerThan(90),
+};
 
 const asFilters = (args: object) => withDealerIds<SaleFilters & WindowArgs>(args);
 
@@ -108,7 +127,8 @@ builder.queryFields((t) => ({
     type: Sale,
     authScopes: { scope: 'sales:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.sale.findUniqueOrThrow({ ...query, where: { id: await findSaleId(context, String(args.id)) } }),
+    resolve: async (query, _root, args, context) =>
+      context.db.sale.findUniqueOrThrow({ ...query, where: { id: await findSaleId(context, String(args.id)) } }),
   }),
   saleStats: t.field({
     ...operation('GET /sales/stats', 'Sales statistics', { rateLimit: LONG_RANGE_STATS }),

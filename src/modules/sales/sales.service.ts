@@ -12,11 +12,21 @@ export { CONTRACT_TYPES, type SaleFilters } from './sales.filters';
 /** A page of deals, newest first: ids and total in one statement. */
 export async function salePage(caller: Caller, filters: SaleFilters & WindowArgs): Promise<IdPage> {
   const { limit, offset } = pageArgs(filters);
-  return pageOfIds(caller.db, { name: 'salePage', table: 'sales', alias: 'd', where: saleFilterSql(caller.session, filters), orderBy: Prisma.sql`d.sold_at DESC, d.id`, limit, offset });
+  return pageOfIds(caller.db, {
+    name: 'salePage',
+    table: 'sales',
+    alias: 'd',
+    where: saleFilterSql(caller.session, filters),
+    orderBy: Prisma.sql`d.sold_at DESC, d.id`,
+    limit,
+    offset,
+  });
 }
 
 export async function findSaleId(caller: Caller, id: string): Promise<string> {
-  const sale = await findInTenant(caller.session, 'sale', id, (where) => caller.db.sale.findFirst({ where, select: { id: true } }));
+  const sale = await findInTenant(caller.session, 'sale', id, (where) =>
+    caller.db.sale.findFirst({ where, select: { id: true } }),
+  );
   return sale.id;
 }
 
@@ -26,8 +36,14 @@ const MEASURES = Prisma.sql`count(*)::int AS units, COALESCE(sum(d.sale_price), 
   avg(d.front_gross)::numeric(14,2)::text AS average_front_gross, avg(d.back_gross)::numeric(14,2)::text AS average_back_gross`;
 
 export interface SaleMeasures {
-  units: number; revenue: string; front_gross: string; back_gross: string; total_gross: string;
-  average_sale_price: string | null; average_front_gross: string | null; average_back_gross: string | null;
+  units: number;
+  revenue: string;
+  front_gross: string;
+  back_gross: string;
+  total_gross: string;
+  average_sale_price: string | null;
+  average_front_gross: string | null;
+  average_back_gross: string | null;
 }
 
 export async function saleStats(caller: Caller, filters: SaleFilters) {
@@ -48,12 +64,17 @@ export async function salespeopleStats(caller: Caller, filters: SaleFilters) {
     ...(filters.from ? [Prisma.sql`l.received_at >= ${filters.from}`] : []),
     ...(filters.to ? [Prisma.sql`l.received_at <= ${filters.to}`] : []),
   ];
-  const rows = await caller.db.$queryRaw<Array<SaleMeasures & { salesperson: string; assigned_leads: number }>>(Prisma.sql`/* salespeopleStats */
+  const rows = await caller.db.$queryRaw<
+    Array<SaleMeasures & { salesperson: string; assigned_leads: number }>
+  >(Prisma.sql`/* salespeopleStats */
     WITH deals AS (SELECT mode() WITHIN GROUP (ORDER BY d.salesperson) AS salesperson, ${MEASURES} FROM sales d WHERE ${where} GROUP BY lower(d.salesperson)),
     assigned AS (SELECT lower(l.assignee) AS person, count(*)::int AS assigned_leads FROM leads l WHERE ${Prisma.join(leadRange, ' AND ')} AND l.assignee IS NOT NULL GROUP BY 1)
     SELECT deals.*, COALESCE(assigned.assigned_leads, 0) AS assigned_leads FROM deals LEFT JOIN assigned ON assigned.person = lower(deals.salesperson)
     ORDER BY deals.units DESC, deals.salesperson`);
-  return rows.map((row) => ({ ...row, close_rate: row.assigned_leads ? Math.round((row.units / row.assigned_leads) * 1000) / 1000 : null }));
+  return rows.map((row) => ({
+    ...row,
+    close_rate: row.assigned_leads ? Math.round((row.units / row.assigned_leads) * 1000) / 1000 : null,
+  }));
 }
 
 export const LINK_WINDOW_DAYS = 120;
@@ -63,11 +84,15 @@ export const LINK_WINDOW_DAYS = 120;
  * 120 days after them to the same customer (email or phone for leads, phone for calls) or of the
  * vehicle the lead asked about (VIN). Returns how many records were linked.
  */
-export async function linkLeadsAndCalls(db: Db, dealerGroupIds: readonly string[]): Promise<{ leads: number; calls: number }> {
+export async function linkLeadsAndCalls(
+  db: Db,
+  dealerGroupIds: readonly string[],
+): Promise<{ leads: number; calls: number }> {
   const groups = [...dealerGroupIds];
   // Equality joins (one per kind of evidence) let PostgreSQL hash-join leads and deals instead of
   // testing every pair; the earliest deal in the window wins.
-  const within = (column: Prisma.Sql) => Prisma.sql`d.sold_at >= ${column} AND d.sold_at <= ${column} + make_interval(days => ${LINK_WINDOW_DAYS})`;
+  const within = (column: Prisma.Sql) =>
+    Prisma.sql`d.sold_at >= ${column} AND d.sold_at <= ${column} + make_interval(days => ${LINK_WINDOW_DAYS})`;
   const leads = await db.$executeRaw`/* linkLeads */
     WITH open_leads AS (SELECT id, dealer_group_id, received_at, lower(email) AS email, phone, vehicle_vin FROM leads
         WHERE dealer_group_id = ANY(${groups}::uuid[]) AND sale_id IS NULL),

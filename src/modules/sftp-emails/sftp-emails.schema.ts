@@ -22,7 +22,9 @@ const SentEmail = builder.objectRef<Sent>('SftpCredentialEmail').implement({
     username: t.exposeString('username'),
     host: t.exposeString('host'),
     port: t.exposeInt('port'),
-    delivery: t.exposeString('delivery', { description: 'smtp, or outbox when no SMTP server took it (the .eml file waits under DATA_DIR/outbox)' }),
+    delivery: t.exposeString('delivery', {
+      description: 'smtp, or outbox when no SMTP server took it (the .eml file waits under DATA_DIR/outbox)',
+    }),
     outbox_file: t.exposeString('outboxFile', { nullable: true }),
     note: t.exposeString('note', { nullable: true }),
     sent_by_user_id: t.exposeID('sentByUserId', { nullable: true }),
@@ -30,18 +32,20 @@ const SentEmail = builder.objectRef<Sent>('SftpCredentialEmail').implement({
   }),
 });
 
-const EmailPreview = builder.objectRef<Awaited<ReturnType<typeof previewEmail>>>('SftpCredentialEmailPreview').implement({
-  fields: (t) => ({
-    integration_id: t.exposeID('integration_id'),
-    recipient: t.exposeString('recipient'),
-    subject: t.exposeString('subject'),
-    text: t.exposeString('text'),
-    username: t.exposeString('username'),
-    host: t.exposeString('host'),
-    port: t.exposeInt('port', { nullable: true }),
-    delivery: t.exposeString('delivery', { description: 'How it would go: smtp or outbox.' }),
-  }),
-});
+const EmailPreview = builder
+  .objectRef<Awaited<ReturnType<typeof previewEmail>>>('SftpCredentialEmailPreview')
+  .implement({
+    fields: (t) => ({
+      integration_id: t.exposeID('integration_id'),
+      recipient: t.exposeString('recipient'),
+      subject: t.exposeString('subject'),
+      text: t.exposeString('text'),
+      username: t.exposeString('username'),
+      host: t.exposeString('host'),
+      port: t.exposeInt('port', { nullable: true }),
+      delivery: t.exposeString('delivery', { description: 'How it would go: smtp or outbox.' }),
+    }),
+  });
 
 const EmailPage = pageOf('SftpCredentialEmailPage', 'emails', itemsLoaded(SentEmail));
 
@@ -59,7 +63,8 @@ builder.queryFields((t) => ({
     description: 'What was sent, when and to whom (never the password).',
     authScopes: { scope: 'integrations:read' },
     args: { integration_id: t.arg.id(), ...listArgs(t) },
-    resolve: (_root, args, context) => emailHistory(context, { ...args, integration_id: args.integration_id?.toString() }),
+    resolve: (_root, args, context) =>
+      emailHistory(context, { ...args, integration_id: args.integration_id?.toString() }),
   }),
 }));
 
@@ -70,7 +75,8 @@ builder.mutationFields((t) => ({
     description: 'The email as it would go, without sending it or changing the password.',
     authScopes: { scope: 'integrations:write' },
     args: emailArgs(t as never),
-    resolve: (app, args, context) => previewEmail(context, app, { ...args, integration_id: String(args.integration_id) }),
+    resolve: (app, args, context) =>
+      previewEmail(context, app, { ...args, integration_id: String(args.integration_id) }),
   }),
   sendSftpCredentialEmail: t.field({
     ...operation('POST /sftp-credential-emails', 'Send SFTP credentials by email', { status: 201 }),

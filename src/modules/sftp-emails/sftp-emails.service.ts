@@ -13,7 +13,12 @@ import { findIntegration, issueSftpAccount } from '../integrations/integrations.
 
 type MailServices = Pick<AppServices, 'mailer' | 'feeds'>;
 
-export interface EmailInput { integration_id?: string | null; recipient?: string | null; provider_name?: string | null; message?: string | null }
+export interface EmailInput {
+  integration_id?: string | null;
+  recipient?: string | null;
+  provider_name?: string | null;
+  message?: string | null;
+}
 
 const PASSWORD_PLACEHOLDER = '(a new password is generated when the email is sent)';
 
@@ -21,16 +26,32 @@ async function prepare(caller: Caller, input: EmailInput) {
   if (!input.integration_id) throw badInput('integration_id', 'is required');
   const integration = await findIntegration(caller, input.integration_id);
   const plugin = pluginByKey(integration.pluginKey)!;
-  if (plugin.delivery !== 'sftp') throw badInput('integration_id', `${plugin.name} pulls its data over HTTP; it has no SFTP inbox`);
+  if (plugin.delivery !== 'sftp')
+    throw badInput('integration_id', `${plugin.name} pulls its data over HTTP; it has no SFTP inbox`);
   const recipient = emailAddress('recipient', input.recipient);
-  const dealer = await caller.db.dealer.findUniqueOrThrow({ where: { id: integration.dealerId }, select: { name: true } });
-  return { integration, plugin, recipient, dealer, providerName: optionalText('provider_name', input.provider_name, 100) ?? null, note: optionalText('message', input.message, 2000) ?? null };
+  const dealer = await caller.db.dealer.findUniqueOrThrow({
+    where: { id: integration.dealerId },
+    select: { name: true },
+  });
+  return {
+    integration,
+    plugin,
+    recipient,
+    dealer,
+    providerName: optionalText('provider_name', input.provider_name, 100) ?? null,
+    note: optionalText('message', input.message, 2000) ?? null,
+  };
 }
 
-function compose(prepared: Awaited<ReturnType<typeof prepare>>, account: { host: string; port: number | null; username: string; password: string }) {
+function compose(
+  prepared: Awaited<ReturnType<typeof prepare>>,
+  account: { host: string; port: number | null; username: string; password: string },
+) {
   const { integration, plugin, dealer, providerName, note } = prepared;
   const config = integration.config as Record<string, unknown>;
-  const patterns = String(config.file_pattern ?? plugin.configSchema.find((field) => field.name === 'file_pattern')?.default ?? '*');
+  const patterns = String(
+    config.file_pattern ?? plugin.configSchema.find((field) => field.name === 'file_pattern')?.default ?? '*',
+  );
   const subject = `SFTP access for the ${dealer.name} ${plugin.name} feed`;
   const text = [
     `Hello${providerName ? ` ${providerName}` : ''},`,
@@ -59,7 +80,16 @@ export async function previewEmail(caller: Caller, app: MailServices, input: Ema
   const host = app.feeds.sftp?.host ?? 'localhost';
   const port = app.feeds.sftp?.port ?? null;
   const { subject, text } = compose(prepared, { host, port, username, password: PASSWORD_PLACEHOLDER });
-  return { integration_id: prepared.integration.id, recipient: prepared.recipient, subject, text, username, host, port, delivery: app.mailer.delivery };
+  return {
+    integration_id: prepared.integration.id,
+    recipient: prepared.recipient,
+    subject,
+    text,
+    username,
+    host,
+    port,
+    delivery: app.mailer.delivery,
+  };
 }
 
 /** Issues a new password for the integration's SFTP account and emails it; without SMTP (or if SMTP fails) the message goes to the outbox. */
@@ -70,28 +100,57 @@ export async function sendEmail(caller: Caller, app: MailServices, input: EmailI
   const receipt = await app.mailer.send({ to: prepared.recipient, subject, text });
   const note = receipt.smtpError
     ? `the SMTP server did not take the message (${receipt.smtpError}); it was written to the outbox instead`
-    : receipt.delivery === 'outbox' ? 'no SMTP server is configured (SMTP_URL): the message was written to the outbox for an operator to send' : null;
+    : receipt.delivery === 'outbox'
+      ? 'no SMTP server is configured (SMTP_URL): the message was written to the outbox for an operator to send'
+      : null;
   const record = await caller.db.$transaction(async (tx) => {
     const row = await tx.sftpCredentialEmail.create({
       data: {
-        dealerGroupId: prepared.integration.dealerGroupId, integrationId: prepared.integration.id, recipient: prepared.recipient, providerName: prepared.providerName,
-        subject, username: account.username, host: account.host, port: account.port ?? 0, delivery: receipt.delivery, outboxFile: receipt.outboxFile, messageId: receipt.messageId,
+        dealerGroupId: prepared.integration.dealerGroupId,
+        integrationId: prepared.integration.id,
+        recipient: prepared.recipient,
+        providerName: prepared.providerName,
+        subject,
+        username: account.username,
+        host: account.host,
+        port: account.port ?? 0,
+        delivery: receipt.delivery,
+        outboxFile: receipt.outboxFile,
+        messageId: receipt.messageId,
         sentByUserId: caller.session.userId,
       },
     });
-    await recordAudit(tx, caller, { action: 'sftp_credentials.sent', targetType: 'integration', targetId: prepared.integration.id, dealerGroupIds: [prepared.integration.dealerGroupId], details: { recipient: prepared.recipient, delivery: receipt.delivery } });
+    await recordAudit(tx, caller, {
+      action: 'sftp_credentials.sent',
+      targetType: 'integration',
+      targetId: prepared.integration.id,
+      dealerGroupIds: [prepared.integration.dealerGroupId],
+      details: { recipient: prepared.recipient, delivery: receipt.delivery },
+    });
     return row;
   });
   return { ...record, note };
 }
 
-export async function emailHistory(caller: Caller, args: { integration_id?: string | null; limit?: number | null; offset?: number | null }) {
+export async function emailHistory(
+  caller: Caller,
+  args: { integration_id?: string | null; limit?: number | null; offset?: number | null },
+) {
   const { limit, offset } = pageArgs(args);
-  if (args.integration_id && !isUuid(args.integration_id)) throw badInput('integration_id', 'must be an integration id');
-  const where: Prisma.SftpCredentialEmailWhereInput = { dealerGroupId: inCallerGroups(caller.session), ...(args.integration_id ? { integrationId: args.integration_id } : {}) };
+  if (args.integration_id && !isUuid(args.integration_id))
+    throw badInput('integration_id', 'must be an integration id');
+  const where: Prisma.SftpCredentialEmailWhereInput = {
+    dealerGroupId: inCallerGroups(caller.session),
+    ...(args.integration_id ? { integrationId: args.integration_id } : {}),
+  };
   const [total, emails] = await Promise.all([
     caller.db.sftpCredentialEmail.count({ where }),
-    caller.db.sftpCredentialEmail.findMany({ where, orderBy: [{ sentAt: 'desc' }, { id: 'asc' }], take: limit, skip: offset }),
+    caller.db.sftpCredentialEmail.findMany({
+      where,
+      orderBy: [{ sentAt: 'desc' }, { id: 'asc' }],
+      take: limit,
+      skip: offset,
+    }),
   ]);
   return { items: emails.map((email) => ({ ...email, note: null })), total, limit, offset };
 }

@@ -3,7 +3,13 @@ import { normalizeRawSource } from './normalize';
 import { patternProblem } from '../../validation';
 
 describe('raw source normalisation', () => {
-  it.each([['Google Ads', 'google ads'], ['  GOOGLE-ADS ', 'google ads'], ['google_ads!!', 'google ads'], ['Cars.com', 'cars com'], ['CarGurus / Listing', 'cargurus listing']])('%s → %s', (raw, normalized) => {
+  it.each([
+    ['Google Ads', 'google ads'],
+    ['  GOOGLE-ADS ', 'google ads'],
+    ['google_ads!!', 'google ads'],
+    ['Cars.com', 'cars com'],
+    ['CarGurus / Listing', 'cargurus listing'],
+  ])('%s → %s', (raw, normalized) => {
     expect(normalizeRawSource(raw)).toBe(normalized);
   });
 

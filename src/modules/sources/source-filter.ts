@@ -5,5 +5,7 @@ import { isUuid } from '../../validation';
 export function sourceFilterSql(alias: string, source: string | null | undefined): Prisma.Sql | null {
   if (!source?.trim()) return null;
   const column = Prisma.raw(`${alias}.source_id`);
-  return isUuid(source) ? Prisma.sql`${column} = ${source}::uuid` : Prisma.sql`${column} IN (SELECT id FROM sources WHERE name = ${source.trim()}::citext)`;
+  return isUuid(source)
+    ? Prisma.sql`${column} = ${source}::uuid`
+    : Prisma.sql`${column} IN (SELECT id FROM sources WHERE name = ${source.trim()}::citext)`;
 }

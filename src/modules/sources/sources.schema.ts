@@ -1,8 +1,19 @@
 import { builder, Deletion } from '../../builder';
 import { itemsLoaded, itemsWhere, pageOf } from '../../pages';
 import {
-  createMappings, createSource, deleteMapping, deleteSource, findSource, mappingPage, resolveRawValues, SOURCE_CATEGORIES, sourcePage, unmappedValues, updateSource,
-  type SourceInput, type UnmappedValue,
+  createMappings,
+  createSource,
+  deleteMapping,
+  deleteSource,
+  findSource,
+  mappingPage,
+  resolveRawValues,
+  SOURCE_CATEGORIES,
+  sourcePage,
+  unmappedValues,
+  updateSource,
+  type SourceInput,
+  type UnmappedValue,
 } from './sources.service';
 import { choice, listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { restOperations } from '../../http/operations';
@@ -33,49 +44,83 @@ const SourceMapping = builder.prismaObject('SourceMapping', {
   fields: (t) => ({
     id: t.exposeID('id'),
     source_id: t.exposeID('sourceId'),
-    source_name: t.string({ select: { source: { select: { name: true } } }, resolve: (mapping) => mapping.source.name }),
+    source_name: t.string({
+      select: { source: { select: { name: true } } },
+      resolve: (mapping) => mapping.source.name,
+    }),
     match: t.expose('match', { type: MappingMatchEnum }),
-    raw_value: t.exposeString('rawValue', { description: 'The raw value (exact) or the regular expression (pattern).' }),
-    normalized: t.exposeString('normalized', { nullable: true, description: 'What exact matching compares: lower case, punctuation and spacing folded.' }),
+    raw_value: t.exposeString('rawValue', {
+      description: 'The raw value (exact) or the regular expression (pattern).',
+    }),
+    normalized: t.exposeString('normalized', {
+      nullable: true,
+      description: 'What exact matching compares: lower case, punctuation and spacing folded.',
+    }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
 const SourcePage = pageOf('SourcePage', 'sources', itemsWhere(Source, [{ name: 'asc' }, { id: 'asc' }]));
 
-const MappingPage = pageOf('SourceMappingPage', 'mappings', itemsWhere(SourceMapping, [{ createdAt: 'desc' }, { id: 'asc' }]));
+const MappingPage = pageOf(
+  'SourceMappingPage',
+  'mappings',
+  itemsWhere(SourceMapping, [{ createdAt: 'desc' }, { id: 'asc' }]),
+);
 
 const CreatedMappings = builder.objectRef<{ ids: string[]; created: number }>('CreatedSourceMappings').implement({
   fields: (t) => ({
-    created: t.exposeInt('created', { description: 'New mappings; values already mapped to this source are left as they were.' }),
-    mappings: t.prismaField({ type: [SourceMapping], resolve: (query, result, _args, context) => context.db.sourceMapping.findMany({ ...query, where: { id: { in: result.ids } }, orderBy: { rawValue: 'asc' } }) }),
-  }),
-});
-
-const Resolution = builder.objectRef<Awaited<ReturnType<typeof resolveRawValues>>[number]>('SourceResolution').implement({
-  fields: (t) => ({
-    raw_value: t.exposeString('raw_value'),
-    matched_by: t.exposeString('matched_by', { nullable: true, description: '"exact", "pattern", or null when nothing maps the value.' }),
-    mapping_id: t.exposeID('mappingId', { nullable: true }),
-    source: t.prismaField({
-      type: Source,
-      nullable: true,
-      resolve: (query, row, _args, context) => (row.sourceId ? context.db.source.findUnique({ ...query, where: { id: row.sourceId } }) : null),
+    created: t.exposeInt('created', {
+      description: 'New mappings; values already mapped to this source are left as they were.',
+    }),
+    mappings: t.prismaField({
+      type: [SourceMapping],
+      resolve: (query, result, _args, context) =>
+        context.db.sourceMapping.findMany({
+          ...query,
+          where: { id: { in: result.ids } },
+          orderBy: { rawValue: 'asc' },
+        }),
     }),
   }),
 });
 
-const ResolutionResult = builder.objectRef<Awaited<ReturnType<typeof resolveRawValues>>>('SourceResolutions').implement({
-  fields: (t) => ({ results: t.field({ type: [Resolution], resolve: (rows) => rows }) }),
-});
+const Resolution = builder
+  .objectRef<Awaited<ReturnType<typeof resolveRawValues>>[number]>('SourceResolution')
+  .implement({
+    fields: (t) => ({
+      raw_value: t.exposeString('raw_value'),
+      matched_by: t.exposeString('matched_by', {
+        nullable: true,
+        description: '"exact", "pattern", or null when nothing maps the value.',
+      }),
+      mapping_id: t.exposeID('mappingId', { nullable: true }),
+      source: t.prismaField({
+        type: Source,
+        nullable: true,
+        resolve: (query, row, _args, context) =>
+          row.sourceId ? context.db.source.findUnique({ ...query, where: { id: row.sourceId } }) : null,
+      }),
+    }),
+  });
 
-const Suggestion = builder.objectRef<{ sourceId: string; sourceName: string; score: number }>('SourceSuggestion').implement({
-  fields: (t) => ({
-    source_id: t.exposeID('sourceId'),
-    source_name: t.exposeString('sourceName'),
-    score: t.exposeFloat('score', { description: 'How alike the value and the source (or one of its mapped spellings) are, 0 to 1.' }),
-  }),
-});
+const ResolutionResult = builder
+  .objectRef<Awaited<ReturnType<typeof resolveRawValues>>>('SourceResolutions')
+  .implement({
+    fields: (t) => ({ results: t.field({ type: [Resolution], resolve: (rows) => rows }) }),
+  });
+
+const Suggestion = builder
+  .objectRef<{ sourceId: string; sourceName: string; score: number }>('SourceSuggestion')
+  .implement({
+    fields: (t) => ({
+      source_id: t.exposeID('sourceId'),
+      source_name: t.exposeString('sourceName'),
+      score: t.exposeFloat('score', {
+        description: 'How alike the value and the source (or one of its mapped spellings) are, 0 to 1.',
+      }),
+    }),
+  });
 
 const UnmappedValueRef = builder.objectRef<UnmappedValue>('UnmappedSourceValue').implement({
   fields: (t) => ({
@@ -112,7 +157,8 @@ builder.queryFields((t) => ({
     type: Source,
     authScopes: { scope: 'sources:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.source.findUniqueOrThrow({ ...query, where: { id: (await findSource(context, String(args.id))).id } }),
+    resolve: async (query, _root, args, context) =>
+      context.db.source.findUniqueOrThrow({ ...query, where: { id: (await findSource(context, String(args.id))).id } }),
   }),
   sourceMappings: t.field({
     ...operation('GET /sources/mappings', 'List source mappings'),
@@ -132,7 +178,8 @@ builder.queryFields((t) => ({
   unmappedSources: t.field({
     ...operation('GET /sources/unmapped', 'List unmapped source values'),
     type: UnmappedPage,
-    description: 'Raw source values seen in calls and leads that no mapping resolves, most frequent first, with suggestions.',
+    description:
+      'Raw source values seen in calls and leads that no mapping resolves, most frequent first, with suggestions.',
     authScopes: { scope: 'sources:read' },
     args: listArgs(t),
     resolve: (_root, args, context) => unmappedValues(context, args),
@@ -144,16 +191,33 @@ builder.mutationFields((t) => ({
     ...operation('POST /sources', 'Create a source', { status: 201 }),
     type: Source,
     authScopes: { scope: 'sources:write' },
-    args: { ...sourceArgs(t), name: t.arg.string({ required: true }), category: t.arg.string({ required: true }), dealer_group_id: t.arg.id() },
+    args: {
+      ...sourceArgs(t),
+      name: t.arg.string({ required: true }),
+      category: t.arg.string({ required: true }),
+      dealer_group_id: t.arg.id(),
+    },
     resolve: async (query, _root, args, context) =>
-      context.db.source.findUniqueOrThrow({ ...query, where: { id: await createSource(context, { ...args, dealer_group_id: args.dealer_group_id?.toString() } as SourceInput) } }),
+      context.db.source.findUniqueOrThrow({
+        ...query,
+        where: {
+          id: await createSource(context, {
+            ...args,
+            dealer_group_id: args.dealer_group_id?.toString(),
+          } as SourceInput),
+        },
+      }),
   }),
   updateSource: t.prismaField({
     ...operation('PATCH /sources/:id', 'Update a source'),
     type: Source,
     authScopes: { scope: 'sources:write' },
     args: { id: t.arg.id({ required: true }), ...sourceArgs(t) },
-    resolve: async (query, _root, { id, ...input }, context) => context.db.source.findUniqueOrThrow({ ...query, where: { id: await updateSource(context, String(id), input as SourceInput) } }),
+    resolve: async (query, _root, { id, ...input }, context) =>
+      context.db.source.findUniqueOrThrow({
+        ...query,
+        where: { id: await updateSource(context, String(id), input as SourceInput) },
+      }),
   }),
   deleteSource: t.field({
     ...operation('DELETE /sources/:id', 'Delete a source'),
@@ -166,9 +230,15 @@ builder.mutationFields((t) => ({
   createSourceMappings: t.field({
     ...operation('POST /sources/mappings', 'Map raw source values', { status: 201 }),
     type: CreatedMappings,
-    description: 'Map one raw value (raw_value) or many (raw_values) to a source, exactly (after normalising) or by pattern.',
+    description:
+      'Map one raw value (raw_value) or many (raw_values) to a source, exactly (after normalising) or by pattern.',
     authScopes: { scope: 'sources:write' },
-    args: { source_id: t.arg.id({ required: true }), raw_value: t.arg.string(), raw_values: t.arg.stringList(), match: t.arg.string({ description: 'exact (default) or pattern (a case-insensitive regular expression).' }) },
+    args: {
+      source_id: t.arg.id({ required: true }),
+      raw_value: t.arg.string(),
+      raw_values: t.arg.stringList(),
+      match: t.arg.string({ description: 'exact (default) or pattern (a case-insensitive regular expression).' }),
+    },
     resolve: (_root, args, context) => createMappings(context, { ...args, source_id: String(args.source_id) }),
   }),
   deleteSourceMapping: t.field({

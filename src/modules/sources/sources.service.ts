@@ -10,16 +10,36 @@ import { NORMALIZE_SQL, normalizeRawSource } from './normalize';
 
 /** The canonical source directory, raw-value mappings, resolution and the unmapped work queue. */
 
-export const SOURCE_CATEGORIES = ['paid_search', 'organic_search', 'third_party_listing', 'oem', 'social', 'display', 'email', 'referral', 'walk_in', 'phone', 'direct', 'other'] as const;
+export const SOURCE_CATEGORIES = [
+  'paid_search',
+  'organic_search',
+  'third_party_listing',
+  'oem',
+  'social',
+  'display',
+  'email',
+  'referral',
+  'walk_in',
+  'phone',
+  'direct',
+  'other',
+] as const;
 export type SourceCategory = (typeof SOURCE_CATEGORIES)[number];
 
 export interface SourceInput {
-  name?: string | null; category?: string | null; channel?: string | null; color?: string | null; cost_per_month?: string | null; dealer_group_id?: string | null;
+  name?: string | null;
+  category?: string | null;
+  channel?: string | null;
+  color?: string | null;
+  cost_per_month?: string | null;
+  dealer_group_id?: string | null;
 }
 
 function sourceFields(input: SourceInput) {
-  if (input.color != null && !/^#[0-9a-f]{6}$/i.test(input.color)) throw badInput('color', 'must be a hex colour such as #1f6feb');
-  if (input.cost_per_month != null && Number(input.cost_per_month) < 0) throw badInput('cost_per_month', 'must not be negative');
+  if (input.color != null && !/^#[0-9a-f]{6}$/i.test(input.color))
+    throw badInput('color', 'must be a hex colour such as #1f6feb');
+  if (input.cost_per_month != null && Number(input.cost_per_month) < 0)
+    throw badInput('cost_per_month', 'must not be negative');
   return {
     ...(input.name !== undefined ? { name: requiredText('name', input.name, 100) } : {}),
     ...(input.category != null ? { category: oneOf('category', input.category, SOURCE_CATEGORIES) } : {}),
@@ -29,7 +49,10 @@ function sourceFields(input: SourceInput) {
   };
 }
 
-export async function sourcePage(caller: Caller, args: WindowArgs & { category?: string | null; q?: string | null }): Promise<PageRef<Prisma.SourceWhereInput>> {
+export async function sourcePage(
+  caller: Caller,
+  args: WindowArgs & { category?: string | null; q?: string | null },
+): Promise<PageRef<Prisma.SourceWhereInput>> {
   const { limit, offset } = pageArgs(args);
   const where: Prisma.SourceWhereInput = {
     dealerGroupId: inCallerGroups(caller.session),
@@ -40,20 +63,36 @@ export async function sourcePage(caller: Caller, args: WindowArgs & { category?:
 }
 
 export function findSource(caller: Caller, id: string) {
-  return findInTenant(caller.session, 'source', id, (where) => caller.db.source.findFirst({ where, select: { id: true, dealerGroupId: true } }));
+  return findInTenant(caller.session, 'source', id, (where) =>
+    caller.db.source.findFirst({ where, select: { id: true, dealerGroupId: true } }),
+  );
 }
 
 export async function createSource(caller: Caller, input: SourceInput): Promise<string> {
   const dealerGroupId = targetGroup(caller.session, input.dealer_group_id);
   if (!input.category) throw badInput('category', `is required: one of ${SOURCE_CATEGORIES.join(', ')}`);
   const fields = sourceFields(input);
-  const source = await unlessTaken(() => caller.db.source.create({ data: { dealerGroupId, name: requiredText('name', input.name, 100), category: fields.category as SourceCategory, ...fields } }), `a source named "${input.name}" already exists`);
+  const source = await unlessTaken(
+    () =>
+      caller.db.source.create({
+        data: {
+          dealerGroupId,
+          name: requiredText('name', input.name, 100),
+          category: fields.category as SourceCategory,
+          ...fields,
+        },
+      }),
+    `a source named "${input.name}" already exists`,
+  );
   return source.id;
 }
 
 export async function updateSource(caller: Caller, id: string, input: SourceInput): Promise<string> {
   await findSource(caller, id);
-  await unlessTaken(() => caller.db.source.update({ where: { id }, data: sourceFields(input) }), `a source named "${input.name}" already exists`);
+  await unlessTaken(
+    () => caller.db.source.update({ where: { id }, data: sourceFields(input) }),
+    `a source named "${input.name}" already exists`,
+  );
   return id;
 }
 
@@ -66,13 +105,18 @@ export async function deleteSource(caller: Caller, id: string): Promise<string> 
     caller.db.lead.count({ where: { sourceId: id } }),
   ]);
   if (mappings || calls || leads) {
-    throw conflict(`source ${id} is in use by ${mappings} mapping(s), ${calls} call(s) and ${leads} lead(s); remove the mappings and re-map the data first`);
+    throw conflict(
+      `source ${id} is in use by ${mappings} mapping(s), ${calls} call(s) and ${leads} lead(s); remove the mappings and re-map the data first`,
+    );
   }
   await caller.db.source.delete({ where: { id } });
   return id;
 }
 
-export async function mappingPage(caller: Caller, args: WindowArgs & { source_id?: string | null; match?: string | null }): Promise<PageRef<Prisma.SourceMappingWhereInput>> {
+export async function mappingPage(
+  caller: Caller,
+  args: WindowArgs & { source_id?: string | null; match?: string | null },
+): Promise<PageRef<Prisma.SourceMappingWhereInput>> {
   const { limit, offset } = pageArgs(args);
   const where: Prisma.SourceMappingWhereInput = {
     dealerGroupId: inCallerGroups(caller.session),
@@ -83,10 +127,15 @@ export async function mappingPage(caller: Caller, args: WindowArgs & { source_id
 }
 
 /** Maps one or many raw values to a source. Re-mapping a value to the same source is a no-op; to another, a 409. */
-export async function createMappings(caller: Caller, input: { source_id: string; raw_value?: string | null; raw_values?: string[] | null; match?: string | null }) {
+export async function createMappings(
+  caller: Caller,
+  input: { source_id: string; raw_value?: string | null; raw_values?: string[] | null; match?: string | null },
+) {
   const source = await findSource(caller, input.source_id);
   const match = oneOf('match', input.match ?? 'exact', ['exact', 'pattern'] as const);
-  const values = [...(input.raw_value != null ? [input.raw_value] : []), ...(input.raw_values ?? [])].map((value) => value.trim());
+  const values = [...(input.raw_value != null ? [input.raw_value] : []), ...(input.raw_values ?? [])].map((value) =>
+    value.trim(),
+  );
   if (!values.length) throw badInput('raw_values', 'give raw_value or raw_values');
   if (values.length > 500) throw badInput('raw_values', 'at most 500 values at once');
   for (const value of values) {
@@ -105,38 +154,72 @@ export async function createMappings(caller: Caller, input: { source_id: string;
       where: {
         dealerGroupId: source.dealerGroupId,
         match,
-        OR: match === 'exact' ? [{ normalized: { in: keys.map((key) => key.normalized as string) } }] : [{ rawValue: { in: values } }],
+        OR:
+          match === 'exact'
+            ? [{ normalized: { in: keys.map((key) => key.normalized as string) } }]
+            : [{ rawValue: { in: values } }],
       },
       select: { id: true, rawValue: true, normalized: true, sourceId: true },
     });
     const clash = existing.find((mapping) => mapping.sourceId !== source.id);
-    if (clash) throw conflict(`"${clash.rawValue}" is already mapped to another source (mapping ${clash.id}); delete that mapping first`);
+    if (clash)
+      throw conflict(
+        `"${clash.rawValue}" is already mapped to another source (mapping ${clash.id}); delete that mapping first`,
+      );
     const known = new Set(existing.map((mapping) => (match === 'exact' ? mapping.normalized : mapping.rawValue)));
-    const fresh = [...new Map(keys.filter((key) => !known.has(match === 'exact' ? key.normalized : key.value)).map((key) => [key.normalized ?? key.value, key])).values()];
+    const fresh = [
+      ...new Map(
+        keys
+          .filter((key) => !known.has(match === 'exact' ? key.normalized : key.value))
+          .map((key) => [key.normalized ?? key.value, key]),
+      ).values(),
+    ];
     await tx.sourceMapping.createMany({
-      data: fresh.map((key) => ({ dealerGroupId: source.dealerGroupId, sourceId: source.id, match, rawValue: key.value, normalized: key.normalized })),
+      data: fresh.map((key) => ({
+        dealerGroupId: source.dealerGroupId,
+        sourceId: source.id,
+        match,
+        rawValue: key.value,
+        normalized: key.normalized,
+      })),
     });
     return { existing, fresh };
   });
-  const ids = await caller.db.sourceMapping.findMany({ where: { dealerGroupId: source.dealerGroupId, sourceId: source.id, match, rawValue: { in: values } }, select: { id: true } });
+  const ids = await caller.db.sourceMapping.findMany({
+    where: { dealerGroupId: source.dealerGroupId, sourceId: source.id, match, rawValue: { in: values } },
+    select: { id: true },
+  });
   // Calls and leads waiting in the unmapped queue take the new mapping at once.
-  if (fresh.length) await Promise.all([enrich(caller.db, [source.dealerGroupId], 'calls', {}), enrich(caller.db, [source.dealerGroupId], 'leads', {})]);
+  if (fresh.length)
+    await Promise.all([
+      enrich(caller.db, [source.dealerGroupId], 'calls', {}),
+      enrich(caller.db, [source.dealerGroupId], 'leads', {}),
+    ]);
   return { ids: [...new Set([...ids.map((row) => row.id), ...existing.map((row) => row.id)])], created: fresh.length };
 }
 
 export async function deleteMapping(caller: Caller, id: string): Promise<string> {
-  const { count } = isUuid(id) ? await caller.db.sourceMapping.deleteMany({ where: { id, dealerGroupId: inCallerGroups(caller.session) } }) : { count: 0 };
+  const { count } = isUuid(id)
+    ? await caller.db.sourceMapping.deleteMany({ where: { id, dealerGroupId: inCallerGroups(caller.session) } })
+    : { count: 0 };
   if (!count) throw notFound(`mapping ${id}`);
   return id;
 }
 
-export interface Resolution { raw_value: string; sourceId: string | null; matched_by: 'exact' | 'pattern' | null; mappingId: string | null }
+export interface Resolution {
+  raw_value: string;
+  sourceId: string | null;
+  matched_by: 'exact' | 'pattern' | null;
+  mappingId: string | null;
+}
 
 /** Resolves raw values: an exact mapping (after normalising) wins over a pattern; the oldest pattern wins among patterns. */
 export async function resolveRawValues(caller: Caller, rawValues: string[]): Promise<Resolution[]> {
   if (!rawValues.length) throw badInput('raw_values', 'give at least one value');
   if (rawValues.length > 1000) throw badInput('raw_values', 'at most 1000 values at once');
-  const rows = await caller.db.$queryRaw<Array<{ raw: string; source_id: string | null; matched_by: 'exact' | 'pattern' | null; mapping_id: string | null }>>(Prisma.sql`/* resolveSources */
+  const rows = await caller.db.$queryRaw<
+    Array<{ raw: string; source_id: string | null; matched_by: 'exact' | 'pattern' | null; mapping_id: string | null }>
+  >(Prisma.sql`/* resolveSources */
     SELECT v.raw, m.source_id, m.match::text AS matched_by, m.id AS mapping_id
     FROM unnest(${rawValues}::text[]) AS v(raw)
     LEFT JOIN LATERAL (
@@ -145,19 +228,39 @@ export async function resolveRawValues(caller: Caller, rawValues: string[]): Pro
         AND ((m.match = 'exact' AND m.normalized = ${Prisma.raw(NORMALIZE_SQL('v.raw'))}) OR (m.match = 'pattern' AND v.raw ~* m.raw_value))
       ORDER BY (m.match = 'exact') DESC, m.created_at, m.id LIMIT 1
     ) m ON true`);
-  return rows.map((row) => ({ raw_value: row.raw, sourceId: row.source_id, matched_by: row.matched_by, mappingId: row.mapping_id }));
+  return rows.map((row) => ({
+    raw_value: row.raw,
+    sourceId: row.source_id,
+    matched_by: row.matched_by,
+    mappingId: row.mapping_id,
+  }));
 }
 
 /** A raw source value no mapping resolves: how often calls and leads carried it, and the sources it looks like. */
 export interface UnmappedValue {
-  raw_value: string; normalized: string; calls: number; leads: number; total: number; last_seen_at: Date; suggestions: ReturnType<typeof suggestSources>;
+  raw_value: string;
+  normalized: string;
+  calls: number;
+  leads: number;
+  total: number;
+  last_seen_at: Date;
+  suggestions: ReturnType<typeof suggestSources>;
 }
 
 /** Raw values seen in calls and leads that no mapping resolves, most frequent first, with suggested sources. */
 export async function unmappedValues(caller: Caller, args: WindowArgs): Promise<Page<UnmappedValue>> {
   const { limit, offset } = pageArgs(args);
   const groups = [...caller.session.dealerGroupIds];
-  const rows = await caller.db.$queryRaw<Array<{ raw_value: string; normalized: string; calls: number; leads: number; last_seen_at: Date; total_count: bigint }>>(Prisma.sql`/* unmappedSources */
+  const rows = await caller.db.$queryRaw<
+    Array<{
+      raw_value: string;
+      normalized: string;
+      calls: number;
+      leads: number;
+      last_seen_at: Date;
+      total_count: bigint;
+    }>
+  >(Prisma.sql`/* unmappedSources */
     WITH seen AS (
       SELECT dealer_group_id, raw_source, 1 AS calls, 0 AS leads, started_at AS at FROM calls WHERE dealer_group_id = ANY(${groups}::uuid[]) AND raw_source IS NOT NULL AND source_id IS NULL
       UNION ALL
@@ -172,7 +275,10 @@ export async function unmappedValues(caller: Caller, args: WindowArgs): Promise<
       SELECT 1 FROM source_mappings m WHERE m.dealer_group_id = g.dealer_group_id
         AND ((m.match = 'exact' AND m.normalized = g.normalized) OR (m.match = 'pattern' AND g.raw_value ~* m.raw_value)))
     ORDER BY g.calls + g.leads DESC, g.normalized LIMIT ${limit} OFFSET ${offset}`);
-  const sources = await caller.db.source.findMany({ where: { dealerGroupId: { in: groups } }, select: { id: true, name: true, mappings: { where: { match: 'exact' }, select: { normalized: true } } } });
+  const sources = await caller.db.source.findMany({
+    where: { dealerGroupId: { in: groups } },
+    select: { id: true, name: true, mappings: { where: { match: 'exact' }, select: { normalized: true } } },
+  });
   const values = rows.map((row) => ({
     raw_value: row.raw_value,
     normalized: row.normalized,
@@ -186,13 +292,23 @@ export async function unmappedValues(caller: Caller, args: WindowArgs): Promise<
 }
 
 /** Sources whose name or mapped spellings look like the raw value, best first. */
-export function suggestSources(normalized: string, sources: Array<{ id: string; name: string; mappings: Array<{ normalized: string | null }> }>) {
+export function suggestSources(
+  normalized: string,
+  sources: Array<{ id: string; name: string; mappings: Array<{ normalized: string | null }> }>,
+) {
   const tokens = normalized.split(' ').filter(Boolean);
   const compact = normalized.replace(/ /g, '');
   return sources
     .map((source) => {
-      const spellings = [normalizeRawSource(source.name), ...source.mappings.map((mapping) => mapping.normalized ?? '')].filter(Boolean);
-      const score = Math.max(...spellings.map((spelling) => Math.max(nameSimilarity(tokens, spelling.split(' ')), jaroWinkler(compact, spelling.replace(/ /g, '')))));
+      const spellings = [
+        normalizeRawSource(source.name),
+        ...source.mappings.map((mapping) => mapping.normalized ?? ''),
+      ].filter(Boolean);
+      const score = Math.max(
+        ...spellings.map((spelling) =>
+          Math.max(nameSimilarity(tokens, spelling.split(' ')), jaroWinkler(compact, spelling.replace(/ /g, ''))),
+        ),
+      );
       return { sourceId: source.id, sourceName: source.name, score: Math.round(score * 100) / 100 };
     })
     .filter((suggestion) => suggestion.score >= 0.6)
@@ -205,18 +321,28 @@ export function suggestSources(normalized: string, sources: Array<{ id: string; 
  * raw value is resolved once (exact mapping after normalising, else the oldest matching pattern),
  * then one UPDATE joins on the raw value, so a million rows cost one pass, not a regex per row.
  */
-export async function enrich(db: Caller['db'], dealerGroupIds: readonly string[], table: 'calls' | 'leads', args: { from?: Date | null; to?: Date | null; dealer_id?: string[] | null; overwrite?: boolean | null }) {
+export async function enrich(
+  db: Caller['db'],
+  dealerGroupIds: readonly string[],
+  table: 'calls' | 'leads',
+  args: { from?: Date | null; to?: Date | null; dealer_id?: string[] | null; overwrite?: boolean | null },
+) {
   const timeColumn = Prisma.raw(table === 'calls' ? 't.started_at' : 't.received_at');
   const tableSql = Prisma.raw(table);
   dateRange(args.from, args.to);
-  const conditions = [Prisma.sql`t.dealer_group_id = ANY(${[...dealerGroupIds]}::uuid[])`, Prisma.sql`t.raw_source IS NOT NULL`];
+  const conditions = [
+    Prisma.sql`t.dealer_group_id = ANY(${[...dealerGroupIds]}::uuid[])`,
+    Prisma.sql`t.raw_source IS NOT NULL`,
+  ];
   if (args.from) conditions.push(Prisma.sql`${timeColumn} >= ${args.from}`);
   if (args.to) conditions.push(Prisma.sql`${timeColumn} <= ${args.to}`);
   const dealers = dealerIds(args.dealer_id);
   if (dealers) conditions.push(Prisma.sql`t.dealer_id = ANY(${dealers}::uuid[])`);
   if (!args.overwrite) conditions.push(Prisma.sql`t.source_id IS NULL`);
   const where = Prisma.join(conditions, ' AND ');
-  const [examined] = await db.$queryRaw<Array<{ count: number }>>(Prisma.sql`/* enrichExamined */ SELECT count(*)::int AS count FROM ${tableSql} t WHERE ${where}`);
+  const [examined] = await db.$queryRaw<Array<{ count: number }>>(
+    Prisma.sql`/* enrichExamined */ SELECT count(*)::int AS count FROM ${tableSql} t WHERE ${where}`,
+  );
   const enriched = await db.$executeRaw(Prisma.sql`/* enrich */
     WITH raw AS (SELECT DISTINCT t.dealer_group_id, t.raw_source FROM ${tableSql} t WHERE ${where}),
     resolved AS (

@@ -23,9 +23,15 @@ export function inboxOf(dataDir: string | null, integrationId: string) {
 /** Files waiting in the inbox, oldest first, that the plugin's file pattern accepts and that no one wrote to for `settledMs`. */
 export async function pendingFiles(dataDir: string | null, integration: FileFeed, settledMs = 0): Promise<string[]> {
   const { incoming } = inboxOf(dataDir, integration.id);
-  const pattern = globPattern(String((integration.config as Record<string, unknown>).file_pattern ?? defaultPattern(integration.pluginKey)));
+  const pattern = globPattern(
+    String((integration.config as Record<string, unknown>).file_pattern ?? defaultPattern(integration.pluginKey)),
+  );
   const names = await readdir(incoming).catch(() => [] as string[]);
-  const files = await Promise.all(names.filter((name) => !name.startsWith('.') && pattern.test(name)).map(async (name) => ({ name, info: await stat(path.join(incoming, name)).catch(() => null) })));
+  const files = await Promise.all(
+    names
+      .filter((name) => !name.startsWith('.') && pattern.test(name))
+      .map(async (name) => ({ name, info: await stat(path.join(incoming, name)).catch(() => null) })),
+  );
   return files
     .filter((file) => file.info?.isFile() && Date.now() - file.info.mtimeMs >= settledMs)
     .sort((a, b) => a.info!.mtimeMs - b.info!.mtimeMs)
@@ -40,9 +46,14 @@ export async function latestProcessed(dataDir: string | null, integrationId: str
 }
 
 /** The file a run (or a probe) reads: the oldest waiting upload, else the last file read again, which changes nothing. */
-export async function fileToRead(dataDir: string | null, integration: FileFeed): Promise<{ file: string | null; fromInbox: boolean }> {
+export async function fileToRead(
+  dataDir: string | null,
+  integration: FileFeed,
+): Promise<{ file: string | null; fromInbox: boolean }> {
   const pending = (await pendingFiles(dataDir, integration))[0];
-  return pending ? { file: pending, fromInbox: true } : { file: await latestProcessed(dataDir, integration.id), fromInbox: false };
+  return pending
+    ? { file: pending, fromInbox: true }
+    : { file: await latestProcessed(dataDir, integration.id), fromInbox: false };
 }
 
 /** The newest file of the feed (waiting or read), for a preview of its columns. */
@@ -59,15 +70,24 @@ export async function markProcessed(dataDir: string | null, integrationId: strin
   await rename(file, path.join(processed, `${stamp}-${path.basename(file)}`));
 }
 
-const defaultPattern = (pluginKey: string) => String(pluginByKey(pluginKey)?.configSchema.find((field) => field.name === 'file_pattern')?.default ?? '*');
+const defaultPattern = (pluginKey: string) =>
+  String(pluginByKey(pluginKey)?.configSchema.find((field) => field.name === 'file_pattern')?.default ?? '*');
 
 /**
  * A file glob ("inventory_*.csv", comma-separated alternatives) as a case-insensitive matcher. A
  * tenant writes it, so it runs on RE2: on a backtracking engine "*a*a*a*a*b" is polynomial in the name.
  */
 export function globPattern(globs: string): { test(name: string): boolean } {
-  const alternatives = globs.split(',').map((glob) => glob.trim()).filter(Boolean)
-    .map((glob) => glob.split('').map((character) => (character === '*' ? '.*' : character === '?' ? '.' : RE2JS.quote(character))).join(''));
+  const alternatives = globs
+    .split(',')
+    .map((glob) => glob.trim())
+    .filter(Boolean)
+    .map((glob) =>
+      glob
+        .split('')
+        .map((character) => (character === '*' ? '.*' : character === '?' ? '.' : RE2JS.quote(character)))
+        .join(''),
+    );
   const pattern = RE2JS.compile(`^(?:${alternatives.join('|') || '.*'})$`, RE2JS.CASE_INSENSITIVE);
   return { test: (name) => pattern.test(name) };
 }

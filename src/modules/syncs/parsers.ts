@@ -9,8 +9,14 @@ import { outboundRequest, type OutboundResponse } from '../../net/outbound';
  * flat however large the file) with the line or record number errors should point at.
  */
 
-export interface SourceRow { line: number; values: Record<string, unknown> }
-export interface ReadProgress { bytesRead: number; bytesTotal: number | null }
+export interface SourceRow {
+  line: number;
+  values: Record<string, unknown>;
+}
+export interface ReadProgress {
+  bytesRead: number;
+  bytesTotal: number | null;
+}
 
 export class FeedError extends Error {}
 
@@ -28,27 +34,44 @@ export function detectDelimiter(headerLine: string): ',' | '\t' | '|' {
   return best[1] > 0 ? best[0] : ',';
 }
 
-export interface CsvOptions { delimiter?: string | null; encoding?: string | null; headerRow?: number | null }
+export interface CsvOptions {
+  delimiter?: string | null;
+  encoding?: string | null;
+  headerRow?: number | null;
+}
 
 async function headLines(file: string, count: number, encoding: BufferEncoding): Promise<string[]> {
   const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(256 * 1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString(encoding).replace(/^\uFEFF/, '').split(/\r?\n/).slice(0, count);
+    return buffer
+      .subarray(0, bytesRead)
+      .toString(encoding)
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .slice(0, count);
   } finally {
     await handle.close();
   }
 }
 
 /** Rows of a delimited file keyed by its (trimmed, de-duplicated) headers; a header row is required. */
-export async function* readCsv(file: string, options: CsvOptions = {}, onProgress?: (progress: ReadProgress) => void): AsyncGenerator<SourceRow> {
+export async function* readCsv(
+  file: string,
+  options: CsvOptions = {},
+  onProgress?: (progress: ReadProgress) => void,
+): AsyncGenerator<SourceRow> {
   const encoding = (options.encoding === 'latin1' ? 'latin1' : 'utf8') as BufferEncoding;
   const headerRow = options.headerRow ?? 1;
   const lines = await headLines(file, headerRow, encoding);
   const headerLine = lines[headerRow - 1];
-  if (!headerLine?.trim()) throw new FeedError(`no header row on line ${headerRow}: the file is empty or starts with blank lines`);
-  const delimiter = options.delimiter && options.delimiter !== 'auto' ? DELIMITERS[options.delimiter as keyof typeof DELIMITERS] ?? ',' : detectDelimiter(headerLine);
+  if (!headerLine?.trim())
+    throw new FeedError(`no header row on line ${headerRow}: the file is empty or starts with blank lines`);
+  const delimiter =
+    options.delimiter && options.delimiter !== 'auto'
+      ? (DELIMITERS[options.delimiter as keyof typeof DELIMITERS] ?? ',')
+      : detectDelimiter(headerLine);
   const { size } = await stat(file);
   const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
   let bytesRead = 0;
@@ -56,21 +79,33 @@ export async function* readCsv(file: string, options: CsvOptions = {}, onProgres
     bytesRead += chunk.length;
     onProgress?.({ bytesRead, bytesTotal: size });
   });
-  const parser = stream.pipe(parse({
-    delimiter, encoding, bom: true, from_line: headerRow, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true,
-    columns: (headers: string[]) => {
-      const seen = new Map<string, number>();
-      return headers.map((header) => {
-        const name = header.trim() || 'column';
-        const count = (seen.get(name) ?? 0) + 1;
-        seen.set(name, count);
-        return count === 1 ? name : `${name} (${count})`;
-      });
-    },
-    info: true,
-  }));
+  const parser = stream.pipe(
+    parse({
+      delimiter,
+      encoding,
+      bom: true,
+      from_line: headerRow,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      trim: true,
+      columns: (headers: string[]) => {
+        const seen = new Map<string, number>();
+        return headers.map((header) => {
+          const name = header.trim() || 'column';
+          const count = (seen.get(name) ?? 0) + 1;
+          seen.set(name, count);
+          return count === 1 ? name : `${name} (${count})`;
+        });
+      },
+      info: true,
+    }),
+  );
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number };
+    }>) {
       if (Object.values(record).every((value) => value === '' || value === undefined)) continue;
       yield { line: info.lines + headerRow - 1, values: record };
     }
@@ -82,7 +117,11 @@ export async function* readCsv(file: string, options: CsvOptions = {}, onProgres
 }
 
 /** The header row and the first `count` rows of a delimited file, for previews and mapping detection. */
-export async function sampleCsv(file: string, options: CsvOptions = {}, count = 5): Promise<{ headers: string[]; rows: Array<Record<string, string>> }> {
+export async function sampleCsv(
+  file: string,
+  options: CsvOptions = {},
+  count = 5,
+): Promise<{ headers: string[]; rows: Array<Record<string, string>> }> {
   const rows: Array<Record<string, string>> = [];
   for await (const row of readCsv(file, options)) {
     rows.push(row.values as Record<string, string>);
@@ -90,7 +129,9 @@ export async function sampleCsv(file: string, options: CsvOptions = {}, count = 
   }
   const lines = await headLines(file, options.headerRow ?? 1, options.encoding === 'latin1' ? 'latin1' : 'utf8');
   const headerLine = lines.at(-1) ?? '';
-  const headers = rows[0] ? Object.keys(rows[0]) : headerLine.split(detectDelimiter(headerLine)).map((header) => header.replace(/^"|"$/g, '').trim());
+  const headers = rows[0]
+    ? Object.keys(rows[0])
+    : headerLine.split(detectDelimiter(headerLine)).map((header) => header.replace(/^"|"$/g, '').trim());
   return { headers, rows };
 }
 
@@ -111,7 +152,9 @@ export async function* readAdf(file: string, onProgress?: (progress: ReadProgres
   parser.on('opentag', (node) => {
     const name = node.name.toLowerCase();
     path.push(name);
-    attributes.push(Object.fromEntries(Object.entries(node.attributes).map(([key, value]) => [key.toLowerCase(), String(value)])));
+    attributes.push(
+      Object.fromEntries(Object.entries(node.attributes).map(([key, value]) => [key.toLowerCase(), String(value)])),
+    );
     if (name === 'adf') sawAdf = true;
     if (name === 'prospect') {
       count += 1;
@@ -127,16 +170,19 @@ export async function* readAdf(file: string, onProgress?: (progress: ReadProgres
     const parent = path.at(-2);
     const attrs = attributes.at(-1) ?? {};
     const inside = (element: string) => path.includes(element);
-    if (name === 'id' && parent === 'prospect') prospect.external_id ??= attrs.source ? `${attrs.source}:${text}` : text;
+    if (name === 'id' && parent === 'prospect')
+      prospect.external_id ??= attrs.source ? `${attrs.source}:${text}` : text;
     else if (name === 'requestdate') prospect.received_at = text;
     else if (name === 'name' && inside('customer')) {
       if (attrs.part === 'first') prospect.first_name = text;
       else if (attrs.part === 'last') prospect.last_name = text;
-      else if (attrs.part === 'full') [prospect.first_name, prospect.last_name] = [text.split(' ')[0], text.split(' ').slice(1).join(' ') || null];
+      else if (attrs.part === 'full')
+        [prospect.first_name, prospect.last_name] = [text.split(' ')[0], text.split(' ').slice(1).join(' ') || null];
     } else if (name === 'email' && inside('customer')) prospect.email = text;
     else if (name === 'phone' && inside('customer')) prospect.phone ??= text;
     else if (name === 'comments' && inside('customer')) prospect.comments = text;
-    else if (inside('vehicle') && !inside('trade') && ['year', 'make', 'model', 'vin'].includes(name ?? '')) prospect[`vehicle_${name}`] = text;
+    else if (inside('vehicle') && !inside('trade') && ['year', 'make', 'model', 'vin'].includes(name ?? ''))
+      prospect[`vehicle_${name}`] = text;
     else if (name === 'name' && inside('provider')) prospect.raw_source ??= text;
     else if (name === 'name' && inside('vendor')) prospect.vendor = text;
   });
@@ -172,15 +218,33 @@ export async function* readAdf(file: string, onProgress?: (progress: ReadProgres
   }
 }
 
-export interface JsonPullOptions { url: string; recordsPath: string; pageSize: number; apiKey: string | null; allowPrivateNetworks: boolean; timeoutMs?: number; maxPages?: number }
+export interface JsonPullOptions {
+  url: string;
+  recordsPath: string;
+  pageSize: number;
+  apiKey: string | null;
+  allowPrivateNetworks: boolean;
+  timeoutMs?: number;
+  maxPages?: number;
+}
 
-const at = (value: unknown, dotted: string) => dotted.split('.').filter(Boolean).reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
+const at = (value: unknown, dotted: string) =>
+  dotted
+    .split('.')
+    .filter(Boolean)
+    .reduce<unknown>(
+      (node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      value,
+    );
 
 /**
  * Records from an HTTP JSON endpoint, page by page: follows a `next` link (top level, `links.next`
  * or `meta.next`) on the same origin, else asks for `page`/`page_size` until a short page.
  */
-export async function* pullJson(options: JsonPullOptions, onProgress?: (progress: ReadProgress) => void): AsyncGenerator<SourceRow> {
+export async function* pullJson(
+  options: JsonPullOptions,
+  onProgress?: (progress: ReadProgress) => void,
+): AsyncGenerator<SourceRow> {
   const origin = new URL(options.url).origin;
   let next: string | null = options.url;
   let page = 1;
@@ -189,22 +253,34 @@ export async function* pullJson(options: JsonPullOptions, onProgress?: (progress
   const maxPages = options.maxPages ?? 10_000;
   while (next && page <= maxPages) {
     const url: URL = new URL(next);
-    if (url.origin !== origin) throw new FeedError(`the API's next page is on another site (${url.origin}); refusing to follow`);
+    if (url.origin !== origin)
+      throw new FeedError(`the API's next page is on another site (${url.origin}); refusing to follow`);
     if (next === options.url && page > 1) url.searchParams.set('page', String(page));
-    if (!url.searchParams.has('page_size') && next === options.url) url.searchParams.set('page_size', String(options.pageSize));
+    if (!url.searchParams.has('page_size') && next === options.url)
+      url.searchParams.set('page_size', String(options.pageSize));
     let response: OutboundResponse;
     try {
       response = await outboundRequest(url, {
-        headers: { accept: 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
+        headers: {
+          accept: 'application/json',
+          ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+        },
         timeoutMs: options.timeoutMs ?? 30_000,
         allowPrivateNetworks: options.allowPrivateNetworks,
       });
     } catch (error) {
       throw new FeedError(`could not reach ${url.origin}${url.pathname}: ${(error as Error).message}`);
     }
-    if (response.status === 401 || response.status === 403) throw new FeedError(`the API refused the credentials (HTTP ${response.status}); check PUT /integrations/:id/credentials`);
-    if (response.status >= 300 && response.status < 400) throw new FeedError(`the API redirected ${url.pathname} (HTTP ${response.status}); set the final URL in the config`);
-    if (response.status < 200 || response.status >= 300) throw new FeedError(`the API answered HTTP ${response.status} for ${url.pathname}`);
+    if (response.status === 401 || response.status === 403)
+      throw new FeedError(
+        `the API refused the credentials (HTTP ${response.status}); check PUT /integrations/:id/credentials`,
+      );
+    if (response.status >= 300 && response.status < 400)
+      throw new FeedError(
+        `the API redirected ${url.pathname} (HTTP ${response.status}); set the final URL in the config`,
+      );
+    if (response.status < 200 || response.status >= 300)
+      throw new FeedError(`the API answered HTTP ${response.status} for ${url.pathname}`);
     const { text } = response;
     bytesRead += text.length;
     onProgress?.({ bytesRead, bytesTotal: null });
@@ -215,12 +291,18 @@ export async function* pullJson(options: JsonPullOptions, onProgress?: (progress
       throw new FeedError(`the API did not answer JSON (page ${page})`);
     }
     const records = Array.isArray(body) ? body : at(body, options.recordsPath);
-    if (!Array.isArray(records)) throw new FeedError(`no array at "${options.recordsPath}" in the API's answer; set records_path`);
+    if (!Array.isArray(records))
+      throw new FeedError(`no array at "${options.recordsPath}" in the API's answer; set records_path`);
     for (const record of records) {
       line += 1;
-      yield { line, values: record && typeof record === 'object' ? (record as Record<string, unknown>) : { value: record } };
+      yield {
+        line,
+        values: record && typeof record === 'object' ? (record as Record<string, unknown>) : { value: record },
+      };
     }
-    const link = [at(body, 'next'), at(body, 'links.next'), at(body, 'meta.next')].find((value) => typeof value === 'string' && value) as string | undefined;
+    const link = [at(body, 'next'), at(body, 'links.next'), at(body, 'meta.next')].find(
+      (value) => typeof value === 'string' && value,
+    ) as string | undefined;
     if (link) next = new URL(link, url).toString();
     else if (!Array.isArray(body) && records.length >= options.pageSize && at(body, 'page') !== undefined) {
       page += 1;

@@ -22,7 +22,11 @@ export type RowOutcome =
   | { kind: 'failed'; field: string | null; message: string; vin: string | null };
 
 /** One feed row: where it stood, what the feed sent, and what the pipeline made of it. */
-export interface PipelineRow { line: number; values: Record<string, unknown>; outcome: RowOutcome }
+export interface PipelineRow {
+  line: number;
+  values: Record<string, unknown>;
+  outcome: RowOutcome;
+}
 
 /** An integration's steps after reading, loaded once per run. */
 export interface Pipeline {
@@ -47,14 +51,22 @@ export interface FeedSource {
 type ReadServices = Pick<AppServices, 'secrets' | 'feeds'>;
 
 /** An integration's mapping layers and its group's enabled rules. */
-export async function loadPipeline(db: Db, integration: Pick<Integration, 'columnMapping' | 'templateId' | 'dealerGroupId' | 'config'>, plugin: PluginDefinition): Promise<Pipeline> {
+export async function loadPipeline(
+  db: Db,
+  integration: Pick<Integration, 'columnMapping' | 'templateId' | 'dealerGroupId' | 'config'>,
+  plugin: PluginDefinition,
+): Promise<Pipeline> {
   const [template, rules] = await Promise.all([
     integration.templateId ? templateMappings(db, integration.templateId) : null,
     enabledRules(db, [integration.dealerGroupId]),
   ]);
   return {
     target: plugin.target,
-    layers: { columns: integration.columnMapping as ColumnMapping, template: template?.fieldMappings ?? {}, values: template?.valueMappings ?? {} },
+    layers: {
+      columns: integration.columnMapping as ColumnMapping,
+      template: template?.fieldMappings ?? {},
+      values: template?.valueMappings ?? {},
+    },
     templateVersion: template?.version ?? null,
     rules,
     defaultLeadType: String((integration.config as Record<string, unknown>).default_lead_type ?? 'used'),
@@ -62,7 +74,11 @@ export async function loadPipeline(db: Db, integration: Pick<Integration, 'colum
 }
 
 /** Every row of a feed through the pipeline, in order, as it is read. */
-export async function* pipelineRows(app: ReadServices, source: FeedSource, pipeline: Pipeline): AsyncGenerator<PipelineRow> {
+export async function* pipelineRows(
+  app: ReadServices,
+  source: FeedSource,
+  pipeline: Pipeline,
+): AsyncGenerator<PipelineRow> {
   const mapRow = rowMapper(pipeline.target, pipeline.layers);
   for await (const row of readFeed(app, source)) {
     yield { line: row.line, values: row.values, outcome: runRow(pipeline, mapRow(row.values)) };
@@ -74,29 +90,54 @@ function runRow(pipeline: Pipeline, mapped: Record<string, unknown>): RowOutcome
   const outcome = applyRules(mapped, pipeline.rules);
   if (outcome.skipped) return { kind: 'skipped', reason: outcome.skipReason };
   try {
-    return { kind: 'record', record: toRecord(pipeline.target, outcome.row, { defaultLeadType: pipeline.defaultLeadType }), flags: outcome.flags };
+    return {
+      kind: 'record',
+      record: toRecord(pipeline.target, outcome.row, { defaultLeadType: pipeline.defaultLeadType }),
+      flags: outcome.flags,
+    };
   } catch (error) {
     if (!(error instanceof RowProblem)) throw error;
     const vin = typeof outcome.row.vin === 'string' ? outcome.row.vin.trim().toUpperCase() : null;
-    return { kind: 'failed', field: error.field, message: error.field ? `${error.field}: ${error.message}` : error.message, vin };
+    return {
+      kind: 'failed',
+      field: error.field,
+      message: error.field ? `${error.field}: ${error.message}` : error.message,
+      vin,
+    };
   }
 }
 
 /** The feed's raw rows: its file read as a stream, or its API pulled page by page (one page for a probe). */
-function readFeed(app: ReadServices, { integration, plugin, file, probe, onProgress }: FeedSource): AsyncIterable<SourceRow> {
+function readFeed(
+  app: ReadServices,
+  { integration, plugin, file, probe, onProgress }: FeedSource,
+): AsyncIterable<SourceRow> {
   const config = integration.config as Record<string, unknown>;
   if (plugin.delivery === 'http_pull') {
-    const credentials = integration.credentials ? (JSON.parse(app.secrets.open(integration.credentials, integration.id)) as Record<string, string>) : {};
-    return pullJson({
-      url: String(config.url),
-      recordsPath: String(config.records_path ?? 'vehicles'),
-      pageSize: Number(config.page_size ?? 100),
-      apiKey: credentials.api_key ?? null,
-      allowPrivateNetworks: app.feeds.allowPrivateNetworks,
-      ...(probe ? { maxPages: 1, timeoutMs: 10_000 } : {}),
-    }, onProgress);
+    const credentials = integration.credentials
+      ? (JSON.parse(app.secrets.open(integration.credentials, integration.id)) as Record<string, string>)
+      : {};
+    return pullJson(
+      {
+        url: String(config.url),
+        recordsPath: String(config.records_path ?? 'vehicles'),
+        pageSize: Number(config.page_size ?? 100),
+        apiKey: credentials.api_key ?? null,
+        allowPrivateNetworks: app.feeds.allowPrivateNetworks,
+        ...(probe ? { maxPages: 1, timeoutMs: 10_000 } : {}),
+      },
+      onProgress,
+    );
   }
   if (!file) throw new FeedError('no file to read');
   if (plugin.formats.includes('xml')) return readAdf(file, onProgress);
-  return readCsv(file, { delimiter: config.delimiter as string, encoding: config.encoding as string, headerRow: config.header_row as number }, onProgress);
+  return readCsv(
+    file,
+    {
+      delimiter: config.delimiter as string,
+      encoding: config.encoding as string,
+      headerRow: config.header_row as number,
+    },
+    onProgress,
+  );
 }

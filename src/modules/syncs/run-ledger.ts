@@ -17,10 +17,29 @@ const MAX_STORED_ROW_ERRORS = 10_000;
 
 export type SyncTrigger = 'manual' | 'schedule' | 'sftp' | 'cli';
 
-export interface RunCounts { rowsRead: number; created: number; updated: number; unchanged: number; skipped: number; failed: number; flagged: number; presumedSold: number; returned: number }
-export interface RunProgress extends RunCounts { bytesRead: number; bytesTotal: number | null }
+export interface RunCounts {
+  rowsRead: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  failed: number;
+  flagged: number;
+  presumedSold: number;
+  returned: number;
+}
+export interface RunProgress extends RunCounts {
+  bytesRead: number;
+  bytesTotal: number | null;
+}
 
-export interface RowError { row: number; field: string | null; message: string; raw: unknown; kind?: 'error' | 'flag' }
+export interface RowError {
+  row: number;
+  field: string | null;
+  message: string;
+  raw: unknown;
+  kind?: 'error' | 'flag';
+}
 
 /** Marks runs failed whose server stopped heartbeating (a crash, a kill), so their feeds can run again. */
 export async function failStaleRuns(db: Db): Promise<void> {
@@ -29,12 +48,26 @@ export async function failStaleRuns(db: Db): Promise<void> {
 }
 
 export class RunLedger {
-  readonly counts: RunCounts = { rowsRead: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0, flagged: 0, presumedSold: 0, returned: 0 };
+  readonly counts: RunCounts = {
+    rowsRead: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    skipped: 0,
+    failed: 0,
+    flagged: 0,
+    presumedSold: 0,
+    returned: 0,
+  };
   readonly progress: ReadProgress = { bytesRead: 0, bytesTotal: null };
   private storedErrors = 0;
   private readonly heartbeat: NodeJS.Timeout;
 
-  private constructor(private readonly db: Db, readonly runId: string, private readonly onProgress?: (progress: RunProgress) => void) {
+  private constructor(
+    private readonly db: Db,
+    readonly runId: string,
+    private readonly onProgress?: (progress: RunProgress) => void,
+  ) {
     this.heartbeat = setInterval(() => {
       db.syncRun.update({ where: { id: runId }, data: { heartbeatAt: new Date() } }).catch(() => {});
     }, HEARTBEAT_MS);
@@ -48,17 +81,33 @@ export class RunLedger {
   static async open(
     db: Db,
     integration: Pick<Integration, 'id' | 'dealerGroupId' | 'templateId'>,
-    run: { trigger: SyncTrigger; fileName: string | null; templateVersion: number | null; onProgress?: (progress: RunProgress) => void },
+    run: {
+      trigger: SyncTrigger;
+      fileName: string | null;
+      templateVersion: number | null;
+      onProgress?: (progress: RunProgress) => void;
+    },
   ): Promise<RunLedger> {
     const runId = await db.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`sync:${integration.id}`}))`;
       const running = await tx.syncRun.findFirst({ where: { integrationId: integration.id, status: 'running' } });
       if (running) {
-        if (Date.now() - running.heartbeatAt.getTime() < STALE_RUN_SECONDS * 1000) throw conflict(`a sync of integration ${integration.id} is already running (run ${running.id})`);
-        await tx.syncRun.update({ where: { id: running.id }, data: { status: 'failed', error: INTERRUPTED, finishedAt: new Date() } });
+        if (Date.now() - running.heartbeatAt.getTime() < STALE_RUN_SECONDS * 1000)
+          throw conflict(`a sync of integration ${integration.id} is already running (run ${running.id})`);
+        await tx.syncRun.update({
+          where: { id: running.id },
+          data: { status: 'failed', error: INTERRUPTED, finishedAt: new Date() },
+        });
       }
       const created = await tx.syncRun.create({
-        data: { integrationId: integration.id, dealerGroupId: integration.dealerGroupId, trigger: run.trigger, fileName: run.fileName, templateId: integration.templateId, templateVersion: run.templateVersion },
+        data: {
+          integrationId: integration.id,
+          dealerGroupId: integration.dealerGroupId,
+          trigger: run.trigger,
+          fileName: run.fileName,
+          templateId: integration.templateId,
+          templateVersion: run.templateVersion,
+        },
       });
       return created.id;
     });
@@ -70,11 +119,25 @@ export class RunLedger {
     const keep = errors.slice(0, Math.max(0, MAX_STORED_ROW_ERRORS - this.storedErrors));
     this.storedErrors += keep.length;
     if (keep.length) {
-      await this.db.syncRowError.createMany({ data: keep.map((error) => ({ syncRunId: this.runId, row: error.row, kind: error.kind ?? 'error', field: error.field, message: error.message, raw: error.raw as object })) });
+      await this.db.syncRowError.createMany({
+        data: keep.map((error) => ({
+          syncRunId: this.runId,
+          row: error.row,
+          kind: error.kind ?? 'error',
+          field: error.field,
+          message: error.message,
+          raw: error.raw as object,
+        })),
+      });
     }
     await this.db.syncRun.update({
       where: { id: this.runId },
-      data: { ...this.counts, bytesRead: BigInt(this.progress.bytesRead), bytesTotal: this.progress.bytesTotal === null ? null : BigInt(this.progress.bytesTotal), heartbeatAt: new Date() },
+      data: {
+        ...this.counts,
+        bytesRead: BigInt(this.progress.bytesRead),
+        bytesTotal: this.progress.bytesTotal === null ? null : BigInt(this.progress.bytesTotal),
+        heartbeatAt: new Date(),
+      },
     });
     this.onProgress?.({ ...this.counts, ...this.progress });
   }
@@ -85,13 +148,21 @@ export class RunLedger {
     const finishedAt = new Date();
     await this.db.$transaction([
       this.db.syncRun.update({ where: { id: this.runId }, data: { status: 'succeeded', finishedAt } }),
-      this.db.integration.update({ where: { id: integrationId }, data: { ...(fileName ? { lastFileAt: finishedAt, lastFileName: fileName } : {}) } }),
+      this.db.integration.update({
+        where: { id: integrationId },
+        data: { ...(fileName ? { lastFileAt: finishedAt, lastFileName: fileName } : {}) },
+      }),
     ]);
   }
 
   /** Finishes the run as failed with what the feed's owner should read; never throws. */
   async fail(message: string): Promise<void> {
     clearInterval(this.heartbeat);
-    await this.db.syncRun.update({ where: { id: this.runId }, data: { status: 'failed', error: message, finishedAt: new Date(), ...this.counts } }).catch(() => {});
+    await this.db.syncRun
+      .update({
+        where: { id: this.runId },
+        data: { status: 'failed', error: message, finishedAt: new Date(), ...this.counts },
+      })
+      .catch(() => {});
   }
 }

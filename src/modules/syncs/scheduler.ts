@@ -13,11 +13,18 @@ export class SyncScheduler {
   private timer: NodeJS.Timeout | null = null;
   private tick: Promise<void> | null = null;
 
-  constructor(private readonly app: SyncServices, private readonly intervalMs: number) {}
+  constructor(
+    private readonly app: SyncServices,
+    private readonly intervalMs: number,
+  ) {}
 
   start() {
     this.timer = setInterval(() => {
-      this.tick ??= this.runOnce().catch((error) => this.app.logger.warn('scheduler tick failed', { error })).finally(() => { this.tick = null; });
+      this.tick ??= this.runOnce()
+        .catch((error) => this.app.logger.warn('scheduler tick failed', { error }))
+        .finally(() => {
+          this.tick = null;
+        });
     }, this.intervalMs);
     this.timer.unref();
   }
@@ -38,13 +45,18 @@ export class SyncScheduler {
       RETURNING i.id`;
     for (const { id } of due) await this.launch(id, 'schedule');
     const fileFeeds = await db.integration.findMany({
-      where: { enabled: true, disconnectedAt: null, pluginKey: { in: PLUGINS.filter((plugin) => plugin.delivery === 'sftp').map((plugin) => plugin.key) } },
+      where: {
+        enabled: true,
+        disconnectedAt: null,
+        pluginKey: { in: PLUGINS.filter((plugin) => plugin.delivery === 'sftp').map((plugin) => plugin.key) },
+      },
       select: { id: true, config: true, pluginKey: true },
     });
     for (const integration of fileFeeds) {
       if (isSyncing(this.app, integration.id)) continue;
       // A file still being written is left for the next tick.
-      if ((await pendingFiles(this.app.feeds.dataDir, integration, 2000)).length) await this.launch(integration.id, 'sftp');
+      if ((await pendingFiles(this.app.feeds.dataDir, integration, 2000)).length)
+        await this.launch(integration.id, 'sftp');
     }
   }
 

@@ -27,7 +27,8 @@ const BATCH_ROWS = 5000;
 export type SyncServices = Pick<AppServices, 'database' | 'secrets' | 'logger' | 'feeds' | 'background'>;
 
 /** Whether this process is running a sync of the integration. */
-export const isSyncing = (app: Pick<AppServices, 'background'>, integrationId: string) => app.background.isRunning('sync', integrationId);
+export const isSyncing = (app: Pick<AppServices, 'background'>, integrationId: string) =>
+  app.background.isRunning('sync', integrationId);
 
 /** Starts a run in the background and returns its id; `done` settles when it ends. */
 export async function startSync(
@@ -40,30 +41,66 @@ export async function startSync(
   const integration = await db.integration.findUniqueOrThrow({ where: { id: integrationId } });
   const plugin = pluginByKey(integration.pluginKey);
   if (!plugin) throw new FeedError(`unknown plugin ${integration.pluginKey}`);
-  const { file, fromInbox } = options.file || plugin.delivery !== 'sftp' ? { file: options.file ?? null, fromInbox: false } : await fileToRead(app.feeds.dataDir, integration);
-  if (!file && plugin.delivery === 'sftp') throw conflict(`no file to read: upload one to the integration's SFTP inbox first`);
+  const { file, fromInbox } =
+    options.file || plugin.delivery !== 'sftp'
+      ? { file: options.file ?? null, fromInbox: false }
+      : await fileToRead(app.feeds.dataDir, integration);
+  if (!file && plugin.delivery === 'sftp')
+    throw conflict(`no file to read: upload one to the integration's SFTP inbox first`);
   if (isSyncing(app, integration.id)) throw conflict(`a sync of integration ${integration.id} is already running`);
   const pipeline = await loadPipeline(db, integration, plugin);
-  const ledger = await RunLedger.open(db, integration, { trigger, fileName: file ? deliveredName(file) : null, templateVersion: pipeline.templateVersion, onProgress: options.onProgress });
-  const done = app.background.track('sync', integration.id, execute(app, ledger, { integration, plugin, file }, pipeline, fromInbox));
+  const ledger = await RunLedger.open(db, integration, {
+    trigger,
+    fileName: file ? deliveredName(file) : null,
+    templateVersion: pipeline.templateVersion,
+    onProgress: options.onProgress,
+  });
+  const done = app.background.track(
+    'sync',
+    integration.id,
+    execute(app, ledger, { integration, plugin, file }, pipeline, fromInbox),
+  );
   return { runId: ledger.runId, done };
 }
 
 /** Starts a run when the integration's inbox holds a file its pattern accepts (an SFTP upload just closed). */
 export async function startIfPending(app: SyncServices, integrationId: string, trigger: SyncTrigger): Promise<void> {
-  const integration = await app.database.prisma.integration.findUnique({ where: { id: integrationId }, select: { id: true, config: true, pluginKey: true, enabled: true } });
-  if (!integration?.enabled || isSyncing(app, integrationId) || !(await pendingFiles(app.feeds.dataDir, integration)).length) return;
+  const integration = await app.database.prisma.integration.findUnique({
+    where: { id: integrationId },
+    select: { id: true, config: true, pluginKey: true, enabled: true },
+  });
+  if (
+    !integration?.enabled ||
+    isSyncing(app, integrationId) ||
+    !(await pendingFiles(app.feeds.dataDir, integration)).length
+  )
+    return;
   await startSync(app, integrationId, trigger);
 }
 
-async function execute(app: SyncServices, ledger: RunLedger, source: FeedSource, pipeline: Pipeline, fromInbox: boolean): Promise<void> {
+async function execute(
+  app: SyncServices,
+  ledger: RunLedger,
+  source: FeedSource,
+  pipeline: Pipeline,
+  fromInbox: boolean,
+): Promise<void> {
   const { integration, plugin, file } = source;
   const { counts } = ledger;
   try {
-    const dealer = await app.database.prisma.dealer.findUniqueOrThrow({ where: { id: integration.dealerId }, select: { sourcePriority: true } });
+    const dealer = await app.database.prisma.dealer.findUniqueOrThrow({
+      where: { id: integration.dealerId },
+      select: { sourcePriority: true },
+    });
     const feed: FeedContext = {
-      dealerGroupId: integration.dealerGroupId, dealerId: integration.dealerId, source: integration.source, integrationId: integration.id, syncRunId: ledger.runId,
-      strategy: integration.strategy, trackHistory: integration.trackHistory, priority: dealer.sourcePriority as SourcePriority,
+      dealerGroupId: integration.dealerGroupId,
+      dealerId: integration.dealerId,
+      source: integration.source,
+      integrationId: integration.id,
+      syncRunId: ledger.runId,
+      strategy: integration.strategy,
+      trackHistory: integration.trackHistory,
+      priority: dealer.sourcePriority as SourcePriority,
     };
     const writer = batchWriter(app, plugin, feed, integration);
     // Duplicates are caught within a batch here, and across batches by the writers (keys already
@@ -84,7 +121,11 @@ async function execute(app: SyncServices, ledger: RunLedger, source: FeedSource,
     };
 
     const breathe = timeSlicer();
-    for await (const row of pipelineRows(app, { ...source, onProgress: (read) => Object.assign(ledger.progress, read) }, pipeline)) {
+    for await (const row of pipelineRows(
+      app,
+      { ...source, onProgress: (read) => Object.assign(ledger.progress, read) },
+      pipeline,
+    )) {
       counts.rowsRead += 1;
       const { outcome } = row;
       await breathe();
@@ -99,13 +140,24 @@ async function execute(app: SyncServices, ledger: RunLedger, source: FeedSource,
         const first = seen.get(key);
         if (first !== undefined) {
           counts.skipped += 1;
-          errors.push({ row: row.line, field: null, message: `duplicate of line ${first} (same ${plugin.target === 'vehicles' ? 'VIN' : plugin.target === 'sales' ? 'deal number' : 'id'}); the first one was kept`, raw: row.values });
+          errors.push({
+            row: row.line,
+            field: null,
+            message: `duplicate of line ${first} (same ${plugin.target === 'vehicles' ? 'VIN' : plugin.target === 'sales' ? 'deal number' : 'id'}); the first one was kept`,
+            raw: row.values,
+          });
         } else {
           seen.set(key, row.line);
           batch.push({ line: row.line, record: outcome.record });
           if (outcome.flags.length) {
             counts.flagged += 1;
-            errors.push({ row: row.line, field: null, message: outcome.flags.join('; '), raw: row.values, kind: 'flag' });
+            errors.push({
+              row: row.line,
+              field: null,
+              message: outcome.flags.join('; '),
+              raw: row.values,
+              kind: 'flag',
+            });
           }
         }
       }
@@ -118,10 +170,15 @@ async function execute(app: SyncServices, ledger: RunLedger, source: FeedSource,
     if (file && fromInbox) await markProcessed(app.feeds.dataDir, integration.id, file);
     await ledger.succeed(integration.id, file ? deliveredName(file) : null);
   } catch (error) {
-    const message = error instanceof FeedError ? error.message : 'internal error while syncing; the data holds the batches committed before it';
-    if (!(error instanceof FeedError)) app.logger.error('sync failed', { runId: ledger.runId, integrationId: integration.id, error });
+    const message =
+      error instanceof FeedError
+        ? error.message
+        : 'internal error while syncing; the data holds the batches committed before it';
+    if (!(error instanceof FeedError))
+      app.logger.error('sync failed', { runId: ledger.runId, integrationId: integration.id, error });
     await ledger.fail(message);
-    if (file && fromInbox && error instanceof FeedError) await markProcessed(app.feeds.dataDir, integration.id, file).catch(() => {});
+    if (file && fromInbox && error instanceof FeedError)
+      await markProcessed(app.feeds.dataDir, integration.id, file).catch(() => {});
   }
 }
 
@@ -132,10 +189,20 @@ async function execute(app: SyncServices, ledger: RunLedger, source: FeedSource,
 function batchWriter(app: SyncServices, plugin: PluginDefinition, feed: FeedContext, integration: Integration) {
   const { pool } = app.database;
   const table = plugin.target === 'vehicles' ? 'vehicles, vehicle_source_records, vehicle_conflicts' : plugin.target;
-  const provider = plugin.target === 'calls' ? String((integration.config as Record<string, unknown>).provider ?? 'call_tracking') : plugin.target === 'leads' ? 'adf' : integration.source;
+  const provider =
+    plugin.target === 'calls'
+      ? String((integration.config as Record<string, unknown>).provider ?? 'call_tracking')
+      : plugin.target === 'leads'
+        ? 'adf'
+        : integration.source;
   let analyzed = false;
   return {
-    async write(batch: Array<{ line: number; record: unknown }>, mentioned: string[], counts: RunCounts, errors: RowError[]) {
+    async write(
+      batch: Array<{ line: number; record: unknown }>,
+      mentioned: string[],
+      counts: RunCounts,
+      errors: RowError[],
+    ) {
       const records = batch.map((entry) => entry.record);
       await inTransaction(pool, async (client) => {
         if (plugin.target === 'vehicles') {
@@ -146,10 +213,21 @@ function batchWriter(app: SyncServices, plugin: PluginDefinition, feed: FeedCont
           counts.returned += outcome.returned;
           counts.skipped += outcome.skipped.length;
           const lineOf = new Map(batch.map((entry) => [(entry.record as VehicleRecord).vin, entry.line]));
-          for (const skip of outcome.skipped) errors.push({ row: lineOf.get(skip.vin) ?? 0, field: skip.reason.startsWith('condition') ? 'condition' : null, message: skip.reason, raw: { vin: skip.vin } });
+          for (const skip of outcome.skipped)
+            errors.push({
+              row: lineOf.get(skip.vin) ?? 0,
+              field: skip.reason.startsWith('condition') ? 'condition' : null,
+              message: skip.reason,
+              raw: { vin: skip.vin },
+            });
           errors.sort((a, b) => a.row - b.row);
         } else {
-          const outcome = await upsertActivity(client, plugin.target, { dealerGroupId: feed.dealerGroupId, dealerId: feed.dealerId, provider }, records as Array<CallRecord | LeadRecord | SaleRecord>);
+          const outcome = await upsertActivity(
+            client,
+            plugin.target,
+            { dealerGroupId: feed.dealerGroupId, dealerId: feed.dealerId, provider },
+            records as Array<CallRecord | LeadRecord | SaleRecord>,
+          );
           counts.created += outcome.created;
           counts.updated += outcome.updated;
           counts.unchanged += outcome.unchanged;
@@ -168,14 +246,20 @@ function batchWriter(app: SyncServices, plugin: PluginDefinition, feed: FeedCont
     /** After every row: the sold grace period for inventory feeds, source resolution and deal links for activity. */
     async finish(counts: RunCounts) {
       if (plugin.target === 'vehicles') {
-        counts.presumedSold = await inTransaction(pool, (client) => applySoldGrace(client, feed, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours }));
+        counts.presumedSold = await inTransaction(pool, (client) =>
+          applySoldGrace(client, feed, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours }),
+        );
       } else {
         const db = app.database.prisma;
-        if (plugin.target === 'calls' || plugin.target === 'leads') await enrich(db, [integration.dealerGroupId], plugin.target, { dealer_id: [integration.dealerId] });
+        if (plugin.target === 'calls' || plugin.target === 'leads')
+          await enrich(db, [integration.dealerGroupId], plugin.target, { dealer_id: [integration.dealerId] });
         await linkLeadsAndCalls(db, [integration.dealerGroupId]);
       }
       // Planner statistics go stale after a large load; refresh them so the API keeps its plans.
-      if (counts.created + counts.updated > 10_000) await pool.query(`ANALYZE ${plugin.target === 'vehicles' ? 'vehicles, vehicle_source_records' : plugin.target}`);
+      if (counts.created + counts.updated > 10_000)
+        await pool.query(
+          `ANALYZE ${plugin.target === 'vehicles' ? 'vehicles, vehicle_source_records' : plugin.target}`,
+        );
     },
   };
 }

@@ -18,10 +18,17 @@ const SyncCounts = builder.objectRef<SyncRunRow>('SyncCounts').implement({
     created: t.exposeInt('created'),
     updated: t.exposeInt('updated'),
     unchanged: t.exposeInt('unchanged'),
-    skipped: t.exposeInt('skipped', { description: 'Rows left out on purpose: duplicates, skip_row rules, update_only misses.' }),
+    skipped: t.exposeInt('skipped', {
+      description: 'Rows left out on purpose: duplicates, skip_row rules, update_only misses.',
+    }),
     failed: t.exposeInt('failed', { description: 'Rows that failed validation; see row_errors.' }),
-    flagged: t.exposeInt('flagged', { description: 'Rows taken with a flag from a transformation rule; see row_errors (kind flag).' }),
-    presumed_sold: t.int({ description: 'Vehicles the feed stopped listing, past the sold grace period.', resolve: (run) => run.presumedSold }),
+    flagged: t.exposeInt('flagged', {
+      description: 'Rows taken with a flag from a transformation rule; see row_errors (kind flag).',
+    }),
+    presumed_sold: t.int({
+      description: 'Vehicles the feed stopped listing, past the sold grace period.',
+      resolve: (run) => run.presumedSold,
+    }),
     returned: t.int({ description: 'Presumed-sold vehicles the feed listed again.', resolve: (run) => run.returned }),
   }),
 });
@@ -29,8 +36,19 @@ const SyncCounts = builder.objectRef<SyncRunRow>('SyncCounts').implement({
 const SyncProgress = builder.objectRef<SyncRunRow>('SyncProgress').implement({
   fields: (t) => ({
     bytes_read: t.float({ resolve: (run) => Number(run.bytesRead) }),
-    bytes_total: t.float({ nullable: true, resolve: (run) => (run.bytesTotal === null ? null : Number(run.bytesTotal)) }),
-    percent: t.float({ nullable: true, resolve: (run) => (run.status === 'succeeded' ? 100 : run.bytesTotal ? Math.min(100, Math.round((Number(run.bytesRead) / Number(run.bytesTotal)) * 1000) / 10) : null) }),
+    bytes_total: t.float({
+      nullable: true,
+      resolve: (run) => (run.bytesTotal === null ? null : Number(run.bytesTotal)),
+    }),
+    percent: t.float({
+      nullable: true,
+      resolve: (run) =>
+        run.status === 'succeeded'
+          ? 100
+          : run.bytesTotal
+            ? Math.min(100, Math.round((Number(run.bytesRead) / Number(run.bytesTotal)) * 1000) / 10)
+            : null,
+    }),
   }),
 });
 
@@ -51,40 +69,60 @@ const SyncRunDetail = builder.prismaObject('SyncRun', {
   description: 'One run of an integration with its row-level errors.',
   fields: (t) => ({
     row_errors: t.relation('rowErrors', {
-      args: { errors_limit: t.arg.int({ description: 'Row errors to return (default 100, max 1000).' }), errors_offset: t.arg.int() },
-      query: (args) => ({ orderBy: [{ row: 'asc' }, { id: 'asc' }], take: Math.min(Math.max(args.errors_limit ?? 100, 1), 1000), skip: Math.max(args.errors_offset ?? 0, 0) }),
+      args: {
+        errors_limit: t.arg.int({ description: 'Row errors to return (default 100, max 1000).' }),
+        errors_offset: t.arg.int(),
+      },
+      query: (args) => ({
+        orderBy: [{ row: 'asc' }, { id: 'asc' }],
+        take: Math.min(Math.max(args.errors_limit ?? 100, 1), 1000),
+        skip: Math.max(args.errors_offset ?? 0, 0),
+      }),
     }),
   }),
 });
 
-for (const ref of [SyncRun, SyncRunDetail]) builder.prismaObjectFields(ref, (t) => ({
-  id: t.exposeID('id'),
-  integration_id: t.exposeID('integrationId'),
-  status: t.exposeString('status', { description: 'running, succeeded or failed' }),
-  trigger: t.exposeString('trigger', { description: 'manual, schedule, sftp or cli' }),
-  file_name: t.exposeString('fileName', { nullable: true }),
-  template_id: t.exposeID('templateId', { nullable: true }),
-  template_version: t.exposeInt('templateVersion', { nullable: true, description: 'The mapping template version the run used.' }),
-  counts: t.field({ type: SyncCounts, resolve: (run) => run }),
-  progress: t.field({ type: SyncProgress, resolve: (run) => run }),
-  error: t.exposeString('error', { nullable: true }),
-  started_at: t.expose('startedAt', { type: 'DateTime' }),
-  finished_at: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
-  duration_ms: t.int({ nullable: true, resolve: (run) => (run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null) }),
-}));
+for (const ref of [SyncRun, SyncRunDetail])
+  builder.prismaObjectFields(ref, (t) => ({
+    id: t.exposeID('id'),
+    integration_id: t.exposeID('integrationId'),
+    status: t.exposeString('status', { description: 'running, succeeded or failed' }),
+    trigger: t.exposeString('trigger', { description: 'manual, schedule, sftp or cli' }),
+    file_name: t.exposeString('fileName', { nullable: true }),
+    template_id: t.exposeID('templateId', { nullable: true }),
+    template_version: t.exposeInt('templateVersion', {
+      nullable: true,
+      description: 'The mapping template version the run used.',
+    }),
+    counts: t.field({ type: SyncCounts, resolve: (run) => run }),
+    progress: t.field({ type: SyncProgress, resolve: (run) => run }),
+    error: t.exposeString('error', { nullable: true }),
+    started_at: t.expose('startedAt', { type: 'DateTime' }),
+    finished_at: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    duration_ms: t.int({
+      nullable: true,
+      resolve: (run) => (run.finishedAt ? run.finishedAt.getTime() - run.startedAt.getTime() : null),
+    }),
+  }));
 
-builder.prismaObjectField(Integration, 'last_sync', (t) => t.field({
-  type: SyncRun,
-  nullable: true,
-  description: 'The latest run.',
-  select: { runs: { orderBy: { startedAt: 'desc' }, take: 1 } },
-  resolve: (integration) => integration.runs[0] ?? null,
-}));
+builder.prismaObjectField(Integration, 'last_sync', (t) =>
+  t.field({
+    type: SyncRun,
+    nullable: true,
+    description: 'The latest run.',
+    select: { runs: { orderBy: { startedAt: 'desc' }, take: 1 } },
+    resolve: (integration) => integration.runs[0] ?? null,
+  }),
+);
 
 const SyncRunPage = pageOf('SyncRunPage', 'syncs', itemsWhere(SyncRun, [{ startedAt: 'desc' }, { id: 'asc' }]));
 
 const SampleRow = builder.objectRef<ConnectionTest['sample'][number]>('ConnectionTestRow').implement({
-  fields: (t) => ({ row: t.exposeInt('row'), record: t.expose('record', { type: 'JSON', nullable: true }), error: t.exposeString('error', { nullable: true }) }),
+  fields: (t) => ({
+    row: t.exposeInt('row'),
+    record: t.expose('record', { type: 'JSON', nullable: true }),
+    error: t.exposeString('error', { nullable: true }),
+  }),
 });
 const ConnectionTestRef = builder.objectRef<ConnectionTest>('ConnectionTest').implement({
   fields: (t) => ({
@@ -103,21 +141,28 @@ builder.queryFields((t) => ({
     description: 'Sync history, newest first.',
     authScopes: { scope: 'integrations:read' },
     args: { id: t.arg.id({ required: true }), status: t.arg.string(), ...listArgs(t) },
-    resolve: async (_root, { id, ...args }, context) => syncRunPage(context, (await findIntegration(context, String(id), { disconnected: true })).id, args),
+    resolve: async (_root, { id, ...args }, context) =>
+      syncRunPage(context, (await findIntegration(context, String(id), { disconnected: true })).id, args),
   }),
   syncRun: t.prismaField({
     ...operation('GET /syncs/:id', 'Get a sync run'),
     type: SyncRunDetail,
     authScopes: { scope: 'integrations:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, context) => context.db.syncRun.findUniqueOrThrow({ ...query, where: { id: (await findSyncRun(context, String(args.id))).id } }),
+    resolve: async (query, _root, args, context) =>
+      context.db.syncRun.findUniqueOrThrow({
+        ...query,
+        where: { id: (await findSyncRun(context, String(args.id))).id },
+      }),
   }),
 }));
 
 builder.mutationFields((t) => ({
   testIntegration: t.field({
     // Each test reaches an address the tenant chose.
-    ...operation('POST /integrations/:id/test', "Test an integration's connection", { rateLimit: { operation: 'testing connections', max: 10, window: '1m' } }),
+    ...operation('POST /integrations/:id/test', "Test an integration's connection", {
+      rateLimit: { operation: 'testing connections', max: 10, window: '1m' },
+    }),
     type: ConnectionTestRef,
     description: 'Reaches the feed and parses its first rows as a sync would, without writing anything.',
     authScopes: { scope: 'integrations:write' },
@@ -126,12 +171,18 @@ builder.mutationFields((t) => ({
   }),
   syncIntegration: t.prismaField({
     // A run pulls and writes a whole feed: this bounds the runs one caller can start across its integrations.
-    ...operation('POST /integrations/:id/sync', 'Start a sync', { status: 202, rateLimit: { operation: 'starting syncs', max: 30, window: '10m' } }),
+    ...operation('POST /integrations/:id/sync', 'Start a sync', {
+      status: 202,
+      rateLimit: { operation: 'starting syncs', max: 30, window: '10m' },
+    }),
     type: SyncRunDetail,
     description: 'Starts a run now (409 while one is running). With wait: true the answer comes when it ends.',
     authScopes: { scope: 'integrations:write' },
     args: { id: t.arg.id({ required: true }), wait: t.arg.boolean() },
     resolve: async (query, app, args, context) =>
-      context.db.syncRun.findUniqueOrThrow({ ...query, where: { id: await triggerSync(app, await findIntegration(context, String(args.id)), args.wait ?? false) } }),
+      context.db.syncRun.findUniqueOrThrow({
+        ...query,
+        where: { id: await triggerSync(app, await findIntegration(context, String(args.id)), args.wait ?? false) },
+      }),
   }),
 }));

@@ -4,7 +4,17 @@ import { listArgs } from '../../schema-args';
 import { AuthTokens, UserRoleEnum } from '../auth/auth.schema';
 import { signIn } from '../auth/auth.service';
 import { MIN_PASSWORD_LENGTH } from '../../auth/passwords';
-import { acceptInvitation, changePassword, createUser, INVITE_DAYS, listUsers, sharedGroups, updateUser, type Invitation, type UserRow } from './users.service';
+import {
+  acceptInvitation,
+  changePassword,
+  createUser,
+  INVITE_DAYS,
+  listUsers,
+  sharedGroups,
+  updateUser,
+  type Invitation,
+  type UserRow,
+} from './users.service';
 import { restOperations } from '../../http/operations';
 
 const adminOperation = restOperations('Administration');
@@ -19,7 +29,10 @@ const ManagedUser = builder.objectRef<UserRow>('ManagedUser').implement({
     email: t.exposeString('email'),
     name: t.exposeString('name'),
     role: t.field({ type: UserRoleEnum, resolve: (user) => user.role }),
-    dealer_group_ids: t.idList({ description: 'Their dealer groups that you hold too.', resolve: (user, _args, context) => sharedGroups(context, user) }),
+    dealer_group_ids: t.idList({
+      description: 'Their dealer groups that you hold too.',
+      resolve: (user, _args, context) => sharedGroups(context, user),
+    }),
     disabled: t.boolean({ resolve: (user) => user.disabledAt !== null }),
     disabled_at: t.expose('disabledAt', { type: 'DateTime', nullable: true }),
     password_change_required: t.exposeBoolean('mustChangePassword'),
@@ -47,11 +60,18 @@ const InvitationRef = builder.objectRef<Invitation>('UserInvitation').implement(
 const CreatedUser = builder.objectRef<Awaited<ReturnType<typeof createUser>>>('CreatedUser').implement({
   fields: (t) => ({
     user: t.field({ type: ManagedUser, resolve: (created) => created.user }),
-    invitation: t.field({ type: InvitationRef, nullable: true, description: 'Set when no initial password was given.', resolve: (created) => created.invitation }),
+    invitation: t.field({
+      type: InvitationRef,
+      nullable: true,
+      description: 'Set when no initial password was given.',
+      resolve: (created) => created.invitation,
+    }),
   }),
 });
 
-const PasswordChanged = builder.objectRef<{ changed: boolean }>('PasswordChanged').implement({ fields: (t) => ({ changed: t.exposeBoolean('changed') }) });
+const PasswordChanged = builder
+  .objectRef<{ changed: boolean }>('PasswordChanged')
+  .implement({ fields: (t) => ({ changed: t.exposeBoolean('changed') }) });
 
 builder.queryFields((t) => ({
   adminUsers: t.field({
@@ -59,7 +79,12 @@ builder.queryFields((t) => ({
     type: UserPage,
     description: 'Users of your dealer groups, by email. Disabled users only with include_disabled.',
     authScopes: { adminUser: true },
-    args: { q: t.arg.string({ description: 'Part of the email or name.' }), role: t.arg.string(), include_disabled: t.arg.boolean(), ...listArgs(t) },
+    args: {
+      q: t.arg.string({ description: 'Part of the email or name.' }),
+      role: t.arg.string(),
+      include_disabled: t.arg.boolean(),
+      ...listArgs(t),
+    },
     resolve: (_root, args, context) => listUsers(context, args),
   }),
 }));
@@ -77,15 +102,24 @@ builder.mutationFields((t) => ({
       dealer_group_ids: t.arg.idList({ description: 'Among your dealer groups; required when you hold several.' }),
       password: t.arg.string({ description: 'An initial password the user must change.' }),
     },
-    resolve: (app, args, context) => createUser(context, app, { ...args, dealer_group_ids: args.dealer_group_ids?.map(String) }),
+    resolve: (app, args, context) =>
+      createUser(context, app, { ...args, dealer_group_ids: args.dealer_group_ids?.map(String) }),
   }),
   updateUser: t.field({
     ...adminOperation('PATCH /admin/users/:id', 'Update a user'),
     type: ManagedUser,
-    description: 'Change name, role or dealer groups (memberships in groups you do not hold stay), or disable: a disabled user is signed out everywhere and their next request gets 401.',
+    description:
+      'Change name, role or dealer groups (memberships in groups you do not hold stay), or disable: a disabled user is signed out everywhere and their next request gets 401.',
     authScopes: { adminUser: true },
-    args: { id: t.arg.id({ required: true }), name: t.arg.string(), role: t.arg.string(), dealer_group_ids: t.arg.idList(), disabled: t.arg.boolean() },
-    resolve: (_root, args, context) => updateUser(context, String(args.id), { ...args, dealer_group_ids: args.dealer_group_ids?.map(String) }),
+    args: {
+      id: t.arg.id({ required: true }),
+      name: t.arg.string(),
+      role: t.arg.string(),
+      dealer_group_ids: t.arg.idList(),
+      disabled: t.arg.boolean(),
+    },
+    resolve: (_root, args, context) =>
+      updateUser(context, String(args.id), { ...args, dealer_group_ids: args.dealer_group_ids?.map(String) }),
   }),
   changePassword: t.field({
     ...authOperation('POST /auth/password', 'Change your password'),
