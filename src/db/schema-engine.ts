@@ -99,6 +99,29 @@ function withCharColumns<T>(adapter: T): T {
   return adapter;
 }
 
+interface ScriptRunner {
+  client: { query(sql: string): Promise<unknown> };
+  executeScript(script: string): Promise<void>;
+  onError(error: unknown): never;
+}
+
+/**
+ * Runs each migration script whole. The pg adapter cuts a script at every semicolon (those in
+ * comments and function bodies too) and runs the pieces one by one; PostgreSQL parses a whole
+ * script itself and runs it as one transaction, so a migration applies entirely or not at all.
+ */
+function withWholeScripts<T>(adapter: T): T {
+  const runner = adapter as unknown as ScriptRunner;
+  runner.executeScript = async (script) => {
+    try {
+      await runner.client.query(script);
+    } catch (error) {
+      runner.onError(error);
+    }
+  };
+  return adapter;
+}
+
 /**
  * Opens the engine on a database. The shadow database it needs to replay migrations is always a
  * throw-away in-memory PGlite, so no CREATE DATABASE privilege is needed on the real server.
@@ -110,7 +133,7 @@ async function openEngine(databaseUrl: string): Promise<{ engine: SchemaEngine; 
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     pool.on('error', () => {});
     resources.push(() => pool.end());
-    return new PrismaPg(pool).connect().then(withCharColumns);
+    return new PrismaPg(pool).connect().then(withCharColumns).then(withWholeScripts);
   };
   const target = new PrismaPg({ connectionString: databaseUrl });
   const factory: SqlMigrationAwareDriverAdapterFactory = {
