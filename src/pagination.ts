@@ -47,9 +47,10 @@ export interface IdPage extends PageWindow {
 }
 
 /**
- * One statement picks a page's ids and the total from `table` (aliased `alias` in `where` and
- * `orderBy`; both names are constants in our code); a second counts only when the page lies past
- * the end, where no row carries the window's total.
+ * A page's ids and the total from `table` (aliased `alias` in `where` and `orderBy`; both names are
+ * constants in our code), as two statements run side by side: the page reads its rows in index
+ * order and stops at the window, the count reads only what it must. One statement with
+ * `count(*) OVER ()` would read and sort every match to pick the 25 it shows.
  */
 export async function pageOfIds(
   db: Db,
@@ -65,17 +66,15 @@ export async function pageOfIds(
 ): Promise<IdPage> {
   const { limit, offset } = page;
   const from = Prisma.raw(`${page.table} ${page.alias}`);
-  const rows = await db.$queryRaw<Array<{ id: string; total: bigint }>>(
-    Prisma.sql`${Prisma.raw(`/* ${page.name} */`)} SELECT ${Prisma.raw(page.alias)}.id, count(*) OVER () AS total FROM ${from} WHERE ${page.where} ORDER BY ${page.orderBy} LIMIT ${limit} OFFSET ${offset}`,
-  );
-  let total = rows[0] ? Number(rows[0].total) : 0;
-  if (!rows[0] && offset > 0) {
-    const [count] = await db.$queryRaw<Array<{ total: bigint }>>(
+  const [rows, [count]] = await Promise.all([
+    db.$queryRaw<Array<{ id: string }>>(
+      Prisma.sql`${Prisma.raw(`/* ${page.name} */`)} SELECT ${Prisma.raw(page.alias)}.id FROM ${from} WHERE ${page.where} ORDER BY ${page.orderBy} LIMIT ${limit} OFFSET ${offset}`,
+    ),
+    db.$queryRaw<Array<{ total: bigint }>>(
       Prisma.sql`${Prisma.raw(`/* ${page.name}Count */`)} SELECT count(*) AS total FROM ${from} WHERE ${page.where}`,
-    );
-    total = Number(count?.total ?? 0);
-  }
-  return { ids: rows.map((row) => row.id), total, limit, offset };
+    ),
+  ]);
+  return { ids: rows.map((row) => row.id), total: Number(count?.total ?? 0), limit, offset };
 }
 
 /** Puts rows back in the order of `ids` (SQL `IN` does not keep it). */

@@ -11,3 +11,14 @@ export function rangeSql(column: string, from: Date | null | undefined, to: Date
     ...(to ? [Prisma.sql`${Prisma.raw(column)} <= ${to}`] : []),
   ];
 }
+
+/**
+ * `column` equal to one of `values` (cast to `type`). One value is written `= $1`: on PostgreSQL 15
+ * an `= ANY($1)` condition keeps an index scan from returning rows in index order, so a sorted page
+ * would be sorted again instead of read in order.
+ */
+export function equalsAny(column: Prisma.Sql, values: readonly string[], type: string): Prisma.Sql {
+  return values.length === 1
+    ? Prisma.sql`${column} = ${values[0]}::${Prisma.raw(type)}`
+    : Prisma.sql`${column} = ANY(${[...values]}::${Prisma.raw(type)}[])`;
+}

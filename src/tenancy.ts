@@ -2,6 +2,7 @@ import type { Session } from './auth/session';
 import { badInput, conflict, notFound } from './errors';
 import { Prisma, type PrismaClient } from './generated/prisma/client';
 import { isUuid } from './validation';
+import { equalsAny } from './sql-filters';
 
 /** The dealer group a new record belongs to: the one named (if the caller holds it), or the caller's only one. */
 export function targetGroup(session: Session, requested: string | null | undefined): string {
@@ -23,7 +24,7 @@ export const inCallerGroups = (session: Session) => ({ in: [...session.dealerGro
 
 /** The tenant filter for SQL on the table aliased `alias` (a constant in our code, never input). */
 export const callerGroupsSql = (session: Session, alias: string) =>
-  Prisma.sql`${Prisma.raw(alias)}.dealer_group_id = ANY(${[...session.dealerGroupIds]}::uuid[])`;
+  equalsAny(Prisma.raw(`${alias}.dealer_group_id`), session.dealerGroupIds, 'uuid');
 
 /**
  * The rooftop an input's `dealer_id` names, when it is in the caller's groups (and not archived,

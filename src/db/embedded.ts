@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { citext } from '@electric-sql/pglite/contrib/citext';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /** An embedded PostgreSQL (PGlite) served over the wire protocol on a loopback port. */
@@ -13,7 +14,7 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(directory: string | null): Promise<EmbeddedPostgres> {
   if (directory) mkdirSync(directory, { recursive: true });
   // Extensions the schema declares must be loaded into PGlite before CREATE EXTENSION can find them.
-  const db = await PGlite.create(directory ?? 'memory://', { extensions: { citext } });
+  const db = await PGlite.create(directory ?? 'memory://', { extensions: { citext, pg_trgm } });
   // PGlite is single-session; the socket server multiplexes clients and keeps a
   // transaction's statements on the connection that opened it.
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });

@@ -3,6 +3,7 @@ import { badInput } from '../../errors';
 import { dealerIds, oneOf } from '../../validation';
 import type { Session } from '../../auth/session';
 import { callerGroupsSql } from '../../tenancy';
+import { equalsAny } from '../../sql-filters';
 
 /** Validates the inventory filters (GET /inventory and its aggregates) and turns them into one SQL WHERE clause. */
 
@@ -31,6 +32,9 @@ export interface InventoryFilterArgs {
   q?: string | null;
   updated_since?: Date | null;
 }
+
+/** What free text (q) is matched against, as the trigram index on vehicles indexes it. */
+const SEARCH_TEXT_SQL = Prisma.sql`(v.vin || ' ' || coalesce(v.stock_number, '') || ' ' || v.year::text || ' ' || v.make::text || ' ' || v.model::text || ' ' || coalesce(v.trim, ''))`;
 
 /** Days on lot: from the stock-in date to today, or to the sale for sold vehicles (UTC dates). */
 export const DAYS_ON_LOT_SQL = Prisma.sql`((COALESCE(v.sold_at, now()) AT TIME ZONE 'UTC')::date - v.date_in_stock)`;
@@ -100,13 +104,14 @@ export function inventoryWhere(
 
   const lower = (values: string[]) => values.map((value) => value.toLowerCase());
   const conditionsSql: Prisma.Sql[] = [callerGroupsSql(session, 'v')];
-  // make, model and body_style are citext columns: equality ignores case and uses the indexes.
-  if (makes) conditionsSql.push(Prisma.sql`v.make = ANY(${makes}::citext[])`);
-  if (models) conditionsSql.push(Prisma.sql`v.model = ANY(${models}::citext[])`);
-  if (bodyStyles) conditionsSql.push(Prisma.sql`v.body_style = ANY(${bodyStyles}::citext[])`);
-  if (statuses) conditionsSql.push(Prisma.sql`v.status = ANY(${[...statuses]}::vehicle_status[])`);
-  if (conditions) conditionsSql.push(Prisma.sql`v.condition = ANY(${conditions}::vehicle_condition[])`);
-  if (dealers) conditionsSql.push(Prisma.sql`v.dealer_id = ANY(${dealers}::uuid[])`);
+  // make, model and body_style are citext for display; filters compare lower(…) as plain text,
+  // which their expression indexes answer without citext's per-entry case folding.
+  if (makes) conditionsSql.push(equalsAny(Prisma.sql`lower(v.make::text)`, lower(makes), 'text'));
+  if (models) conditionsSql.push(equalsAny(Prisma.sql`lower(v.model::text)`, lower(models), 'text'));
+  if (bodyStyles) conditionsSql.push(equalsAny(Prisma.sql`lower(v.body_style::text)`, lower(bodyStyles), 'text'));
+  if (statuses) conditionsSql.push(equalsAny(Prisma.sql`v.status`, statuses, 'vehicle_status'));
+  if (conditions) conditionsSql.push(equalsAny(Prisma.sql`v.condition`, conditions, 'vehicle_condition'));
+  if (dealers) conditionsSql.push(equalsAny(Prisma.sql`v.dealer_id`, dealers, 'uuid'));
   if (args.year_min != null) conditionsSql.push(Prisma.sql`v.year >= ${args.year_min}`);
   if (args.year_max != null) conditionsSql.push(Prisma.sql`v.year <= ${args.year_max}`);
   if (args.price_min != null) conditionsSql.push(Prisma.sql`v.price >= ${args.price_min}::numeric`);
@@ -127,34 +132,43 @@ export function inventoryWhere(
   }
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    // The first condition is what the trigram index answers (every field q may match, in one
+    // string); the second keeps q's meaning exact (no match across field boundaries).
     conditionsSql.push(
+      Prisma.sql`${SEARCH_TEXT_SQL} ILIKE ${pattern}`,
       Prisma.sql`(v.vin ILIKE ${pattern} OR v.stock_number ILIKE ${pattern} OR v.make ILIKE ${pattern} OR v.model ILIKE ${pattern} OR v.trim ILIKE ${pattern} OR (v.year::text || ' ' || v.make || ' ' || v.model) ILIKE ${pattern})`,
     );
   }
   return Prisma.join(conditionsSql, ' AND ');
 }
 
-const SORT_COLUMNS: Record<string, Prisma.Sql> = {
-  price: Prisma.sql`v.price`,
-  internet_price: Prisma.sql`v.internet_price`,
-  msrp: Prisma.sql`v.msrp`,
-  year: Prisma.sql`v.year`,
-  mileage: Prisma.sql`v.mileage`,
-  make: Prisma.sql`v.make`,
-  model: Prisma.sql`v.model`,
-  days_on_lot: DAYS_ON_LOT_SQL,
-  date_in_stock: Prisma.sql`v.date_in_stock`,
-  stock_number: Prisma.sql`v.stock_number`,
-  vin: Prisma.sql`v.vin`,
-  status: Prisma.sql`v.status`,
-  created_at: Prisma.sql`v.created_at`,
-  updated_at: Prisma.sql`v.updated_at`,
+/** Sort keys and their SQL; `nullable` columns keep vehicles without a value last either way. */
+const SORT_COLUMNS: Record<string, { sql: Prisma.Sql; nullable?: boolean }> = {
+  price: { sql: Prisma.sql`v.price`, nullable: true },
+  internet_price: { sql: Prisma.sql`v.internet_price`, nullable: true },
+  msrp: { sql: Prisma.sql`v.msrp`, nullable: true },
+  year: { sql: Prisma.sql`v.year` },
+  mileage: { sql: Prisma.sql`v.mileage`, nullable: true },
+  make: { sql: Prisma.sql`v.make` },
+  model: { sql: Prisma.sql`v.model` },
+  days_on_lot: { sql: DAYS_ON_LOT_SQL },
+  date_in_stock: { sql: Prisma.sql`v.date_in_stock` },
+  stock_number: { sql: Prisma.sql`v.stock_number`, nullable: true },
+  vin: { sql: Prisma.sql`v.vin` },
+  status: { sql: Prisma.sql`v.status` },
+  created_at: { sql: Prisma.sql`v.created_at` },
+  updated_at: { sql: Prisma.sql`v.updated_at` },
 };
 export const SORT_KEYS = Object.keys(SORT_COLUMNS);
 export const DEFAULT_SORT = '-updated_at';
 
-/** `price`, `-days_on_lot` or a comma list of them; always ends with the id so pages are stable. */
-export function inventoryOrderBy(sort: string | null | undefined): Prisma.Sql {
+/**
+ * `price`, `-days_on_lot` or a comma list of them; always ends with the id so pages are stable.
+ * Written so an index can return rows in order: NULLS LAST only where a column can be null, and,
+ * for vehicles on the lot only (`onLot`: no sale date, a check constraint ensures it), days on lot
+ * as the stock-in date the other way round.
+ */
+export function inventoryOrderBy(sort: string | null | undefined, options: { onLot?: boolean } = {}): Prisma.Sql {
   const keys = (sort?.trim() || DEFAULT_SORT).split(',').map((key) => key.trim());
   if (keys.length > 5) throw badInput('sort', 'at most 5 sort keys');
   const parts = keys.map((key) => {
@@ -166,7 +180,16 @@ export function inventoryOrderBy(sort: string | null | undefined): Prisma.Sql {
         'sort',
         `unknown sort key "${key}"; use one of ${SORT_KEYS.join(', ')}, with "-" in front for descending`,
       );
-    return Prisma.sql`${column} ${Prisma.raw(descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST')}`;
+    if (name === 'days_on_lot' && options.onLot)
+      return Prisma.sql`v.date_in_stock ${Prisma.raw(descending ? 'ASC' : 'DESC')}`;
+    const direction = `${descending ? 'DESC' : 'ASC'}${column.nullable ? ' NULLS LAST' : ''}`;
+    return Prisma.sql`${column.sql} ${Prisma.raw(direction)}`;
   });
   return Prisma.join([...parts, Prisma.sql`v.id ASC`], ', ');
+}
+
+/** Whether the filters keep to vehicles on the lot (every status asked for is an on-lot one). */
+export function onLotOnly(args: Pick<InventoryFilterArgs, 'status'>): boolean {
+  const statuses = textList('status', args.status);
+  return !!statuses && statuses.every((status) => (ON_LOT_STATUSES as readonly string[]).includes(status));
 }

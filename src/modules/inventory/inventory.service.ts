@@ -7,6 +7,7 @@ import { normalizeVin } from './vin';
 import {
   DAYS_ON_LOT_SQL,
   inventoryOrderBy,
+  onLotOnly,
   inventoryWhere,
   ON_LOT_STATUSES,
   type InventoryFilterArgs,
@@ -27,7 +28,7 @@ export async function listVehicleIds(
     table: 'vehicles',
     alias: 'v',
     where: inventoryWhere(session, args),
-    orderBy: inventoryOrderBy(args.sort),
+    orderBy: inventoryOrderBy(args.sort, { onLot: onLotOnly(args) }),
     limit,
     offset,
   });
