@@ -12,7 +12,7 @@ import { connectDatabase, openDatabaseServer, type Database } from './db/databas
 import { applyMigrations } from './db/schema-engine';
 import { loadSigningKeys } from './auth/signing-keys';
 import { createTokenService } from './auth/tokens';
-import { Authenticator } from './auth/authenticate';
+import { AUTH_CHANGES, Authenticator } from './auth/authenticate';
 import { createLogger, type Logger } from './logger';
 import { schema } from './schema';
 import { useRestApi } from './http/rest-api';
@@ -75,6 +75,7 @@ export async function startApp(config: Config): Promise<App> {
     preparedStatements: config.preparedStatements && !databaseServer.embedded,
     // The embedded engine runs one session for every client and cannot cancel a statement.
     statementTimeoutMs: databaseServer.embedded ? null : config.statementTimeoutMs,
+    listen: [AUTH_CHANGES],
   });
   const demoGroupId = await bootstrap(database, config, logger);
   const checked = await checkUncheckedDealers(database.pool);
@@ -129,6 +130,7 @@ export async function startApp(config: Config): Promise<App> {
     tokens,
     keyLimiter: new KeyRateLimiter(redis),
     lastUsed,
+    changes: database.notifications,
   });
   const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
 

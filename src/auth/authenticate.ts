@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db/database';
 import { forbidden, unauthenticated } from '../errors';
@@ -11,6 +12,12 @@ import type { KeyRateLimiter, RateLimitState } from './rate-limit';
 import type { LastUsedRecorder } from './last-used';
 
 /**
+ * The channel on which the database announces a change to who a user or an API key is, or what it
+ * may see (the triggers of migration 20261123180500_auth_change_notifications).
+ */
+export const AUTH_CHANGES = 'ddp_auth';
+
+/**
  * The credential a request presented when no session was made from it (a revoked key, a refused
  * parameter): the key's digest or the token's user, for the request log.
  */
@@ -22,18 +29,85 @@ export interface Authenticated {
   rateLimit: RateLimitState | null;
 }
 
+interface UserRow {
+  id: string;
+  email: string;
+  role: Role;
+  disabled_at: Date | null;
+  must_change_password: boolean;
+  dealer_group_ids: string[];
+}
+
+interface ApiKeyRow {
+  id: string;
+  name: string;
+  key_hash: string;
+  scopes: string[];
+  rate_limit_per_hour: number;
+  allowed_ips: string[];
+  revoked_at: Date | null;
+  dealer_group_ids: string[];
+  never_used: boolean;
+}
+
+/** How long a remembered user or key is trusted without a word from the database (a safety net for a lost connection). */
+const REMEMBER_MS = 60_000;
+const REMEMBER_AT_MOST = 10_000;
+
+/**
+ * Users and API keys as the database last described them, so most requests authenticate without a
+ * statement. The database announces every change that matters (AUTH_CHANGES) to every instance
+ * when it commits, and all of them forget everything they remembered.
+ */
+class RememberedPrincipals {
+  private readonly entries = new Map<string, { row: UserRow | ApiKeyRow; until: number }>();
+  /** Counts the changes announced, so a row read while one arrived is not kept. */
+  private generation = 0;
+
+  async get<Row extends UserRow | ApiKeyRow>(key: string, load: () => Promise<Row | null>): Promise<Row | null> {
+    const entry = this.entries.get(key);
+    if (entry && entry.until > Date.now()) return entry.row as Row;
+    const generation = this.generation;
+    const row = await load();
+    // A change announced while the row was read may not be in it: use it, but do not keep it.
+    if (row && generation === this.generation) {
+      if (this.entries.size >= REMEMBER_AT_MOST) this.entries.delete(this.entries.keys().next().value!);
+      this.entries.set(key, { row, until: Date.now() + REMEMBER_MS });
+    }
+    return row;
+  }
+
+  forgetAll(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}
+
 /**
  * Turns a request's Authorization header into a session (API key, user JWT, else anonymous) and
  * counts an API key's request against its hour. The HTTP layer asks it once per request that
- * needs a caller.
+ * needs a caller. Users and keys are remembered between requests and forgotten on every change
+ * the database announces, so a revocation, a role change or a disabled account applies from the
+ * next request on, on every instance.
  */
 export class Authenticator {
+  private readonly remembered = new RememberedPrincipals();
+
   constructor(
-    private readonly deps: { db: Db; tokens: TokenService; keyLimiter: KeyRateLimiter; lastUsed: LastUsedRecorder },
-  ) {}
+    private readonly deps: {
+      db: Db;
+      tokens: TokenService;
+      keyLimiter: KeyRateLimiter;
+      lastUsed: LastUsedRecorder;
+      /** Where the database's notifications arrive (Database.notifications). */
+      changes: EventEmitter;
+    },
+  ) {
+    deps.changes.on(AUTH_CHANGES, () => this.remembered.forgetAll());
+  }
 
   async authenticate(authorization: string | null, ip: string | null): Promise<Authenticated> {
-    const session = await resolveSession(authorization, this.deps.db, this.deps.tokens, ip);
+    const session = await this.resolveSession(authorization, ip);
     if (session.principal.kind !== 'apiKey') return { session, rateLimit: null };
     await this.deps.lastUsed.touch(session.principal.apiKeyId, session.principal.neverUsed);
     return {
@@ -59,99 +133,74 @@ export class Authenticator {
     const { sub } = await this.deps.tokens.verify(credential);
     return sub && isUuid(sub) ? { userId: sub } : null;
   }
-}
 
-/** The session an Authorization header stands for: API key, user JWT, else anonymous. */
-export async function resolveSession(
-  authorization: string | null,
-  db: Db,
-  tokens: TokenService,
-  ip: string | null,
-): Promise<Session> {
-  if (!authorization) return Session.anonymous();
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
-  const credential = match[1];
-  if (credential.startsWith(API_KEY_PREFIX)) return resolveApiKey(credential, db, ip);
+  /** The session an Authorization header stands for: API key, user JWT, else anonymous. */
+  private async resolveSession(authorization: string | null, ip: string | null): Promise<Session> {
+    if (!authorization) return Session.anonymous();
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
+    const credential = match[1];
+    if (credential.startsWith(API_KEY_PREFIX)) return this.apiKeySession(credential, ip);
 
-  const claims = await tokens.verify(credential);
-  // The token proves identity; role, groups and whether the account is enabled are read fresh (one
-  // statement), so a change to any of them applies from the next request on.
-  const user = tokens.external
-    ? typeof claims.email === 'string'
-      ? await loadUser(db, Prisma.sql`u.email = ${claims.email.toLowerCase()}`)
-      : null
-    : claims.sub && isUuid(claims.sub)
-      ? await loadUser(db, Prisma.sql`u.id = ${claims.sub}::uuid`)
-      : null;
-  if (!user) throw unauthenticated(tokens.external ? 'no account for this identity' : 'invalid token: unknown user');
-  if (user.disabled_at) throw unauthenticated('account disabled');
-  // An initial password awaiting its change grants nothing but the change itself (and /auth/me).
-  if (user.must_change_password)
+    const { tokens } = this.deps;
+    const claims = await tokens.verify(credential);
+    // The token proves identity; role, groups and whether the account is enabled come from the
+    // database (remembered until it announces a change), so a change to any of them applies from
+    // the next request on.
+    const user = tokens.external
+      ? typeof claims.email === 'string'
+        ? await this.user(`email:${claims.email.toLowerCase()}`, Prisma.sql`u.email = ${claims.email.toLowerCase()}`)
+        : null
+      : claims.sub && isUuid(claims.sub)
+        ? await this.user(`user:${claims.sub}`, Prisma.sql`u.id = ${claims.sub}::uuid`)
+        : null;
+    if (!user) throw unauthenticated(tokens.external ? 'no account for this identity' : 'invalid token: unknown user');
+    if (user.disabled_at) throw unauthenticated('account disabled');
+    // An initial password awaiting its change grants nothing but the change itself (and /auth/me).
+    if (user.must_change_password)
+      return new Session(
+        { kind: 'user', userId: user.id, email: user.email, role: user.role, mustChangePassword: true },
+        [],
+        [],
+      );
     return new Session(
-      { kind: 'user', userId: user.id, email: user.email, role: user.role, mustChangePassword: true },
-      [],
-      [],
+      { kind: 'user', userId: user.id, email: user.email, role: user.role },
+      ROLE_SCOPES[user.role],
+      user.dealer_group_ids,
     );
-  return new Session(
-    { kind: 'user', userId: user.id, email: user.email, role: user.role },
-    ROLE_SCOPES[user.role],
-    user.dealer_group_ids,
-  );
-}
+  }
 
-interface UserRow {
-  id: string;
-  email: string;
-  role: Role;
-  disabled_at: Date | null;
-  must_change_password: boolean;
-  dealer_group_ids: string[];
-}
+  private user(key: string, where: Prisma.Sql): Promise<UserRow | null> {
+    return this.remembered.get(key, async () => {
+      const [row] = await this.deps.db.$queryRaw<UserRow[]>(Prisma.sql`/* sessionUser */
+        SELECT u.id, u.email, u.role::text AS role, u.disabled_at, u.must_change_password,
+          COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
+        FROM users u LEFT JOIN user_dealer_groups g ON g.user_id = u.id WHERE ${where} GROUP BY u.id`);
+      return row ?? null;
+    });
+  }
 
-async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
-  const [row] = await db.$queryRaw<UserRow[]>(Prisma.sql`/* sessionUser */
-    SELECT u.id, u.email, u.role::text AS role, u.disabled_at, u.must_change_password,
-      COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
-    FROM users u LEFT JOIN user_dealer_groups g ON g.user_id = u.id WHERE ${where} GROUP BY u.id`);
-  return row ?? null;
-}
-
-interface ApiKeyRow {
-  id: string;
-  name: string;
-  key_hash: string;
-  scopes: string[];
-  rate_limit_per_hour: number;
-  allowed_ips: string[];
-  revoked_at: Date | null;
-  dealer_group_ids: string[];
-  never_used: boolean;
-}
-
-/**
- * Looks the key up by its digest, on every request, so a revocation applies to the next request on
- * every server instance.
- */
-async function resolveApiKey(key: string, db: Db, ip: string | null): Promise<Session> {
-  const hash = hashApiKey(key);
-  const [row] = await db.$queryRaw<ApiKeyRow[]>(Prisma.sql`/* sessionApiKey */
-    SELECT k.id, k.name, k.key_hash, k.scopes, k.rate_limit_per_hour, k.allowed_ips, k.revoked_at, k.last_used_at IS NULL AS never_used,
-      COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
-    FROM api_keys k LEFT JOIN api_key_dealer_groups g ON g.api_key_id = k.id WHERE k.key_hash = ${hash} GROUP BY k.id`);
-  if (!row || !sameDigest(row.key_hash, hash)) throw unauthenticated('invalid API key');
-  if (row.revoked_at && row.revoked_at.getTime() <= Date.now()) throw unauthenticated('API key revoked');
-  if (!ipAllowed(ip, row.allowed_ips))
-    throw forbidden(`this API key may not be used from ${ip ?? 'an unknown address'}`);
-  return new Session(
-    {
-      kind: 'apiKey',
-      apiKeyId: row.id,
-      name: row.name,
-      rateLimitPerHour: row.rate_limit_per_hour,
-      neverUsed: row.never_used,
-    },
-    row.scopes.filter(isScope),
-    row.dealer_group_ids,
-  );
+  /** The key by its digest; its revocation time and address allow-list are checked on every request. */
+  private async apiKeySession(key: string, ip: string | null): Promise<Session> {
+    const hash = hashApiKey(key);
+    const row = await this.remembered.get(`key:${hash}`, async () => {
+      const [found] = await this.deps.db.$queryRaw<ApiKeyRow[]>(Prisma.sql`/* sessionApiKey */
+        SELECT k.id, k.name, k.key_hash, k.scopes, k.rate_limit_per_hour, k.allowed_ips, k.revoked_at, k.last_used_at IS NULL AS never_used,
+          COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
+        FROM api_keys k LEFT JOIN api_key_dealer_groups g ON g.api_key_id = k.id WHERE k.key_hash = ${hash} GROUP BY k.id`);
+      return found ?? null;
+    });
+    if (!row || !sameDigest(row.key_hash, hash)) throw unauthenticated('invalid API key');
+    if (row.revoked_at && row.revoked_at.getTime() <= Date.now()) throw unauthenticated('API key revoked');
+    if (!ipAllowed(ip, row.allowed_ips))
+      throw forbidden(`this API key may not be used from ${ip ?? 'an unknown address'}`);
+    const neverUsed = row.never_used;
+    // Its first use is written by this request; later ones are batched (LastUsedRecorder).
+    row.never_used = false;
+    return new Session(
+      { kind: 'apiKey', apiKeyId: row.id, name: row.name, rateLimitPerHour: row.rate_limit_per_hour, neverUsed },
+      row.scopes.filter(isScope),
+      row.dealer_group_ids,
+    );
+  }
 }

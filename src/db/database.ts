@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
@@ -105,6 +106,8 @@ async function assertServerAnswers(dataDir: string, server: LockHolder & { datab
 export interface Database {
   prisma: PrismaClient;
   pool: pg.Pool;
+  /** Emits each notification on the channels the connections listen to (`listen`), with its payload. */
+  notifications: EventEmitter;
   close(): Promise<void>;
 }
 
@@ -118,7 +121,12 @@ const statementName = (query: { sql: string }) =>
 
 export function connectDatabase(
   url: string,
-  options: { poolSize?: number; preparedStatements?: boolean; statementTimeoutMs?: number | null } = {},
+  options: {
+    poolSize?: number;
+    preparedStatements?: boolean;
+    statementTimeoutMs?: number | null;
+    listen?: readonly string[];
+  } = {},
 ): Database {
   // Every statement is bounded (request work must not hold a connection for long); bulk transactions
   // lift the limit for themselves (db/bulk.inTransaction).
@@ -129,6 +137,16 @@ export function connectDatabase(
   });
   // An idle connection dropped by the server must not crash the process.
   pool.on('error', () => {});
+  // Every connection listens, so the one that commits a change hears of it before its commit
+  // returns (the embedded engine serves one session and hands a notification to the connection
+  // that caused it), and idle ones hear of other instances' changes.
+  const notifications = new EventEmitter();
+  if (options.listen?.length) {
+    pool.on('connect', (client) => {
+      client.on('notification', (message) => notifications.emit(message.channel, message.payload));
+      for (const channel of options.listen!) client.query(`LISTEN ${channel}`).catch(() => {});
+    });
+  }
   // Generous transaction limits: under load (and on the single-threaded embedded engine) a
   // transaction may wait its turn for a connection longer than Prisma's 2 s default.
   const prisma = new PrismaClient({
@@ -138,6 +156,7 @@ export function connectDatabase(
   return {
     prisma,
     pool,
+    notifications,
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});

@@ -19,6 +19,7 @@ export async function startEmbeddedPostgres(directory: string | null): Promise<E
   // transaction's statements on the connection that opened it.
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
   keepProtocolCyclesTogether(server);
+  broadcastNotifications(server);
   await server.start();
   const url = `postgresql://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`;
   return {
@@ -55,4 +56,48 @@ function keepProtocolCyclesTogether(server: PGLiteSocketServer): void {
     pending.delete(handlerId);
     return enqueue(handlerId, held.length ? Buffer.concat([...held, message]) : message, onData);
   };
+}
+
+const NOTIFICATION_RESPONSE = 'A'.charCodeAt(0);
+
+interface SocketHandler {
+  id: number;
+  socket: { writable: boolean; write(data: Buffer): void } | null;
+}
+
+/**
+ * PGlite serves every client from one session, so a NOTIFY reaches only the client whose statement
+ * sent it, inside its answer. PostgreSQL delivers it to every listening connection: this copies each
+ * notification in one client's answer to every other client, so server instances that share the
+ * embedded database hear each other's changes as they would on a server. A copy is written between
+ * whole answers (PGlite runs one client's cycle at a time), never inside one.
+ */
+function broadcastNotifications(server: PGLiteSocketServer): void {
+  const internals = server as unknown as { queryQueue: { enqueue: Enqueue }; handlers: Set<SocketHandler> };
+  const queue = internals.queryQueue;
+  const enqueue = queue.enqueue.bind(queue);
+  queue.enqueue = (handlerId, message, onData) =>
+    enqueue(handlerId, message, (data) => {
+      const notifications = notificationsIn(data);
+      if (notifications.length) {
+        const copy = Buffer.concat(notifications);
+        for (const handler of internals.handlers) {
+          if (handler.id !== handlerId && handler.socket?.writable) handler.socket.write(copy);
+        }
+      }
+      onData(data);
+    });
+}
+
+/** The NotificationResponse messages in a stream of whole backend messages. */
+function notificationsIn(data: Uint8Array): Buffer[] {
+  const found: Buffer[] = [];
+  const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  for (let offset = 0; offset + 5 <= view.length;) {
+    const length = view.readInt32BE(offset + 1);
+    if (offset + 1 + length > view.length) break;
+    if (view[offset] === NOTIFICATION_RESPONSE) found.push(Buffer.from(view.subarray(offset, offset + 1 + length)));
+    offset += 1 + length;
+  }
+  return found;
 }
