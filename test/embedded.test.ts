@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/database';
 import { startEmbeddedPostgres } from '../src/db/embedded';
@@ -35,4 +36,27 @@ describe('embedded PostgreSQL server', () => {
       await server.stop();
     }
   }, 30_000);
+
+  it('delivers a notification to the other clients when it commits (one session: a LISTEN by one listens for all)', async () => {
+    const server = await startEmbeddedPostgres(null);
+    const clients = Array.from({ length: 3 }, () => new pg.Client({ connectionString: server.url }));
+    try {
+      await Promise.all(clients.map((client) => client.connect()));
+      const [listener, other, sender] = clients as [pg.Client, pg.Client, pg.Client];
+      const heard: string[] = [];
+      listener.on('notification', (message) => heard.push(`listener ${message.channel} ${message.payload}`));
+      other.on('notification', (message) => heard.push(`other ${message.channel} ${message.payload}`));
+      await listener.query('LISTEN changes');
+      await other.query('SELECT 1');
+      await sender.query("BEGIN; SELECT pg_notify('changes', 'one'); COMMIT;");
+      // Nothing is announced before its transaction commits, nor when it rolls back.
+      await sender.query("BEGIN; SELECT pg_notify('changes', 'never'); ROLLBACK;");
+      await expect.poll(() => heard.sort()).toEqual(['listener changes one', 'other changes one']);
+      await listener.query('SELECT 1');
+      expect(heard).toHaveLength(2);
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+      await server.stop();
+    }
+  });
 });

@@ -95,7 +95,8 @@ function notificationsIn(data: Uint8Array): Buffer[] {
   const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   for (let offset = 0; offset + 5 <= view.length;) {
     const length = view.readInt32BE(offset + 1);
-    if (offset + 1 + length > view.length) break;
+    // Not a whole message here (the one-byte SSL answer, a partial chunk): nothing more to find.
+    if (length < 4 || offset + 1 + length > view.length) break;
     if (view[offset] === NOTIFICATION_RESPONSE) found.push(Buffer.from(view.subarray(offset, offset + 1 + length)));
     offset += 1 + length;
   }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/database';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { callerGroupsSql, inCallerGroups, inputDealer } from '../../tenancy';
+import { equalsAny } from '../../sql-filters';
 import { dealerIds, enumList } from '../../validation';
 import { MERGED_FIELDS } from '../inventory/vehicle-fields';
 import type { SourcePriority } from './merge';
@@ -154,8 +155,8 @@ export async function conflicts(
   const mileageThreshold = filters.mileage_threshold ?? 250;
   if (priceThreshold < 0 || mileageThreshold < 0)
     throw badInput(priceThreshold < 0 ? 'price_threshold' : 'mileage_threshold', 'must not be negative');
-  const scope = [callerGroupsSql(caller.session, 'c')];
-  if (dealers) scope.push(Prisma.sql`c.dealer_id = ANY(${dealers}::uuid[])`);
+  const scope: Prisma.Sql[] = [];
+  if (dealers) scope.push(equalsAny(Prisma.sql`c.dealer_id`, dealers, 'uuid'));
   if (filters.vehicle_id) scope.push(Prisma.sql`c.vehicle_id = ${filters.vehicle_id}::uuid`);
   // Disagreements are stored with their spread; the thresholds decide here which are price or mileage discrepancies.
   const kind = Prisma.sql`CASE
@@ -163,16 +164,26 @@ export async function conflicts(
       WHEN c.field IN ('price', 'msrp', 'internet_price') AND c.difference > ${priceThreshold} THEN 'price_disagreement'
       WHEN c.field = 'mileage' AND c.difference > ${mileageThreshold} THEN 'mileage_disagreement'
       ELSE 'source_disagreement' END`;
-  const where = Prisma.sql`${Prisma.join(scope, ' AND ')} AND ${kinds ? Prisma.sql`${kind} = ANY(${kinds}::text[])` : Prisma.sql`true`}`;
-  // The page walks the (group, detected_at) index and stops at the limit; the total counts apart.
+  if (kinds) scope.push(Prisma.sql`${kind} = ANY(${kinds}::text[])`);
+  const filtered = scope.length ? Prisma.sql`AND ${Prisma.join(scope, ' AND ')}` : Prisma.empty;
+  // Each of the caller's groups is read in its (group, detected_at, vehicle, field) index order and
+  // stops at the window, so a page costs what it shows however many conflicts there are; only the
+  // page's rows are then joined to their details and vehicles.
   const [rows, [count]] = await Promise.all([
     caller.db.$queryRaw<Conflict[]>`/* multiSourceConflicts */
-      SELECT c.vehicle_id::text, v.vin, c.dealer_id::text, c.field, ${kind} AS kind, v.field_sources ->> c.field AS winning_source, c.difference, c.details, c.detected_at
-      FROM vehicle_conflicts c JOIN vehicles v ON v.id = c.vehicle_id WHERE ${where}
-      ORDER BY c.detected_at DESC, c.vehicle_id, c.field LIMIT ${limit} OFFSET ${offset}`,
-    caller.db.$queryRaw<
-      Array<{ total: number }>
-    >`/* multiSourceConflictsCount */ SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${where}`,
+      WITH page AS (
+        SELECT picked.* FROM unnest(${[...caller.session.dealerGroupIds]}::uuid[]) AS g(id)
+        CROSS JOIN LATERAL (
+          SELECT c.vehicle_id, c.field, c.kind, c.detected_at, ${kind} AS shown_kind FROM vehicle_conflicts c
+          WHERE c.dealer_group_id = g.id ${filtered}
+          ORDER BY c.detected_at DESC, c.vehicle_id, c.field LIMIT ${offset + limit}) picked
+        ORDER BY picked.detected_at DESC, picked.vehicle_id, picked.field LIMIT ${limit} OFFSET ${offset})
+      SELECT c.vehicle_id::text, v.vin, c.dealer_id::text, c.field, page.shown_kind AS kind, v.field_sources ->> c.field AS winning_source,
+        c.difference, c.details, c.detected_at
+      FROM page JOIN vehicle_conflicts c USING (vehicle_id, field, kind) JOIN vehicles v ON v.id = c.vehicle_id
+      ORDER BY page.detected_at DESC, page.vehicle_id, page.field`,
+    caller.db.$queryRaw<Array<{ total: number }>>`/* multiSourceConflictsCount */
+      SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${callerGroupsSql(caller.session, 'c')} ${filtered}`,
   ]);
   return { items: rows, total: count?.total ?? 0, limit, offset };
 }
