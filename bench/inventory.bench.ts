@@ -7,7 +7,18 @@ import pg from 'pg';
 import { seedDealerGroup } from '../src/seed/demo';
 import { drive, loadOptions, startBenchApp } from './bench-app';
 
-const { size: vehicles, duration, connections } = loadOptions({ name: 'vehicles', default: '100000' });
+const {
+  size: vehicles,
+  duration,
+  connections,
+} = loadOptions(
+  { name: 'vehicles', default: '100000' },
+  `
+usage: npm run bench -- [--vehicles N] [--duration S] [--connections C]
+  Seeds N vehicles (default 100000) into a scratch database (DATABASE_URL's server if set, else an embedded
+  one), then drives the same inventory page through the hand-written SQL floor, REST and GraphQL for S
+  seconds each (default 10) with C connections (default 10), and the conflicts list.`,
+);
 
 const bench = await startBenchApp();
 const { app } = bench;
