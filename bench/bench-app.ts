@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/config';
 import { startApp, type App } from '../src/app';
 import { createScratchDatabase } from '../test/helpers/scratch-database';
+import { helpRequested } from '../scripts/usage';
 
 const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench-password-long-enough';
@@ -27,6 +29,9 @@ export async function startBenchApp(): Promise<{
       DATA_DIR: dataDir,
       SEED_DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
+      // A benchmark serves HTTP only: no SFTP listener (its port may be taken) and no scheduled syncs.
+      SFTP_PORT: 'off',
+      SYNC_SCHEDULER: 'false',
       ADMIN_EMAIL: EMAIL,
       ADMIN_PASSWORD: PASSWORD,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
@@ -67,40 +72,81 @@ export interface BenchTarget {
   options: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
 }
 
-/** The load options every benchmark takes: `--duration S --connections C`, plus its own size option. */
-export function loadOptions(size: { name: string; default: string }) {
+/** Counts an answer that carries GraphQL errors as an error (autocannon's worker loads it by path). */
+const ANSWERED = fileURLToPath(new URL('./answered.cjs', import.meta.url));
+
+/**
+ * The load options every benchmark takes: `--duration S --connections C`, plus its own size option
+ * and any others it names. `--help` prints `usage` and exits.
+ */
+export function loadOptions<Extra extends string = never>(
+  size: { name: string; default: string },
+  usage: string,
+  extra: Record<Extra, { default: string }> = {} as Record<Extra, { default: string }>,
+) {
+  helpRequested(usage);
   const { values } = parseArgs({
     options: {
       [size.name]: { type: 'string', default: size.default },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '10' },
+      ...Object.fromEntries(
+        Object.entries<{ default: string }>(extra).map(([name, option]) => [
+          name,
+          { type: 'string' as const, default: option.default },
+        ]),
+      ),
     },
   });
   return {
     size: Number(values[size.name]),
     duration: Number(values.duration),
     connections: Number(values.connections),
+    extra: values as unknown as Record<Extra, string>,
   };
 }
 
-/** Checks each target answers 2xx, then drives it with autocannon; one row each. */
-export async function drive(targets: BenchTarget[], connections: number, duration: number): Promise<BenchRow[]> {
+/** Fetches a target once, as the load generator will ask it. */
+export function ask(target: BenchTarget): Promise<Response> {
+  return fetch(target.options.url, {
+    method: target.options.method ?? 'GET',
+    headers: target.options.headers,
+    body: target.options.body,
+  });
+}
+
+/**
+ * Checks each target answers 2xx, then drives it with autocannon; one row each, where errors are
+ * failed connections, non-2xx answers and answers carrying GraphQL errors. `warmup` seconds of load
+ * first (not counted) open the connection pools and warm the caches.
+ */
+export async function drive(
+  targets: BenchTarget[],
+  connections: number,
+  duration: number,
+  options: { warmup?: number } = {},
+): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const target of targets) {
-    const check = await fetch(target.options.url, {
-      method: target.options.method ?? 'GET',
-      headers: target.options.headers,
-      body: target.options.body,
-    });
+    const check = await ask(target);
     if (!check.ok) throw new Error(`${target.name} answered ${check.status}: ${await check.text()}`);
     // Load from a worker thread, so the generator does not share the server's event loop.
-    const result = await autocannon({ ...target.options, connections, duration, workers: 1 });
+    const load = (seconds: number) =>
+      autocannon({
+        ...target.options,
+        connections,
+        duration: seconds,
+        workers: 1,
+        verifyBody: ANSWERED as unknown as (body: unknown) => boolean,
+      });
+    if (options.warmup) await load(options.warmup);
+    const result = await load(duration);
     rows.push({
       name: target.name,
       rps: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
-      errors: result.non2xx + result.errors,
+      errors: result.non2xx + result.errors + result.mismatches,
     });
   }
   return rows;

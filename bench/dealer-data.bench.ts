@@ -9,7 +9,18 @@ import { seedDealerGroup } from '../src/seed/demo';
 import { drive, loadOptions, startBenchApp } from './bench-app';
 import { resolveAndLink, seedActivity } from '../src/seed/activity';
 
-const { size: calls, duration, connections } = loadOptions({ name: 'calls', default: '1000000' });
+const {
+  size: calls,
+  duration,
+  connections,
+} = loadOptions(
+  { name: 'calls', default: '1000000' },
+  `
+usage: npm run bench:calls -- [--calls N] [--duration S] [--connections C]
+  Seeds N calls (default 1000000) with leads and deals across 50 rooftops into a scratch database
+  (DATABASE_URL's server if set, else an embedded one), then drives the calls stats and the dashboard
+  query for S seconds each (default 10) with C connections (default 10).`,
+);
 
 const bench = await startBenchApp();
 const { app } = bench;

@@ -16,6 +16,8 @@ describe('scripts answer --help without doing anything', () => {
     ['scripts/seed.ts', ['--help']],
     ['scripts/sync.ts', ['-h']],
     ['scripts/print-schema.ts', ['--help']],
+    ['bench/inventory.bench.ts', ['--help']],
+    ['bench/dealer-data.bench.ts', ['--help']],
   ])(
     '%s %j',
     async (script, args) => {
