@@ -49,23 +49,8 @@ const COLUMNS = `v.id, v.vin, v.stock_number, v.year, v.make, v.model, v.trim, v
 /** The product's free-text match (inventory.filters.ts): VIN, stock number, make, model, trim, or "year make model". */
 const Q_MATCH = `(v.vin ILIKE $2 OR v.stock_number ILIKE $2 OR v.make ILIKE $2 OR v.model ILIKE $2 OR v.trim ILIKE $2
   OR (v.year::text || ' ' || v.make || ' ' || v.model) ILIKE $2)`;
-/**
- * The same match, cheaper: ILIKE lowers the pattern again on every row, so lower each column once and
- * LIKE it against the pattern lowered once. A q without a space cannot span the spaces of "year make
- * model", so there year, make and model are tested apart; with a space the joined text is tested too.
- */
-function qMatchBest(q: string) {
-  const pattern = '(SELECT lower($2))';
-  const parts = [
-    'lower(v.vin)',
-    'lower(v.stock_number)',
-    'lower(v.make::text)',
-    'lower(v.model::text)',
-    'lower(v.trim)',
-  ];
-  parts.push(q.includes(' ') ? `lower(v.year::text || ' ' || v.make || ' ' || v.model)` : 'v.year::text');
-  return `(${parts.map((part) => `${part} LIKE ${pattern}`).join(' OR ')})`;
-}
+/** The searchable fields as the trigram index on vehicles has them. */
+const SEARCH_TEXT = `(v.vin || chr(1) || coalesce(v.stock_number, '') || chr(1) || v.year::text || ' ' || v.make::text || ' ' || v.model::text || chr(1) || coalesce(v.trim, ''))`;
 
 /** Plain statements with the product's semantics: its WHERE and ORDER BY (inventory.filters.ts). */
 const reference = (where: string, orderBy: string, offset: number, values: unknown[]) => ({
@@ -108,34 +93,24 @@ export function inventoryShapes(groupId: string, updatedSince: Date, deep: numbe
       title: 'filter and sort: Toyotas, available, longest on the lot first',
       offset: 0,
       best: {
-        // The count reads the covering (group, make, status, date_in_stock, sold_at, …) index only, and
-        // also counts vehicles with a sale date: while there are none (available vehicles have none),
-        // days on lot is today minus the stock-in date, so the page is that index's order.
+        // Both read the (group, lower(make), status, date_in_stock, id) index only: the count every
+        // match, the page its first 25 in order. Vehicles on the lot have no sale date (a check
+        // constraint says so), so longest on the lot first is the stock-in date, oldest first.
         count: {
           name: 'best1count',
-          text: `SELECT count(*)::int AS total, count(v.sold_at)::int AS with_sale FROM vehicles v
-            WHERE v.dealer_group_id = $1 AND v.make = $2 AND v.status = $3::vehicle_status`,
-          values: [groupId, 'Toyota', 'available'],
+          text: `SELECT count(*)::int AS total FROM vehicles v
+            WHERE v.dealer_group_id = $1 AND lower(v.make::text) = $2 AND v.status = $3::vehicle_status`,
+          values: [groupId, 'toyota', 'available'],
         },
         page: {
           name: 'best1page',
-          text: `SELECT ${COLUMNS} FROM (SELECT id FROM vehicles WHERE dealer_group_id = $1 AND make = $2 AND status = $3::vehicle_status
+          text: `SELECT ${COLUMNS} FROM (SELECT id FROM vehicles WHERE dealer_group_id = $1 AND lower(make::text) = $2 AND status = $3::vehicle_status
               ORDER BY date_in_stock, id LIMIT ${PAGE}) p
             JOIN vehicles v ON v.id = p.id JOIN dealers d ON d.id = v.dealer_id ORDER BY v.date_in_stock, v.id`,
-          values: [groupId, 'Toyota', 'available'],
-        },
-        fallback: {
-          when: (count) => Number(count.with_sale) > 0,
-          statement: {
-            name: 'best1exact',
-            text: `SELECT ${COLUMNS} FROM (SELECT id FROM vehicles v WHERE v.dealer_group_id = $1 AND v.make = $2 AND v.status = $3::vehicle_status
-                ORDER BY ${DAYS_ON_LOT} DESC, v.id LIMIT ${PAGE}) p
-              JOIN vehicles v ON v.id = p.id JOIN dealers d ON d.id = v.dealer_id ORDER BY days_on_lot DESC, v.id`,
-            values: [groupId, 'Toyota', 'available'],
-          },
+          values: [groupId, 'toyota', 'available'],
         },
       },
-      bestNote: 'page in (group, make, status, date_in_stock…) index order while no vehicle has a sale date',
+      bestNote: 'count and page from the (group, lower(make), status, date_in_stock, id) index alone',
       reference: reference(`v.make = $2 AND v.status = 'available'`, `${DAYS_ON_LOT} DESC NULLS LAST`, 0, [
         groupId,
         'Toyota',
@@ -157,22 +132,22 @@ export function inventoryShapes(groupId: string, updatedSince: Date, deep: numbe
       title: `free text q=${q}, newest change first`,
       offset: 0,
       best: {
-        // No index can answer a substring (no trigram index), so the count reads the group's rows once;
-        // the page walks the (group, updated_at) index backwards and stops at the 25th match.
+        // The trigram index over the searchable fields (apart by chr(1), so a match never spans two)
+        // answers the count; the page walks the (group, updated_at, id) index backwards and stops at
+        // the 25th match, or reads the matches and sorts them, as the planner finds cheaper.
         count: {
           name: 'best2count',
-          text: `SELECT count(*)::int AS total FROM vehicles v WHERE v.dealer_group_id = $1 AND ${qMatchBest(q)}`,
+          text: `SELECT count(*)::int AS total FROM vehicles v WHERE v.dealer_group_id = $1 AND ${SEARCH_TEXT} ILIKE $2`,
           values: [groupId, `%${q}%`],
         },
         page: {
           name: 'best2page',
           text: `SELECT ${COLUMNS} FROM vehicles v JOIN dealers d ON d.id = v.dealer_id
-            WHERE v.dealer_group_id = $1 AND ${qMatchBest(q)} ${byUpdate}`,
+            WHERE v.dealer_group_id = $1 AND ${SEARCH_TEXT} ILIKE $2 ${byUpdate}`,
           values: [groupId, `%${q}%`],
         },
       },
-      bestNote:
-        'lower(column) LIKE the pattern lowered once instead of ILIKE; page from the (group, updated_at) index backwards',
+      bestNote: 'count from the trigram index; page as the planner finds cheaper',
       reference: reference(Q_MATCH, 'v.updated_at DESC NULLS LAST', 0, [groupId, `%${q}%`]),
       rest: { q },
       graphql: { q },

@@ -29,9 +29,10 @@ CREATE INDEX "vehicles_group_model_idx" ON "vehicles" ("dealer_group_id", lower(
 CREATE INDEX "vehicles_group_body_style_idx" ON "vehicles" ("dealer_group_id", lower("body_style"::text)) INCLUDE ("body_style");
 
 -- Free text (q): trigrams of everything q matches (pg_trgm ignores case), so a substring search
--- (ILIKE) reads the matching rows instead of the whole group.
+-- (ILIKE) reads the matching rows instead of the whole group. The fields are apart by chr(1), which
+-- no q may hold, so one condition matches exactly what q means (inventory.filters.ts).
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
-CREATE INDEX "vehicles_search_trgm_idx" ON "vehicles" USING gin (("vin" || ' ' || coalesce("stock_number", '') || ' ' || "year"::text || ' ' || "make"::text || ' ' || "model"::text || ' ' || coalesce("trim", '')) gin_trgm_ops);
+CREATE INDEX "vehicles_search_trgm_idx" ON "vehicles" USING gin (("vin" || chr(1) || coalesce("stock_number", '') || chr(1) || "year"::text || ' ' || "make"::text || ' ' || "model"::text || chr(1) || coalesce("trim", '')) gin_trgm_ops);
 
 -- A vehicle on the lot has no sale date: days on lot is then today minus the stock-in date, so a
 -- page of vehicles on the lot sorted by days on lot reads the date_in_stock index order.

@@ -33,8 +33,13 @@ export interface InventoryFilterArgs {
   updated_since?: Date | null;
 }
 
-/** What free text (q) is matched against, as the trigram index on vehicles indexes it. */
-const SEARCH_TEXT_SQL = Prisma.sql`(v.vin || ' ' || coalesce(v.stock_number, '') || ' ' || v.year::text || ' ' || v.make::text || ' ' || v.model::text || ' ' || coalesce(v.trim, ''))`;
+/**
+ * What free text (q) is matched against, as the trigram index on vehicles indexes it: the VIN, the
+ * stock number, "year make model" and the trim, each apart from the next by a control character no
+ * q may hold, so a match never spans two of them: q matches this when, and only when, it is in one
+ * of them (make and model are inside "year make model").
+ */
+const SEARCH_TEXT_SQL = Prisma.sql`(v.vin || chr(1) || coalesce(v.stock_number, '') || chr(1) || v.year::text || ' ' || v.make::text || ' ' || v.model::text || chr(1) || coalesce(v.trim, ''))`;
 
 /** Days on lot: from the stock-in date to today, or to the sale for sold vehicles (UTC dates). */
 export const DAYS_ON_LOT_SQL = Prisma.sql`((COALESCE(v.sold_at, now()) AT TIME ZONE 'UTC')::date - v.date_in_stock)`;
@@ -101,6 +106,8 @@ export function inventoryWhere(
   const dealers = dealerIds(args.dealer_id);
   const q = args.q?.trim();
   if (q && q.length > 100) throw badInput('q', 'must be at most 100 characters');
+  // A control character would let q reach across the fields of the search text.
+  if (q && /\p{Cc}/u.test(q)) throw badInput('q', 'must not contain control characters');
 
   const lower = (values: string[]) => values.map((value) => value.toLowerCase());
   const conditionsSql: Prisma.Sql[] = [callerGroupsSql(session, 'v')];
@@ -132,12 +139,7 @@ export function inventoryWhere(
   }
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    // The first condition is what the trigram index answers (every field q may match, in one
-    // string); the second keeps q's meaning exact (no match across field boundaries).
-    conditionsSql.push(
-      Prisma.sql`${SEARCH_TEXT_SQL} ILIKE ${pattern}`,
-      Prisma.sql`(v.vin ILIKE ${pattern} OR v.stock_number ILIKE ${pattern} OR v.make ILIKE ${pattern} OR v.model ILIKE ${pattern} OR v.trim ILIKE ${pattern} OR (v.year::text || ' ' || v.make || ' ' || v.model) ILIKE ${pattern})`,
-    );
+    conditionsSql.push(Prisma.sql`${SEARCH_TEXT_SQL} ILIKE ${pattern}`);
   }
   return Prisma.join(conditionsSql, ' AND ');
 }
