@@ -1,8 +1,10 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { pageArgs, pageOfIds, type IdPage, type Page, type WindowArgs } from '../../pagination';
-import { findInTenant } from '../../tenancy';
+import { callerGroupsSql, findInTenant } from '../../tenancy';
 import { callFilterSql, type CallFilters } from './calls.filters';
+import { dealerIds } from '../../validation';
+import { sourceFilterSql } from '../sources/source-filter';
 
 /** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
 
@@ -75,12 +77,69 @@ type MeasureRow = {
   average_duration_seconds: number | null;
 };
 
+const DAY_MS = 86_400_000;
+/** call_daily's key for calls without a canonical source. */
+const NO_SOURCE = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The whole UTC days inside [from, to] (to inclusive, to the millisecond), as [start, end): null
+ * when there is none. Open bounds stay open.
+ */
+export function wholeDays(from: Date | null | undefined, to: Date | null | undefined) {
+  const start = from ? new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS) : null;
+  const end = to ? new Date(Math.floor((to.getTime() + 1) / DAY_MS) * DAY_MS) : null;
+  return start && end && start >= end ? null : { start, end };
+}
+
+/**
+ * What the stats aggregate, as rows of measures per source and day: whole UTC days from call_daily
+ * (kept by triggers in every writer's transaction), the partial days at either end from the calls
+ * themselves. Filters call_daily does not carry (status, direction, first-time, duration,
+ * department, updated since) read the calls for the whole range.
+ */
+function callMeasureRows(caller: Caller, filters: CallFilters): Prisma.Sql {
+  const raw = (
+    range: CallFilters,
+  ) => Prisma.sql`SELECT c.source_id, (c.started_at AT TIME ZONE 'UTC')::date AS day, 1 AS calls,
+      (c.status = 'answered')::int AS answered, (c.status = 'missed')::int AS missed, (c.status = 'voicemail')::int AS voicemail,
+      c.first_time_caller::int AS first_time_callers, CASE WHEN c.status = 'answered' THEN c.duration_seconds ELSE 0 END AS answered_seconds
+    FROM calls c WHERE ${callFilterSql(caller.session, { ...filters, ...range })}`;
+  const rollupable =
+    !filters.status?.length &&
+    !filters.direction &&
+    filters.first_time == null &&
+    filters.min_duration == null &&
+    !filters.department &&
+    !filters.updated_since;
+  const days = rollupable ? wholeDays(filters.from, filters.to) : null;
+  if (!days) return raw({});
+  callFilterSql(caller.session, filters); // checks the filters once, whatever reads them
+  const dealers = dealerIds(filters.dealer_id);
+  const source = sourceFilterSql('r', filters.source);
+  const conditions = [
+    callerGroupsSql(caller.session, 'r'),
+    ...(days.start ? [Prisma.sql`r.day >= ${days.start}::date`] : []),
+    ...(days.end ? [Prisma.sql`r.day < ${days.end}::date`] : []),
+    ...(dealers ? [Prisma.sql`r.dealer_id = ANY(${dealers}::uuid[])`] : []),
+    ...(source ? [source] : []),
+  ];
+  const edge = (from: Date, to: Date) => raw({ from, to: new Date(to.getTime() - 1) });
+  return Prisma.join(
+    [
+      Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.day, r.calls, r.answered, r.missed, r.voicemail,
+        r.first_time_callers, r.answered_seconds FROM call_daily r WHERE ${Prisma.join(conditions, ' AND ')}`,
+      ...(filters.from && days.start && filters.from < days.start ? [edge(filters.from, days.start)] : []),
+      ...(filters.to && days.end && filters.to >= days.end ? [raw({ from: days.end, to: filters.to })] : []),
+    ],
+    ' UNION ALL ',
+  );
+}
+
 /**
  * Totals, answer rate, average duration, first-time callers, by source and by day (UTC), in one
- * scan: GROUPING SETS computes the three groupings together.
+ * statement: GROUPING SETS computes the three groupings together over the day rows.
  */
 export async function callStats(caller: Caller, filters: CallFilters) {
-  const where = callFilterSql(caller.session, filters);
   const rows = await caller.db.$queryRaw<
     Array<
       MeasureRow & {
@@ -91,15 +150,14 @@ export async function callStats(caller: Caller, filters: CallFilters) {
       }
     >
   >(Prisma.sql`/* callStats */
-    WITH grouped AS (
-      SELECT CASE WHEN GROUPING(c.source_id) = 0 THEN 'source' WHEN GROUPING((c.started_at AT TIME ZONE 'UTC')::date) = 0 THEN 'day' ELSE 'total' END AS grouping,
-        c.source_id, to_char((c.started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day,
-        count(*)::int AS calls, count(*) FILTER (WHERE c.status = 'answered')::int AS answered,
-        count(*) FILTER (WHERE c.status = 'missed')::int AS missed, count(*) FILTER (WHERE c.status = 'voicemail')::int AS voicemail,
-        count(*) FILTER (WHERE c.first_time_caller)::int AS first_time_callers,
-        round(avg(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 1)::float8 AS average_duration_seconds
-      FROM calls c WHERE ${where}
-      GROUP BY GROUPING SETS ((), (c.source_id), ((c.started_at AT TIME ZONE 'UTC')::date)))
+    WITH measures AS (${callMeasureRows(caller, filters)}), grouped AS (
+      SELECT CASE WHEN GROUPING(m.source_id) = 0 THEN 'source' WHEN GROUPING(m.day) = 0 THEN 'day' ELSE 'total' END AS grouping,
+        m.source_id, to_char(m.day, 'YYYY-MM-DD') AS day,
+        sum(m.calls)::int AS calls, sum(m.answered)::int AS answered, sum(m.missed)::int AS missed, sum(m.voicemail)::int AS voicemail,
+        sum(m.first_time_callers)::int AS first_time_callers,
+        round(sum(m.answered_seconds)::numeric / NULLIF(sum(m.answered), 0), 1)::float8 AS average_duration_seconds
+      FROM measures m
+      GROUP BY GROUPING SETS ((), (m.source_id), (m.day)) HAVING sum(m.calls) > 0)
     SELECT g.*, s.name::text AS source_name FROM grouped g LEFT JOIN sources s ON g.grouping = 'source' AND s.id = g.source_id`);
   const rate = <T extends MeasureRow>(row: T) => ({
     ...row,

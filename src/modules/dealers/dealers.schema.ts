@@ -158,9 +158,23 @@ export const Dealer = builder.prismaObject('Dealer', {
       ...inPeriod(t, 'd.sold_at'),
     }),
     vehicle_count: t.relationCount('vehicles', GRAPHQL_ONLY),
-    call_count: t.relationCount('calls', GRAPHQL_ONLY),
-    lead_count: t.relationCount('leads', GRAPHQL_ONLY),
-    sale_count: t.relationCount('sales', GRAPHQL_ONLY),
+    // Counts come from dealer_activity (kept by triggers in every writer's transaction), joined into
+    // the dealers' own statement, instead of counting the rows.
+    call_count: t.int({
+      ...GRAPHQL_ONLY,
+      select: { activity: true },
+      resolve: (dealer) => dealer.activity?.calls ?? 0,
+    }),
+    lead_count: t.int({
+      ...GRAPHQL_ONLY,
+      select: { activity: true },
+      resolve: (dealer) => dealer.activity?.leads ?? 0,
+    }),
+    sale_count: t.int({
+      ...GRAPHQL_ONLY,
+      select: { activity: true },
+      resolve: (dealer) => dealer.activity?.sales ?? 0,
+    }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
     archived_at: t.expose('archivedAt', { type: 'DateTime', nullable: true }),

@@ -1,0 +1,285 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app';
+import { connect, deliver, syncNow } from './helpers/feeds';
+import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
+import { recordStatements } from './helpers/statements';
+
+/**
+ * Rollups (call_daily, dealer_activity) are kept by triggers in every writer's transaction: after
+ * direct inserts, feed syncs (new and changed rows), enrichment, re-mapping, edits and deletes they
+ * equal the aggregates of the rows themselves, and the calls stats (whole days from call_daily,
+ * partial days from the calls) equal the same stats computed from the calls alone for any range.
+ */
+
+const DAY = 86_400_000;
+const START = Date.parse('2026-03-01T00:00:00Z');
+const STATUSES = ['answered', 'missed', 'voicemail'] as const;
+const RAW_SOURCES = ['Google Ads', 'google-ads', 'Cars.com', 'CARS COM', 'Facebook', null];
+
+/** A small deterministic generator, so the calls are the same on every run. */
+function sequence(seed: number) {
+  let state = seed;
+  return (below: number) => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state % below;
+  };
+}
+
+type Row = Record<string, unknown>;
+
+/** The measures of stats rows (with their key, when given), in key order, to compare two answers. */
+function figures(rows: Row[], key?: 'day' | 'source_id') {
+  const measures = ['calls', 'answered', 'missed', 'voicemail', 'first_time_callers', 'average_duration_seconds'];
+  return rows
+    .map((row) => [...(key ? [row[key] ?? null] : []), ...measures.map((name) => row[name])])
+    .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+}
+
+describe('rollups kept by every writer', () => {
+  let app: TestApp;
+  let group: SeededGroup;
+  let other: SeededGroup;
+  let admin: string;
+  let sourceIds: Record<string, string>;
+
+  const query = <T>(sql: string, values: unknown[] = []) =>
+    app.database.pool.query(sql, values).then((result) => result.rows as T[]);
+
+  /** call_daily (rows with anything in them) and dealer_activity equal the rows they summarise. */
+  async function expectRollupsMatchRows() {
+    const nonEmpty = `calls <> 0 OR answered <> 0 OR missed <> 0 OR voicemail <> 0 OR first_time_callers <> 0 OR answered_seconds <> 0`;
+    const rollup = await query(
+      `SELECT dealer_group_id, day::text, dealer_id, source_id, calls, answered, missed, voicemail, first_time_callers, answered_seconds::int
+       FROM call_daily WHERE ${nonEmpty} ORDER BY 1, 2, 3, 4`,
+    );
+    const fromRows = await query(
+      `SELECT dealer_group_id, (started_at AT TIME ZONE 'UTC')::date::text AS day, dealer_id,
+         coalesce(source_id, '00000000-0000-0000-0000-000000000000') AS source_id, count(*)::int AS calls,
+         count(*) FILTER (WHERE status = 'answered')::int AS answered, count(*) FILTER (WHERE status = 'missed')::int AS missed,
+         count(*) FILTER (WHERE status = 'voicemail')::int AS voicemail, count(*) FILTER (WHERE first_time_caller)::int AS first_time_callers,
+         coalesce(sum(duration_seconds) FILTER (WHERE status = 'answered'), 0)::int AS answered_seconds
+       FROM calls GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+    );
+    expect(rollup).toEqual(fromRows);
+    expect(rollup.length).toBeGreaterThan(0);
+    const activity = await query(
+      `SELECT d.id, coalesce(a.calls, 0) AS calls, coalesce(a.leads, 0) AS leads, coalesce(a.sales, 0) AS sales
+       FROM dealers d LEFT JOIN dealer_activity a ON a.dealer_id = d.id ORDER BY d.id`,
+    );
+    const counted = await query(
+      `SELECT d.id, (SELECT count(*)::int FROM calls c WHERE c.dealer_id = d.id) AS calls,
+         (SELECT count(*)::int FROM leads l WHERE l.dealer_id = d.id) AS leads, (SELECT count(*)::int FROM sales s WHERE s.dealer_id = d.id) AS sales
+       FROM dealers d ORDER BY d.id`,
+    );
+    expect(activity).toEqual(counted);
+  }
+
+  beforeAll(async () => {
+    // The property below asks for long ranges more often than the per-minute limit allows a person.
+    app = await startTestApp({ SYNC_SCHEDULER: 'false', FIELD_RATE_LIMITS: 'Query.callStats=10000/1m' });
+    group = await seedGroup(app.database.prisma, { dealers: 3 });
+    other = await seedGroup(app.database.prisma, { dealers: 1 });
+    admin = await group.login(app.client);
+    const next = sequence(7);
+    await seedActivity(app.database.prisma, group, {
+      calls: Array.from({ length: 160 }, () => ({
+        dealer: next(3),
+        startedAt: new Date(START + next(9) * DAY + next(DAY)),
+        durationSeconds: next(600),
+        status: STATUSES[next(3)],
+        rawSource: RAW_SOURCES[next(RAW_SOURCES.length)] ?? null,
+        firstTimeCaller: next(2) === 0,
+      })),
+      leads: Array.from({ length: 12 }, (_, index) => ({ dealer: index % 3 })),
+      sales: Array.from({ length: 5 }, (_, index) => ({ dealer: index % 2 })),
+    });
+    // Another group's calls on the same days must never reach this group's figures.
+    await seedActivity(app.database.prisma, other, {
+      calls: Array.from({ length: 20 }, (_, index) => ({ startedAt: new Date(START + index * 10_000_000) })),
+    });
+  });
+
+  afterAll(() => app?.stop());
+
+  it('match the rows after direct inserts', async () => {
+    await expectRollupsMatchRows();
+  });
+
+  it('match the rows after a feed sync writes new calls and then changes some', async () => {
+    const feed = await connect(app, admin, {
+      plugin_key: 'call_tracking_csv',
+      dealer_id: group.dealerIds[1],
+      config: { provider: 'callrail' },
+    });
+    deliver(app, feed.integration.id, 'callrail-calls.csv');
+    expect((await syncNow(app, admin, feed.integration.id)).counts).toMatchObject({ created: 5 });
+    await expectRollupsMatchRows();
+
+    // The same calls again, one answered call now missed and another moved to the next day.
+    const original = readFileSync(path.resolve('test/fixtures/feeds/callrail-calls.csv'), 'utf8');
+    const changed = original
+      .replace('CAL8812001,2026-11-18 09:14:22,245,Inbound,Answered', 'CAL8812001,2026-11-18 09:14:22,0,Inbound,Missed')
+      .replace('CAL8812004,2026-11-18 13:30:00', 'CAL8812004,2026-11-19 13:30:00');
+    expect(changed).not.toBe(original);
+    const file = path.join(app.dataDir, 'callrail-changed.csv');
+    writeFileSync(file, changed);
+    deliver(app, feed.integration.id, file);
+    expect((await syncNow(app, admin, feed.integration.id)).counts).toMatchObject({ updated: 2 });
+    await expectRollupsMatchRows();
+  });
+
+  it('match the rows after enrichment and re-mapping change the calls sources', async () => {
+    const created = async (name: string) =>
+      (await app.client.post('/sources', { name, category: 'paid_search' }, admin)).body.id as string;
+    sourceIds = { google: await created('Google Ads'), cars: await created('Cars.com') };
+    const mapping = await app.client.post(
+      '/sources/mappings',
+      { source_id: sourceIds.google, raw_values: ['Google Ads', 'google-ads'] },
+      admin,
+    );
+    expect(mapping.status, JSON.stringify(mapping.body)).toBe(201);
+    await app.client.post('/sources/mappings', { source_id: sourceIds.cars, raw_values: ['Cars.com'] }, admin);
+    await expectRollupsMatchRows();
+
+    // Re-mapping: "google-ads" now means Cars.com, and the calls are enriched again over what they had.
+    const google = await app.client.get('/sources/mappings?limit=100', admin);
+    const dashed = google.body.mappings.find((row: { raw_value: string }) => row.raw_value === 'google-ads');
+    expect((await app.client.request('DELETE', `/api/v1/sources/mappings/${dashed.id}`, { token: admin })).status).toBe(
+      200,
+    );
+    await app.client.post('/sources/mappings', { source_id: sourceIds.cars, raw_values: ['google-ads'] }, admin);
+    const enriched = await app.client.post('/calls/enrich', { overwrite: true }, admin);
+    expect(enriched.status, JSON.stringify(enriched.body)).toBe(200);
+    expect(enriched.body.enriched).toBeGreaterThan(0);
+    await expectRollupsMatchRows();
+  });
+
+  it('match the rows after edits that move calls between days, rooftops and statuses, and after deletes', async () => {
+    await query(
+      `UPDATE calls SET started_at = started_at + interval '1 day 3 hours', status = 'answered', duration_seconds = duration_seconds + 7
+       WHERE id IN (SELECT id FROM calls WHERE dealer_group_id = $1 ORDER BY id LIMIT 15)`,
+      [group.groupId],
+    );
+    await query(
+      `UPDATE calls SET dealer_id = $2, first_time_caller = NOT first_time_caller WHERE id IN (SELECT id FROM calls WHERE dealer_group_id = $1 ORDER BY external_id LIMIT 10)`,
+      [group.groupId, group.dealerIds[2]],
+    );
+    await query(`UPDATE leads SET dealer_id = $2 WHERE dealer_group_id = $1 AND dealer_id = $3`, [
+      group.groupId,
+      group.dealerIds[2],
+      group.dealerIds[0],
+    ]);
+    await query(
+      `DELETE FROM calls WHERE id IN (SELECT id FROM calls WHERE dealer_group_id = $1 ORDER BY started_at LIMIT 12)`,
+      [group.groupId],
+    );
+    await query(`DELETE FROM sales WHERE dealer_group_id = $1 AND dealer_id = $2`, [group.groupId, group.dealerIds[1]]);
+    // A rolled-back write leaves the rollups as they were.
+    await app.database.pool
+      .query(`BEGIN; DELETE FROM calls WHERE dealer_group_id = '${group.groupId}'; ROLLBACK`)
+      .catch(() => undefined);
+    await expectRollupsMatchRows();
+    const dashboard = await app.client.graphql(
+      `{ dealers(limit: 10) { dealers { id call_count lead_count sale_count } } }`,
+      {},
+      admin,
+    );
+    const counts = await query<{ id: string; calls: number; leads: number; sales: number }>(
+      `SELECT d.id, (SELECT count(*)::int FROM calls c WHERE c.dealer_id = d.id) AS calls, (SELECT count(*)::int FROM leads l WHERE l.dealer_id = d.id) AS leads,
+         (SELECT count(*)::int FROM sales s WHERE s.dealer_id = d.id) AS sales FROM dealers d WHERE d.dealer_group_id = $1`,
+      [group.groupId],
+    );
+    expect(
+      Object.fromEntries(
+        dashboard.body.data.dealers.dealers.map(
+          (row: { id: string; call_count: number; lead_count: number; sale_count: number }) => [
+            row.id,
+            [row.call_count, row.lead_count, row.sale_count],
+          ],
+        ),
+      ),
+    ).toEqual(Object.fromEntries(counts.map((row) => [row.id, [row.calls, row.leads, row.sales]])));
+  });
+
+  it('calls stats for any range and filters equal the same stats computed from the calls alone', async () => {
+    const span = { min: START - 2 * DAY, max: Date.parse('2026-11-21T00:00:00Z') };
+    // Instants near midnights and anywhere, so partial days at both ends and empty ranges are tried.
+    const instant = fc.oneof(
+      fc.integer(span).map((ms) => new Date(ms)),
+      fc
+        .tuple(fc.integer({ min: -2, max: 12 }), fc.constantFrom(-1, 0, 1, 3_600_000))
+        .map(([day, offset]) => new Date(START + day * DAY + offset)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(instant, { nil: undefined }),
+        fc.option(instant, { nil: undefined }),
+        fc.subarray(group.dealerIds),
+        fc.constantFrom(undefined, 'Google Ads', 'Cars.com', 'nobody'),
+        async (a, b, dealers, source) => {
+          const [from, to] = a && b && a > b ? [b, a] : [a, b];
+          const params = new URLSearchParams();
+          if (from) params.set('from', from.toISOString());
+          if (to) params.set('to', to.toISOString());
+          for (const dealer of dealers) params.append('dealer_id', dealer);
+          if (source) params.set('source', source);
+          const response = await app.client.get(`/calls/stats?${params}`, admin);
+          expect(response.status, JSON.stringify(response.body)).toBe(200);
+          const conditions = ['c.dealer_group_id = $1'];
+          const values: unknown[] = [group.groupId];
+          const bind = (condition: string, value: unknown) => {
+            values.push(value);
+            conditions.push(condition.replace('?', `$${values.length}`));
+          };
+          if (from) bind('c.started_at >= ?', from);
+          if (to) bind('c.started_at <= ?', to);
+          if (dealers.length) bind('c.dealer_id = ANY(?::uuid[])', dealers);
+          if (source) bind('c.source_id IN (SELECT id FROM sources WHERE name = ?::citext)', source);
+          const measures = `count(*)::int AS calls, count(*) FILTER (WHERE c.status = 'answered')::int AS answered,
+            count(*) FILTER (WHERE c.status = 'missed')::int AS missed, count(*) FILTER (WHERE c.status = 'voicemail')::int AS voicemail,
+            count(*) FILTER (WHERE c.first_time_caller)::int AS first_time_callers,
+            round(avg(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 1)::float8 AS average_duration_seconds`;
+          const where = conditions.join(' AND ');
+          const [total] = await query<Row>(`SELECT ${measures} FROM calls c WHERE ${where}`, values);
+          const byDay = await query<Row>(
+            `SELECT to_char((c.started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, ${measures} FROM calls c WHERE ${where} GROUP BY 1 ORDER BY 1`,
+            values,
+          );
+          const bySource = await query<Row>(
+            `SELECT c.source_id, ${measures} FROM calls c WHERE ${where} GROUP BY 1 ORDER BY 1 NULLS FIRST`,
+            values,
+          );
+          expect(figures([response.body])).toEqual(figures([total!]));
+          expect(figures(response.body.by_day, 'day')).toEqual(figures(byDay, 'day'));
+          expect(figures(response.body.by_source, 'source_id')).toEqual(figures(bySource, 'source_id'));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reads whole days from call_daily and only the partial days from the calls', async () => {
+    const statements = await recordStatements(app.database.pool, async () => {
+      const stats = await app.client.get(
+        `/calls/stats?from=2026-03-02T12:00:00Z&to=2026-03-06T05:00:00Z&dealer_id=${group.dealerIds[0]}`,
+        admin,
+      );
+      expect(stats.status).toBe(200);
+      expect(stats.body.calls).toBeGreaterThan(0);
+    });
+    const stats = statements.find((text) => text.includes('/* callStats */'));
+    expect(stats, statements.join('\n')).toBeDefined();
+    // One read of call_daily for 3 to 5 March, and two of calls: the afternoon of the 2nd, the morning of the 6th.
+    expect(stats!.match(/FROM call_daily r/g)).toHaveLength(1);
+    expect(stats!.match(/FROM calls c/g)).toHaveLength(2);
+
+    const filtered = await recordStatements(app.database.pool, async () => {
+      expect((await app.client.get('/calls/stats?status=missed&from=2026-03-02T12:00:00Z', admin)).status).toBe(200);
+    });
+    // A filter call_daily does not carry reads the calls for the whole range.
+    expect(filtered.find((text) => text.includes('/* callStats */'))).not.toContain('call_daily');
+  });
+});
