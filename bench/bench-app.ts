@@ -32,6 +32,10 @@ export async function startBenchApp(): Promise<{
       // A benchmark serves HTTP only: no SFTP listener (its port may be taken) and no scheduled syncs.
       SFTP_PORT: 'off',
       SYNC_SCHEDULER: 'false',
+      // Seeding enriches and links a million calls in single statements, longer than a request may take.
+      STATEMENT_TIMEOUT_MS: '600000',
+      // The load generator asks for long-range stats far more often than a person may.
+      FIELD_RATE_LIMITS: 'Query.callStats=1000000/1m,lead-stats-long-range=1000000/1m,sale-stats-long-range=1000000/1m',
       ADMIN_EMAIL: EMAIL,
       ADMIN_PASSWORD: PASSWORD,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),

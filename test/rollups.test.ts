@@ -56,12 +56,13 @@ describe('rollups kept by every writer', () => {
        FROM call_daily WHERE ${nonEmpty} ORDER BY 1, 2, 3, 4`,
     );
     const fromRows = await query(
-      `SELECT dealer_group_id, (started_at AT TIME ZONE 'UTC')::date::text AS day, dealer_id,
-         coalesce(source_id, '00000000-0000-0000-0000-000000000000') AS source_id, count(*)::int AS calls,
+      `SELECT dealer_group_id, day, coalesce(dealer_id, '00000000-0000-0000-0000-000000000000') AS dealer_id, source_key AS source_id, count(*)::int AS calls,
          count(*) FILTER (WHERE status = 'answered')::int AS answered, count(*) FILTER (WHERE status = 'missed')::int AS missed,
          count(*) FILTER (WHERE status = 'voicemail')::int AS voicemail, count(*) FILTER (WHERE first_time_caller)::int AS first_time_callers,
          coalesce(sum(duration_seconds) FILTER (WHERE status = 'answered'), 0)::int AS answered_seconds
-       FROM calls GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+       FROM (SELECT *, (started_at AT TIME ZONE 'UTC')::date::text AS day,
+           coalesce(source_id, '00000000-0000-0000-0000-000000000000') AS source_key FROM calls) c
+       GROUP BY GROUPING SETS ((dealer_group_id, day, dealer_id, source_key), (dealer_group_id, day, source_key)) ORDER BY 1, 2, 3, 4`,
     );
     expect(rollup).toEqual(fromRows);
     expect(rollup.length).toBeGreaterThan(0);

@@ -32,6 +32,8 @@ ALTER TABLE "dealer_activity" ADD CONSTRAINT "dealer_activity_dealer_id_fkey" FO
 -- enrichment and re-mapping, deletes. Each statement adds its new rows and subtracts its old
 -- ones, grouped by key and upserted in key order (two writers lock shared keys in the same order);
 -- keys whose figures a statement leaves as they were (an update of other columns) are not touched.
+-- call_daily holds each rooftop (dealer_id) and, under the nil UUID, all rooftops of the group
+-- together, so group-wide stats read one row per day and source.
 -- PostgreSQL allows no column list on triggers with transition tables, hence that filter.
 CREATE FUNCTION "call_daily_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -43,12 +45,15 @@ BEGIN
   EXECUTE format($sql$
     INSERT INTO call_daily AS r (dealer_group_id, day, dealer_id, source_id, calls, answered, missed, voicemail, first_time_callers, answered_seconds)
     SELECT * FROM (
-      SELECT d.dealer_group_id, (d.started_at AT TIME ZONE 'UTC')::date AS day, d.dealer_id,
-        coalesce(d.source_id, '00000000-0000-0000-0000-000000000000') AS source_id, sum(d.sign) AS calls,
-        coalesce(sum(d.sign) FILTER (WHERE d.status = 'answered'), 0) AS answered, coalesce(sum(d.sign) FILTER (WHERE d.status = 'missed'), 0) AS missed,
-        coalesce(sum(d.sign) FILTER (WHERE d.status = 'voicemail'), 0) AS voicemail, coalesce(sum(d.sign) FILTER (WHERE d.first_time_caller), 0) AS first_time_callers,
+      SELECT d.dealer_group_id, d.day, coalesce(d.dealer_id, '00000000-0000-0000-0000-000000000000') AS dealer_id, d.source_id,
+        sum(d.sign) AS calls, coalesce(sum(d.sign) FILTER (WHERE d.status = 'answered'), 0) AS answered,
+        coalesce(sum(d.sign) FILTER (WHERE d.status = 'missed'), 0) AS missed, coalesce(sum(d.sign) FILTER (WHERE d.status = 'voicemail'), 0) AS voicemail,
+        coalesce(sum(d.sign) FILTER (WHERE d.first_time_caller), 0) AS first_time_callers,
         coalesce(sum(d.sign * d.duration_seconds) FILTER (WHERE d.status = 'answered'), 0) AS answered_seconds
-      FROM (%s) d GROUP BY 1, 2, 3, 4) delta
+      FROM (SELECT x.dealer_group_id, (x.started_at AT TIME ZONE 'UTC')::date AS day, x.dealer_id,
+          coalesce(x.source_id, '00000000-0000-0000-0000-000000000000') AS source_id, x.sign, x.status, x.first_time_caller, x.duration_seconds
+        FROM (%s) x) d
+      GROUP BY GROUPING SETS ((d.dealer_group_id, d.day, d.dealer_id, d.source_id), (d.dealer_group_id, d.day, d.source_id))) delta
     WHERE (calls, answered, missed, voicemail, first_time_callers, answered_seconds) <> (0, 0, 0, 0, 0, 0)
     ORDER BY 1, 2, 3, 4
     ON CONFLICT (dealer_group_id, day, dealer_id, source_id) DO UPDATE SET calls = r.calls + excluded.calls,
@@ -102,11 +107,13 @@ CREATE TRIGGER "sales_activity_delete" AFTER DELETE ON "sales" REFERENCING OLD T
 
 -- Backfill from the rows already there.
 INSERT INTO "call_daily" (dealer_group_id, day, dealer_id, source_id, calls, answered, missed, voicemail, first_time_callers, answered_seconds)
-SELECT c.dealer_group_id, (c.started_at AT TIME ZONE 'UTC')::date, c.dealer_id, coalesce(c.source_id, '00000000-0000-0000-0000-000000000000'),
+SELECT c.dealer_group_id, c.day, coalesce(c.dealer_id, '00000000-0000-0000-0000-000000000000'), c.source_id,
   count(*), count(*) FILTER (WHERE c.status = 'answered'), count(*) FILTER (WHERE c.status = 'missed'),
   count(*) FILTER (WHERE c.status = 'voicemail'), count(*) FILTER (WHERE c.first_time_caller),
   coalesce(sum(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 0)
-FROM "calls" c GROUP BY 1, 2, 3, 4;
+FROM (SELECT dealer_group_id, (started_at AT TIME ZONE 'UTC')::date AS day, dealer_id,
+    coalesce(source_id, '00000000-0000-0000-0000-000000000000') AS source_id, status, first_time_caller, duration_seconds FROM "calls") c
+GROUP BY GROUPING SETS ((c.dealer_group_id, c.day, c.dealer_id, c.source_id), (c.dealer_group_id, c.day, c.source_id));
 
 INSERT INTO "dealer_activity" (dealer_id, calls, leads, sales)
 SELECT d.id, (SELECT count(*) FROM "calls" c WHERE c.dealer_id = d.id), (SELECT count(*) FROM "leads" l WHERE l.dealer_id = d.id),

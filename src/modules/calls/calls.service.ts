@@ -78,8 +78,9 @@ type MeasureRow = {
 };
 
 const DAY_MS = 86_400_000;
-/** call_daily's key for calls without a canonical source. */
+/** call_daily's key for calls without a canonical source, and for the rows of all rooftops together. */
 const NO_SOURCE = '00000000-0000-0000-0000-000000000000';
+const ALL_ROOFTOPS = NO_SOURCE;
 
 /**
  * The whole UTC days inside [from, to] (to inclusive, to the millisecond), as [start, end): null
@@ -120,7 +121,8 @@ function callMeasureRows(caller: Caller, filters: CallFilters): Prisma.Sql {
     callerGroupsSql(caller.session, 'r'),
     ...(days.start ? [Prisma.sql`r.day >= ${days.start}::date`] : []),
     ...(days.end ? [Prisma.sql`r.day < ${days.end}::date`] : []),
-    ...(dealers ? [Prisma.sql`r.dealer_id = ANY(${dealers}::uuid[])`] : []),
+    // Without a rooftop filter, the rows for all rooftops together (one per day and source).
+    dealers ? Prisma.sql`r.dealer_id = ANY(${dealers}::uuid[])` : Prisma.sql`r.dealer_id = ${ALL_ROOFTOPS}::uuid`,
     ...(source ? [source] : []),
   ];
   const edge = (from: Date, to: Date) => raw({ from, to: new Date(to.getTime() - 1) });
