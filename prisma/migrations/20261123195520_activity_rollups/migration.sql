@@ -11,7 +11,7 @@ CREATE TABLE "call_daily" (
     "first_time_callers" INTEGER NOT NULL DEFAULT 0,
     "answered_seconds" BIGINT NOT NULL DEFAULT 0,
 
-    CONSTRAINT "call_daily_pkey" PRIMARY KEY ("dealer_group_id","day","dealer_id","source_id")
+    CONSTRAINT "call_daily_pkey" PRIMARY KEY ("dealer_group_id","dealer_id","day","source_id")
 );
 
 -- CreateTable
@@ -55,8 +55,8 @@ BEGIN
         FROM (%s) x) d
       GROUP BY GROUPING SETS ((d.dealer_group_id, d.day, d.dealer_id, d.source_id), (d.dealer_group_id, d.day, d.source_id))) delta
     WHERE (calls, answered, missed, voicemail, first_time_callers, answered_seconds) <> (0, 0, 0, 0, 0, 0)
-    ORDER BY 1, 2, 3, 4
-    ON CONFLICT (dealer_group_id, day, dealer_id, source_id) DO UPDATE SET calls = r.calls + excluded.calls,
+    ORDER BY 1, 3, 2, 4
+    ON CONFLICT (dealer_group_id, dealer_id, day, source_id) DO UPDATE SET calls = r.calls + excluded.calls,
       answered = r.answered + excluded.answered, missed = r.missed + excluded.missed, voicemail = r.voicemail + excluded.voicemail,
       first_time_callers = r.first_time_callers + excluded.first_time_callers, answered_seconds = r.answered_seconds + excluded.answered_seconds
   $sql$, deltas);

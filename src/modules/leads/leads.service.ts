@@ -82,6 +82,7 @@ export async function leadsByStatus(caller: Caller, filters: LeadFilters) {
 
 /** Per canonical source: leads, conversions, and the sales (and gross) they became. */
 export async function leadsBySource(caller: Caller, filters: LeadFilters) {
+  const where = leadFilterSql(caller.session, filters);
   const rows = await caller.db.$queryRaw<
     Array<{
       source_id: string | null;
@@ -94,11 +95,17 @@ export async function leadsBySource(caller: Caller, filters: LeadFilters) {
       gross: string;
     }>
   >(Prisma.sql`/* leadsBySource */
-    SELECT l.source_id, s.name::text AS source_name, s.category::text AS category, s.cost_per_month::text AS cost_per_month,
-      count(*)::int AS leads, count(*) FILTER (WHERE l.status = 'sold' OR l.sale_id IS NOT NULL)::int AS sold,
-      count(DISTINCT l.sale_id)::int AS sales, COALESCE(sum(d.front_gross + d.back_gross), 0)::numeric(14,2)::text AS gross
-    FROM leads l LEFT JOIN sources s ON s.id = l.source_id LEFT JOIN sales d ON d.id = l.sale_id
-    WHERE ${leadFilterSql(caller.session, filters)} GROUP BY l.source_id, s.name, s.category, s.cost_per_month ORDER BY leads DESC, source_name NULLS LAST`);
+    WITH counted AS (
+      SELECT l.source_id, count(*)::int AS leads, count(*) FILTER (WHERE l.status = 'sold' OR l.sale_id IS NOT NULL)::int AS sold
+      FROM leads l WHERE ${where} GROUP BY l.source_id),
+    -- Only the leads linked to a deal meet the deals: a join of the few, not of every lead.
+    converted AS (
+      SELECT l.source_id, count(DISTINCT l.sale_id)::int AS sales, sum(d.front_gross + d.back_gross) AS gross
+      FROM leads l JOIN sales d ON d.id = l.sale_id WHERE ${where} AND l.sale_id IS NOT NULL GROUP BY l.source_id)
+    SELECT c.source_id, s.name::text AS source_name, s.category::text AS category, s.cost_per_month::text AS cost_per_month,
+      c.leads, c.sold, COALESCE(v.sales, 0) AS sales, COALESCE(v.gross, 0)::numeric(14,2)::text AS gross
+    FROM counted c LEFT JOIN converted v ON v.source_id IS NOT DISTINCT FROM c.source_id LEFT JOIN sources s ON s.id = c.source_id
+    ORDER BY c.leads DESC, source_name NULLS LAST`);
   const days = filters.from && filters.to ? (filters.to.getTime() - filters.from.getTime()) / 86_400_000 : null;
   return rows.map((row) => ({
     ...row,
