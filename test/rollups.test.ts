@@ -38,6 +38,15 @@ function figures(rows: Row[], key?: 'day' | 'source_id') {
     .sort((x, y) => String(x[0]).localeCompare(String(y[0])));
 }
 
+const span = { min: START - 2 * DAY, max: Date.parse('2026-11-21T00:00:00Z') };
+// Instants near midnights and anywhere, so partial days at both ends and empty ranges are tried.
+const instant = fc.oneof(
+  fc.integer(span).map((ms) => new Date(ms)),
+  fc
+    .tuple(fc.integer({ min: -2, max: 12 }), fc.constantFrom(-1, 0, 1, 3_600_000))
+    .map(([day, offset]) => new Date(START + day * DAY + offset)),
+);
+
 describe('rollups kept by every writer', () => {
   let app: TestApp;
   let group: SeededGroup;
@@ -76,11 +85,25 @@ describe('rollups kept by every writer', () => {
        FROM dealers d ORDER BY d.id`,
     );
     expect(activity).toEqual(counted);
+    const saleRollup = await query(
+      `SELECT dealer_group_id, dealer_id, day::text, units, revenue::text, front_gross::text, back_gross::text FROM sale_daily
+       WHERE units <> 0 OR revenue <> 0 OR front_gross <> 0 OR back_gross <> 0 ORDER BY 1, 2, 3`,
+    );
+    const saleRows = await query(
+      `SELECT dealer_group_id, coalesce(dealer_id, '00000000-0000-0000-0000-000000000000') AS dealer_id, day, count(*)::int AS units,
+         sum(sale_price)::numeric(16,2)::text AS revenue, sum(front_gross)::numeric(16,2)::text AS front_gross, sum(back_gross)::numeric(16,2)::text AS back_gross
+       FROM (SELECT *, (sold_at AT TIME ZONE 'UTC')::date::text AS day FROM sales) s
+       GROUP BY GROUPING SETS ((dealer_group_id, dealer_id, day), (dealer_group_id, day)) ORDER BY 1, 2, 3`,
+    );
+    expect(saleRollup).toEqual(saleRows);
   }
 
   beforeAll(async () => {
     // The property below asks for long ranges more often than the per-minute limit allows a person.
-    app = await startTestApp({ SYNC_SCHEDULER: 'false', FIELD_RATE_LIMITS: 'Query.callStats=10000/1m' });
+    app = await startTestApp({
+      SYNC_SCHEDULER: 'false',
+      FIELD_RATE_LIMITS: 'Query.callStats=10000/1m,sale-stats-long-range=10000/1m',
+    });
     group = await seedGroup(app.database.prisma, { dealers: 3 });
     other = await seedGroup(app.database.prisma, { dealers: 1 });
     admin = await group.login(app.client);
@@ -95,7 +118,13 @@ describe('rollups kept by every writer', () => {
         firstTimeCaller: next(2) === 0,
       })),
       leads: Array.from({ length: 12 }, (_, index) => ({ dealer: index % 3 })),
-      sales: Array.from({ length: 5 }, (_, index) => ({ dealer: index % 2 })),
+      sales: Array.from({ length: 60 }, (_, index) => ({
+        dealer: index % 2,
+        soldAt: new Date(START + next(9) * DAY + next(DAY)),
+        salePrice: `${20_000 + next(20_000)}.${String(next(100)).padStart(2, '0')}`,
+        frontGross: `${next(3_000)}.${String(next(100)).padStart(2, '0')}`,
+        backGross: `${next(2_000)}.${String(next(100)).padStart(2, '0')}`,
+      })),
     });
     // Another group's calls on the same days must never reach this group's figures.
     await seedActivity(app.database.prisma, other, {
@@ -177,7 +206,15 @@ describe('rollups kept by every writer', () => {
       `DELETE FROM calls WHERE id IN (SELECT id FROM calls WHERE dealer_group_id = $1 ORDER BY started_at LIMIT 12)`,
       [group.groupId],
     );
-    await query(`DELETE FROM sales WHERE dealer_group_id = $1 AND dealer_id = $2`, [group.groupId, group.dealerIds[1]]);
+    await query(
+      `UPDATE sales SET sold_at = sold_at - interval '20 hours', sale_price = sale_price + 99.99, dealer_id = $2
+       WHERE id IN (SELECT id FROM sales WHERE dealer_group_id = $1 ORDER BY deal_number LIMIT 12)`,
+      [group.groupId, group.dealerIds[2]],
+    );
+    await query(
+      `DELETE FROM sales WHERE id IN (SELECT id FROM sales WHERE dealer_group_id = $1 AND dealer_id = $2 ORDER BY id LIMIT 10)`,
+      [group.groupId, group.dealerIds[1]],
+    );
     // A rolled-back write leaves the rollups as they were.
     await app.database.pool
       .query(`BEGIN; DELETE FROM calls WHERE dealer_group_id = '${group.groupId}'; ROLLBACK`)
@@ -206,14 +243,6 @@ describe('rollups kept by every writer', () => {
   });
 
   it('calls stats for any range and filters equal the same stats computed from the calls alone', async () => {
-    const span = { min: START - 2 * DAY, max: Date.parse('2026-11-21T00:00:00Z') };
-    // Instants near midnights and anywhere, so partial days at both ends and empty ranges are tried.
-    const instant = fc.oneof(
-      fc.integer(span).map((ms) => new Date(ms)),
-      fc
-        .tuple(fc.integer({ min: -2, max: 12 }), fc.constantFrom(-1, 0, 1, 3_600_000))
-        .map(([day, offset]) => new Date(START + day * DAY + offset)),
-    );
     await fc.assert(
       fc.asyncProperty(
         fc.option(instant, { nil: undefined }),
@@ -259,6 +288,46 @@ describe('rollups kept by every writer', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('sales stats for any range and rooftops equal the same stats computed from the deals alone', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(instant, { nil: undefined }),
+        fc.option(instant, { nil: undefined }),
+        fc.subarray(group.dealerIds),
+        async (a, b, dealers) => {
+          const [from, to] = a && b && a > b ? [b, a] : [a, b];
+          const params = new URLSearchParams();
+          if (from) params.set('from', from.toISOString());
+          if (to) params.set('to', to.toISOString());
+          for (const dealer of dealers) params.append('dealer_id', dealer);
+          const response = await app.client.get(`/sales/stats?${params}`, admin);
+          expect(response.status, JSON.stringify(response.body)).toBe(200);
+          const conditions = ['d.dealer_group_id = $1'];
+          const values: unknown[] = [group.groupId];
+          for (const [condition, value] of [
+            ['d.sold_at >= ?', from],
+            ['d.sold_at <= ?', to],
+            ['d.dealer_id = ANY(?::uuid[])', dealers.length ? dealers : undefined],
+          ] as const)
+            if (value) conditions.push(condition.replace('?', `$${values.push(value)}`));
+          const measures = `count(*)::int AS units, COALESCE(sum(d.sale_price), 0)::numeric(14,2)::text AS revenue,
+            COALESCE(sum(d.front_gross), 0)::numeric(14,2)::text AS front_gross, COALESCE(sum(d.back_gross), 0)::numeric(14,2)::text AS back_gross,
+            COALESCE(sum(d.front_gross + d.back_gross), 0)::numeric(14,2)::text AS total_gross, avg(d.sale_price)::numeric(14,2)::text AS average_sale_price,
+            avg(d.front_gross)::numeric(14,2)::text AS average_front_gross, avg(d.back_gross)::numeric(14,2)::text AS average_back_gross`;
+          const where = conditions.join(' AND ');
+          const [total] = await query<Row>(`SELECT ${measures} FROM sales d WHERE ${where}`, values);
+          const byMonth = await query<Row>(
+            `SELECT to_char(date_trunc('month', d.sold_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, ${measures} FROM sales d WHERE ${where} GROUP BY 1 ORDER BY 1`,
+            values,
+          );
+          expect({ ...response.body, by_month: undefined }).toEqual({ ...total, by_month: undefined });
+          expect(response.body.by_month).toEqual(byMonth);
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 

@@ -1,9 +1,9 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { pageArgs, pageOfIds, type IdPage, type Page, type WindowArgs } from '../../pagination';
-import { callerGroupsSql, findInTenant } from '../../tenancy';
+import { findInTenant } from '../../tenancy';
+import { rollupSplit } from '../../rollups';
 import { callFilterSql, type CallFilters } from './calls.filters';
-import { dealerIds } from '../../validation';
 import { sourceFilterSql } from '../sources/source-filter';
 
 /** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
@@ -77,20 +77,8 @@ type MeasureRow = {
   average_duration_seconds: number | null;
 };
 
-const DAY_MS = 86_400_000;
-/** call_daily's key for calls without a canonical source, and for the rows of all rooftops together. */
+/** call_daily's key for calls without a canonical source. */
 const NO_SOURCE = '00000000-0000-0000-0000-000000000000';
-const ALL_ROOFTOPS = NO_SOURCE;
-
-/**
- * The whole UTC days inside [from, to] (to inclusive, to the millisecond), as [start, end): null
- * when there is none. Open bounds stay open.
- */
-export function wholeDays(from: Date | null | undefined, to: Date | null | undefined) {
-  const start = from ? new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS) : null;
-  const end = to ? new Date(Math.floor((to.getTime() + 1) / DAY_MS) * DAY_MS) : null;
-  return start && end && start >= end ? null : { start, end };
-}
 
 /**
  * What the stats aggregate, as rows of measures per source and day: whole UTC days from call_daily
@@ -112,26 +100,15 @@ function callMeasureRows(caller: Caller, filters: CallFilters): Prisma.Sql {
     filters.min_duration == null &&
     !filters.department &&
     !filters.updated_since;
-  const days = rollupable ? wholeDays(filters.from, filters.to) : null;
-  if (!days) return raw({});
+  const split = rollupable ? rollupSplit(caller.session, filters) : null;
+  if (!split) return raw({});
   callFilterSql(caller.session, filters); // checks the filters once, whatever reads them
-  const dealers = dealerIds(filters.dealer_id);
   const source = sourceFilterSql('r', filters.source);
-  const conditions = [
-    callerGroupsSql(caller.session, 'r'),
-    ...(days.start ? [Prisma.sql`r.day >= ${days.start}::date`] : []),
-    ...(days.end ? [Prisma.sql`r.day < ${days.end}::date`] : []),
-    // Without a rooftop filter, the rows for all rooftops together (one per day and source).
-    dealers ? Prisma.sql`r.dealer_id = ANY(${dealers}::uuid[])` : Prisma.sql`r.dealer_id = ${ALL_ROOFTOPS}::uuid`,
-    ...(source ? [source] : []),
-  ];
-  const edge = (from: Date, to: Date) => raw({ from, to: new Date(to.getTime() - 1) });
   return Prisma.join(
     [
       Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.day, r.calls, r.answered, r.missed, r.voicemail,
-        r.first_time_callers, r.answered_seconds FROM call_daily r WHERE ${Prisma.join(conditions, ' AND ')}`,
-      ...(filters.from && days.start && filters.from < days.start ? [edge(filters.from, days.start)] : []),
-      ...(filters.to && days.end && filters.to >= days.end ? [raw({ from: days.end, to: filters.to })] : []),
+        r.first_time_callers, r.answered_seconds FROM call_daily r WHERE ${Prisma.join([...split.conditions, ...(source ? [source] : [])], ' AND ')}`,
+      ...split.edges.map(raw),
     ],
     ' UNION ALL ',
   );

@@ -3,6 +3,7 @@ import type { Caller } from '../../caller';
 import type { Db } from '../../db/database';
 import { pageArgs, pageOfIds, type IdPage, type WindowArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant } from '../../tenancy';
+import { rollupSplit } from '../../rollups';
 import { saleFilterSql, type SaleFilters } from './sales.filters';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
@@ -46,14 +47,45 @@ export interface SaleMeasures {
   average_back_gross: string | null;
 }
 
+/** The same measures over rows of (day, units, revenue, front_gross, back_gross) `m`. */
+const SUMMED = Prisma.sql`COALESCE(sum(m.units), 0)::int AS units, COALESCE(sum(m.revenue), 0)::numeric(14,2)::text AS revenue,
+  COALESCE(sum(m.front_gross), 0)::numeric(14,2)::text AS front_gross, COALESCE(sum(m.back_gross), 0)::numeric(14,2)::text AS back_gross,
+  COALESCE(sum(m.front_gross) + sum(m.back_gross), 0)::numeric(14,2)::text AS total_gross,
+  (sum(m.revenue) / NULLIF(sum(m.units), 0))::numeric(14,2)::text AS average_sale_price,
+  (sum(m.front_gross) / NULLIF(sum(m.units), 0))::numeric(14,2)::text AS average_front_gross,
+  (sum(m.back_gross) / NULLIF(sum(m.units), 0))::numeric(14,2)::text AS average_back_gross`;
+
+/**
+ * The deals the stats sum, as rows per UTC day: whole days from sale_daily (kept by triggers in
+ * every writer's transaction), the partial days at either end from the deals. Filters sale_daily
+ * does not carry (salesperson, contract type, condition, updated since) read the deals.
+ */
+function saleDayRows(caller: Caller, filters: SaleFilters): Prisma.Sql {
+  const raw = (range: SaleFilters) => Prisma.sql`SELECT (d.sold_at AT TIME ZONE 'UTC')::date AS day, 1 AS units,
+      d.sale_price AS revenue, d.front_gross, d.back_gross FROM sales d WHERE ${saleFilterSql(caller.session, { ...filters, ...range })}`;
+  const rollupable =
+    !filters.salesperson?.trim() && !filters.contract_type?.length && !filters.condition && !filters.updated_since;
+  const split = rollupable ? rollupSplit(caller.session, filters) : null;
+  if (!split) return raw({});
+  saleFilterSql(caller.session, filters); // checks the filters once, whatever reads them
+  return Prisma.join(
+    [
+      Prisma.sql`SELECT r.day, r.units, r.revenue, r.front_gross, r.back_gross FROM sale_daily r WHERE ${Prisma.join(split.conditions, ' AND ')}`,
+      ...split.edges.map(raw),
+    ],
+    ' UNION ALL ',
+  );
+}
+
+/** Totals and months (UTC) in one statement over the day rows. */
 export async function saleStats(caller: Caller, filters: SaleFilters) {
-  const where = saleFilterSql(caller.session, filters);
-  const [totals, byMonth] = await Promise.all([
-    caller.db.$queryRaw<SaleMeasures[]>(Prisma.sql`/* saleStats */ SELECT ${MEASURES} FROM sales d WHERE ${where}`),
-    caller.db.$queryRaw<Array<SaleMeasures & { month: string }>>(Prisma.sql`/* saleStatsByMonth */
-      SELECT to_char(date_trunc('month', d.sold_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, ${MEASURES} FROM sales d WHERE ${where} GROUP BY 1 ORDER BY 1`),
-  ]);
-  return { ...(totals[0] as SaleMeasures), by_month: byMonth };
+  const rows = await caller.db.$queryRaw<Array<SaleMeasures & { month: string | null }>>(Prisma.sql`/* saleStats */
+    SELECT to_char(m.day, 'YYYY-MM') AS month, ${SUMMED} FROM (${saleDayRows(caller, filters)}) m
+    GROUP BY GROUPING SETS ((), (to_char(m.day, 'YYYY-MM'))) HAVING GROUPING(to_char(m.day, 'YYYY-MM')) = 1 OR sum(m.units) > 0
+    ORDER BY 1 NULLS FIRST`);
+  const [total, ...months] = rows;
+  const { month: _total, ...totals } = total as SaleMeasures & { month: null };
+  return { ...totals, by_month: months as Array<SaleMeasures & { month: string }> };
 }
 
 /** Per salesperson (names compared case-insensitively): units, revenue, gross, and close rate (their deals ÷ leads assigned to them). */
