@@ -113,7 +113,7 @@ export async function writeVehicleBatch(
   const byVin = new Map(existing.rows.map((row) => [row.vin, row]));
 
   const fresh: Array<Record<string, unknown>> = [];
-  const upserts: Array<{ vehicle_id: string; data: VehicleData }> = [];
+  let upserts: Array<{ vehicle_id: string; data: VehicleData }> = [];
   const toMerge: string[] = [];
   const seenUnchanged: string[] = [];
   for (const record of records) {
@@ -182,10 +182,9 @@ export async function writeVehicleBatch(
     const created = new Set(inserted.rows.map((row: { id: string }) => row.id));
     outcome.created = created.size;
     // A vehicle another feed created a moment ago: its record is attached on the feed's next run.
-    for (let index = upserts.length - 1; index >= 0; index -= 1) {
-      const upsert = upserts[index]!;
-      if (fresh.some((vehicle) => vehicle.id === upsert.vehicle_id) && !created.has(upsert.vehicle_id))
-        upserts.splice(index, 1);
+    if (created.size < fresh.length) {
+      const lost = new Set(fresh.map((vehicle) => vehicle.id as string).filter((id) => !created.has(id)));
+      upserts = upserts.filter((upsert) => !lost.has(upsert.vehicle_id));
     }
   }
 
