@@ -87,7 +87,7 @@ try {
         client.query(copyTo(`COPY (SELECT * FROM vehicles WHERE dealer_id = '${dealer.id}') TO STDOUT`)),
         createWriteStream(dump),
       );
-      await client.query('CREATE TEMP TABLE vehicles_floor (LIKE vehicles INCLUDING ALL)');
+      await client.query('CREATE TABLE vehicles_floor (LIKE vehicles INCLUDING ALL)');
       const started = performance.now();
       await pipeline(createReadStream(dump), client.query(copyFrom('COPY vehicles_floor FROM STDIN')));
       copySeconds = (performance.now() - started) / 1000;
