@@ -105,9 +105,11 @@ export async function writeVehicleBatch(
     missed_syncs: number | null;
     sync_run_id: string | null;
   }>(
-    `/* feedExisting */ SELECT v.id, v.vin, v.status::text AS status, r.data, r.missed_syncs, r.sync_run_id FROM vehicles v
-     LEFT JOIN vehicle_source_records r ON r.vehicle_id = v.id AND r.source = $3
-     WHERE v.dealer_id = $1 AND v.vin = ANY($2::text[])`,
+    // One index lookup per listed VIN (each key is unique, so LIMIT 1 changes no answer): with a
+    // list of thousands the planner would otherwise scan the whole rooftop for every batch.
+    `/* feedExisting */ SELECT v.id, v.vin, v.status::text AS status, r.data, r.missed_syncs, r.sync_run_id FROM unnest($2::text[]) AS listed(vin)
+     JOIN LATERAL (SELECT v.id, v.vin, v.status FROM vehicles v WHERE v.dealer_id = $1 AND v.vin = listed.vin LIMIT 1) v ON true
+     LEFT JOIN LATERAL (SELECT r.data, r.missed_syncs, r.sync_run_id FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND r.source = $3 LIMIT 1) r ON true`,
     [feed.dealerId, vins, feed.source],
   );
   const byVin = new Map(existing.rows.map((row) => [row.vin, row]));
@@ -201,7 +203,8 @@ export async function writeVehicleBatch(
   // Listed, unchanged: only when it was last seen, and by which run, moves (the sold grace period counts on it).
   if (seenUnchanged.length) {
     await client.query(
-      `/* feedSeen */ UPDATE vehicle_source_records SET seen_at = $3, sync_run_id = $4 WHERE source = $2 AND vehicle_id = ANY($1::uuid[])`,
+      `/* feedSeen */ UPDATE vehicle_source_records r SET seen_at = $3, sync_run_id = $4
+       FROM unnest($1::uuid[]) AS listed(vehicle_id) WHERE r.vehicle_id = listed.vehicle_id AND r.source = $2`,
       [seenUnchanged, feed.source, now, feed.syncRunId],
     );
   }
