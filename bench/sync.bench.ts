@@ -87,11 +87,14 @@ try {
         client.query(copyTo(`COPY (SELECT * FROM vehicles WHERE dealer_id = '${dealer.id}') TO STDOUT`)),
         createWriteStream(dump),
       );
+      // The pool bounds request statements; a COPY of a large file may outrun that bound.
+      await client.query('SET statement_timeout = 0');
       await client.query('CREATE TABLE vehicles_floor (LIKE vehicles INCLUDING ALL)');
       const started = performance.now();
       await pipeline(createReadStream(dump), client.query(copyFrom('COPY vehicles_floor FROM STDIN')));
       copySeconds = (performance.now() - started) / 1000;
       await client.query('DROP TABLE vehicles_floor');
+      await client.query('RESET statement_timeout');
     } finally {
       client.release();
     }
