@@ -132,7 +132,9 @@ async function execute(
       writing.catch(() => {});
     };
 
-    const breathe = timeSlicer();
+    // Short slices: the batch being written waits for this loop to yield before each of its
+    // statements can be sent, so a long slice adds its length to every round trip.
+    const breathe = timeSlicer(2);
     for await (const row of pipelineRows(
       app,
       { ...source, onProgress: (read) => Object.assign(ledger.progress, read) },
