@@ -63,6 +63,25 @@ export function nextSourceData(previous: VehicleData | null, incoming: VehicleDa
     : normalized({ ...previous, ...normalized(incoming) });
 }
 
+/**
+ * Whether a row leaves its source's record as it is, decided field by field without building the
+ * next record: the same answer as comparing nextSourceData with the normalized previous record,
+ * at a fraction of the cost for a feed whose rows are mostly unchanged.
+ */
+export function changesNothing(previous: VehicleData, incoming: VehicleData, strategy: Strategy): boolean {
+  for (const field of MERGED_FIELDS) {
+    const before = previous[field];
+    const after = incoming[field];
+    if (blank(after)) {
+      // Overwrite drops what the row leaves blank; merge keeps it.
+      if (strategy === 'overwrite' && !blank(before)) return false;
+      continue;
+    }
+    if (blank(before) || (before !== after && !sameValue(before, after))) return false;
+  }
+  return true;
+}
+
 /** A record missing from its feed past the grace period stands for "presumed sold" when the vehicle is re-merged. */
 export function effectiveRecords(records: Array<SourceRecord & { presumed: boolean }>): SourceRecord[] {
   return records.map(({ presumed, ...record }) =>
@@ -157,13 +176,13 @@ export async function writeVehicleBatch(
       upserts.push({ vehicle_id: id, data });
       continue;
     }
-    const data = nextSourceData(known.data, record.data, feed.strategy);
     const presumed = known.status === 'presumed_sold';
-    if (known.data && sameValue(normalized(known.data), data) && !known.missed_syncs && !presumed) {
+    if (known.data && !known.missed_syncs && !presumed && changesNothing(known.data, record.data, feed.strategy)) {
       outcome.unchanged += 1;
       seenUnchanged.push(known.id);
       continue;
     }
+    const data = nextSourceData(known.data, record.data, feed.strategy);
     upserts.push({ vehicle_id: known.id, data });
     toMerge.push(known.id);
   }
