@@ -131,19 +131,26 @@ export async function refreshConflicts(
 ): Promise<void> {
   if (vehicleIds && !vehicleIds.length) return;
   await withoutJit(client);
-  // Two shapes, so each plans well: the batch's vehicles by primary key, or the whole rooftop.
+  // Two shapes, so each plans well: the batch's vehicles and their records one index lookup each
+  // (OFFSET 0 keeps the planner from turning the lookups into scans of the whole rooftop, which it
+  // prefers for thousands of keys and which grow with the rooftop), or the whole rooftop.
   const chosen = vehicleIds
-    ? 'unnest($2::uuid[]) AS chosen(id) JOIN vehicles v ON v.id = chosen.id WHERE v.dealer_id = $1'
+    ? `unnest($2::uuid[]) AS chosen(id) CROSS JOIN LATERAL (
+         SELECT v.id, v.vin, v.dealer_id, v.dealer_group_id, v.make, v.updated_at FROM vehicles v WHERE v.id = chosen.id AND v.dealer_id = $1 OFFSET 0) v`
     : 'vehicles v WHERE v.dealer_id = $1 AND $2::uuid[] IS NULL';
+  const records = vehicleIds
+    ? `CROSS JOIN LATERAL (SELECT r.vehicle_id, r.source, r.seen_at, r.data FROM vehicle_source_records r WHERE r.vehicle_id = v.id
+         AND EXISTS (SELECT 1 FROM vehicle_source_records o WHERE o.vehicle_id = v.id AND o.source <> r.source) OFFSET 0) r`
+    : `JOIN vehicle_source_records r ON r.vehicle_id = v.id
+         AND EXISTS (SELECT 1 FROM vehicle_source_records o WHERE o.vehicle_id = r.vehicle_id AND o.source <> r.source)`;
   await client.query(
     `/* conflictsRefresh */ WITH scope AS MATERIALIZED (
        SELECT v.id, v.vin, v.dealer_id, v.dealer_group_id, v.make, v.updated_at FROM ${chosen}),
      vals AS (
        -- Only vehicles more than one source reports can disagree.
-       SELECT r.vehicle_id, f.key AS field, f.value, r.source, r.seen_at FROM scope v JOIN vehicle_source_records r ON r.vehicle_id = v.id
+       SELECT r.vehicle_id, f.key AS field, f.value, r.source, r.seen_at FROM scope v ${records}
        CROSS JOIN LATERAL jsonb_each(r.data) f
-       WHERE EXISTS (SELECT 1 FROM vehicle_source_records o WHERE o.vehicle_id = r.vehicle_id AND o.source <> r.source)
-         AND f.key <> 'photos' AND f.value <> 'null'::jsonb AND f.value <> '""'::jsonb),
+       WHERE f.key <> 'photos' AND f.value <> 'null'::jsonb AND f.value <> '""'::jsonb),
      disagreements AS (
        SELECT vehicle_id, field, max(seen_at) AS detected_at,
          jsonb_agg(jsonb_build_object('source', source, 'value', value, 'seen_at', seen_at) ORDER BY seen_at DESC, source) AS details,
@@ -182,9 +189,12 @@ export async function refreshDuplicateStockNumbers(
     `/* conflictsDuplicateStock */ WITH rooftop AS (SELECT id, dealer_group_id FROM dealers WHERE id = $1),
      -- The stock numbers to look at: those the given vehicles have or had, or every one the rooftop
      -- uses twice. The query is driven from them, through the (group, stock number) index.
+     -- The given vehicles are looked up one by one (OFFSET 0 keeps them index lookups, see above).
      touched AS (
-       SELECT stock_number FROM vehicles WHERE $3::uuid[] IS NOT NULL AND id = ANY($3::uuid[]) AND stock_number IS NOT NULL
-       UNION SELECT details ->> 'stock_number' FROM vehicle_conflicts WHERE $3::uuid[] IS NOT NULL AND vehicle_id = ANY($3::uuid[]) AND kind = 'duplicate_stock_number'
+       SELECT v.stock_number FROM unnest($3::uuid[]) AS given(id)
+         CROSS JOIN LATERAL (SELECT stock_number FROM vehicles WHERE id = given.id OFFSET 0) v WHERE v.stock_number IS NOT NULL
+       UNION SELECT c.stock_number FROM unnest($3::uuid[]) AS given(id) CROSS JOIN LATERAL (
+         SELECT details ->> 'stock_number' AS stock_number FROM vehicle_conflicts WHERE vehicle_id = given.id AND kind = 'duplicate_stock_number' OFFSET 0) c
        UNION SELECT v.stock_number FROM rooftop d JOIN vehicles v ON v.dealer_group_id = d.dealer_group_id AND v.dealer_id = d.id
          WHERE $3::uuid[] IS NULL AND v.stock_number IS NOT NULL AND v.status NOT IN ('sold', 'presumed_sold') GROUP BY v.stock_number HAVING count(*) > 1),
      dupes AS (

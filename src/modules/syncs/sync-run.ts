@@ -87,6 +87,7 @@ async function execute(
 ): Promise<void> {
   const { integration, plugin, file } = source;
   const { counts } = ledger;
+  let writing: Promise<void> = Promise.resolve();
   try {
     const dealer = await app.database.prisma.dealer.findUniqueOrThrow({
       where: { id: integration.dealerId },
@@ -110,17 +111,30 @@ async function execute(
     let batch: Array<{ line: number; record: unknown }> = [];
     let errors: RowError[] = [];
 
+    // One batch is written while the next is read and parsed (the database and this process work
+    // side by side); a batch's write starts only once the one before it has committed, since it reads
+    // what the run wrote so far.
     const flush = async () => {
-      if (batch.length || mentioned.length) await writer.write(batch, mentioned, counts, errors);
+      const entries = batch;
+      const names = mentioned;
+      const rowErrors = errors;
       batch = [];
       seen = new Map();
       mentioned = [];
-      await writer.afterBatch(counts);
-      await ledger.report(errors);
       errors = [];
+      await writing;
+      writing = (async () => {
+        if (entries.length || names.length) await writer.write(entries, names, counts, rowErrors);
+        await writer.afterBatch(counts);
+        await ledger.report(rowErrors);
+      })();
+      // Its failure surfaces where it is awaited: at the next flush or after the last row.
+      writing.catch(() => {});
     };
 
-    const breathe = timeSlicer();
+    // Short slices: the batch being written waits for this loop to yield before each of its
+    // statements can be sent, so a long slice adds its length to every round trip.
+    const breathe = timeSlicer(2);
     for await (const row of pipelineRows(
       app,
       { ...source, onProgress: (read) => Object.assign(ledger.progress, read) },
@@ -164,6 +178,7 @@ async function execute(
       if (batch.length >= BATCH_ROWS || errors.length >= BATCH_ROWS) await flush();
     }
     await flush();
+    await writing;
 
     await writer.finish(counts);
     await ledger.report([]);
@@ -176,6 +191,8 @@ async function execute(
         : 'internal error while syncing; the data holds the batches committed before it';
     if (!(error instanceof FeedError))
       app.logger.error('sync failed', { runId: ledger.runId, integrationId: integration.id, error });
+    // A batch still being written when reading failed: the run ends once it has committed or not.
+    await writing.catch(() => {});
     await ledger.fail(message);
     if (file && fromInbox && error instanceof FeedError)
       await markProcessed(app.feeds.dataDir, integration.id, file).catch(() => {});
