@@ -116,9 +116,13 @@ const targets = [
       options: { url: `${app.url}/api/v1/calls/stats?${range.query}`, headers: auth },
     },
   ]),
-  // Read from the rows (no rollup yet), shown for the record.
-  ...['/leads/stats/by-source', '/leads/stats/by-status', '/sales/stats'].map((route) => ({
-    name: `REST GET /api/v1${route}, all time (from the rows)`,
+  // Shown for the record: lead stats aggregate the leads, sales stats read sale_daily.
+  ...[
+    ['/leads/stats/by-source', 'from the leads'],
+    ['/leads/stats/by-status', 'from the leads'],
+    ['/sales/stats', 'daily rollup'],
+  ].map(([route, how]) => ({
+    name: `REST GET /api/v1${route}, all time (${how})`,
     options: { url: `${app.url}/api/v1${route}`, headers: auth },
   })),
   {
