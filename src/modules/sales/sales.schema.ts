@@ -102,7 +102,8 @@ export function saleFilterArgs(t: FieldArgsBuilder) {
   };
 }
 
-// Cost grows with the range asked for (every matching deal is aggregated). Both breakdowns share one count.
+// Stats read whole days from sale_daily, but salesperson figures and the filters it lacks read every matching deal,
+// so a long range still costs in proportion to its deals. Both breakdowns share one count.
 const LONG_RANGE_STATS: FieldRateLimit = {
   operation: 'asking for sale stats over more than 90 days',
   bucket: 'sale-stats-long-range',
