@@ -10,13 +10,15 @@ import { dealerIds } from './validation';
  */
 
 export const ALL_ROOFTOPS = '00000000-0000-0000-0000-000000000000';
+/** call_daily's source for calls without a canonical source (the key has no null). */
+export const NO_SOURCE = ALL_ROOFTOPS;
 const DAY_MS = 86_400_000;
 
 /**
  * The whole UTC days inside [from, to] (to inclusive, to the millisecond), as [start, end): null
  * when there is none. Open bounds stay open.
  */
-export function wholeDays(from: Date | null | undefined, to: Date | null | undefined) {
+function wholeDays(from: Date | null | undefined, to: Date | null | undefined) {
   const start = from ? new Date(Math.ceil(from.getTime() / DAY_MS) * DAY_MS) : null;
   const end = to ? new Date(Math.floor((to.getTime() + 1) / DAY_MS) * DAY_MS) : null;
   return start && end && start >= end ? null : { start, end };

@@ -98,6 +98,37 @@ describe('rollups kept by every writer', () => {
     expect(saleRollup).toEqual(saleRows);
   }
 
+  /**
+   * Asks `path` for the stats of a range (its ends in either order, either open), rooftops and
+   * source, and returns the answer with the SQL condition (over `alias`, timed by `column`) that
+   * picks the same rows.
+   */
+  async function askStats(
+    path: string,
+    alias: string,
+    column: string,
+    { a, b, dealers, source }: { a?: Date; b?: Date; dealers: string[]; source?: string },
+  ) {
+    const [from, to] = a && b && a > b ? [b, a] : [a, b];
+    const params = new URLSearchParams();
+    const conditions = [`${alias}.dealer_group_id = $1`];
+    const values: unknown[] = [group.groupId];
+    // Each filter given: its query parameter and the same condition in SQL.
+    const given: Array<[string, string | string[], string, unknown]> = [];
+    if (from) given.push(['from', from.toISOString(), `${column} >= ?`, from]);
+    if (to) given.push(['to', to.toISOString(), `${column} <= ?`, to]);
+    if (dealers.length) given.push(['dealer_id', dealers, `${alias}.dealer_id = ANY(?::uuid[])`, dealers]);
+    if (source)
+      given.push(['source', source, `${alias}.source_id IN (SELECT id FROM sources WHERE name = ?::citext)`, source]);
+    for (const [name, parameter, condition, value] of given) {
+      for (const one of [parameter].flat()) params.append(name, one);
+      conditions.push(condition.replace('?', `$${values.push(value)}`));
+    }
+    const response = await app.client.get(`${path}?${params}`, admin);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return { response, where: conditions.join(' AND '), values };
+  }
+
   beforeAll(async () => {
     // The property below asks for long ranges more often than the per-minute limit allows a person.
     app = await startTestApp({
@@ -250,29 +281,16 @@ describe('rollups kept by every writer', () => {
         fc.subarray(group.dealerIds),
         fc.constantFrom(undefined, 'Google Ads', 'Cars.com', 'nobody'),
         async (a, b, dealers, source) => {
-          const [from, to] = a && b && a > b ? [b, a] : [a, b];
-          const params = new URLSearchParams();
-          if (from) params.set('from', from.toISOString());
-          if (to) params.set('to', to.toISOString());
-          for (const dealer of dealers) params.append('dealer_id', dealer);
-          if (source) params.set('source', source);
-          const response = await app.client.get(`/calls/stats?${params}`, admin);
-          expect(response.status, JSON.stringify(response.body)).toBe(200);
-          const conditions = ['c.dealer_group_id = $1'];
-          const values: unknown[] = [group.groupId];
-          const bind = (condition: string, value: unknown) => {
-            values.push(value);
-            conditions.push(condition.replace('?', `$${values.length}`));
-          };
-          if (from) bind('c.started_at >= ?', from);
-          if (to) bind('c.started_at <= ?', to);
-          if (dealers.length) bind('c.dealer_id = ANY(?::uuid[])', dealers);
-          if (source) bind('c.source_id IN (SELECT id FROM sources WHERE name = ?::citext)', source);
+          const { response, where, values } = await askStats('/calls/stats', 'c', 'c.started_at', {
+            a,
+            b,
+            dealers,
+            source,
+          });
           const measures = `count(*)::int AS calls, count(*) FILTER (WHERE c.status = 'answered')::int AS answered,
             count(*) FILTER (WHERE c.status = 'missed')::int AS missed, count(*) FILTER (WHERE c.status = 'voicemail')::int AS voicemail,
             count(*) FILTER (WHERE c.first_time_caller)::int AS first_time_callers,
             round(avg(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 1)::float8 AS average_duration_seconds`;
-          const where = conditions.join(' AND ');
           const [total] = await query<Row>(`SELECT ${measures} FROM calls c WHERE ${where}`, values);
           const byDay = await query<Row>(
             `SELECT to_char((c.started_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, ${measures} FROM calls c WHERE ${where} GROUP BY 1 ORDER BY 1`,
@@ -298,26 +316,11 @@ describe('rollups kept by every writer', () => {
         fc.option(instant, { nil: undefined }),
         fc.subarray(group.dealerIds),
         async (a, b, dealers) => {
-          const [from, to] = a && b && a > b ? [b, a] : [a, b];
-          const params = new URLSearchParams();
-          if (from) params.set('from', from.toISOString());
-          if (to) params.set('to', to.toISOString());
-          for (const dealer of dealers) params.append('dealer_id', dealer);
-          const response = await app.client.get(`/sales/stats?${params}`, admin);
-          expect(response.status, JSON.stringify(response.body)).toBe(200);
-          const conditions = ['d.dealer_group_id = $1'];
-          const values: unknown[] = [group.groupId];
-          for (const [condition, value] of [
-            ['d.sold_at >= ?', from],
-            ['d.sold_at <= ?', to],
-            ['d.dealer_id = ANY(?::uuid[])', dealers.length ? dealers : undefined],
-          ] as const)
-            if (value) conditions.push(condition.replace('?', `$${values.push(value)}`));
+          const { response, where, values } = await askStats('/sales/stats', 'd', 'd.sold_at', { a, b, dealers });
           const measures = `count(*)::int AS units, COALESCE(sum(d.sale_price), 0)::numeric(14,2)::text AS revenue,
             COALESCE(sum(d.front_gross), 0)::numeric(14,2)::text AS front_gross, COALESCE(sum(d.back_gross), 0)::numeric(14,2)::text AS back_gross,
             COALESCE(sum(d.front_gross + d.back_gross), 0)::numeric(14,2)::text AS total_gross, avg(d.sale_price)::numeric(14,2)::text AS average_sale_price,
             avg(d.front_gross)::numeric(14,2)::text AS average_front_gross, avg(d.back_gross)::numeric(14,2)::text AS average_back_gross`;
-          const where = conditions.join(' AND ');
           const [total] = await query<Row>(`SELECT ${measures} FROM sales d WHERE ${where}`, values);
           const byMonth = await query<Row>(
             `SELECT to_char(date_trunc('month', d.sold_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, ${measures} FROM sales d WHERE ${where} GROUP BY 1 ORDER BY 1`,

@@ -35,12 +35,16 @@ ALTER TABLE "dealer_activity" ADD CONSTRAINT "dealer_activity_dealer_id_fkey" FO
 -- call_daily holds each rooftop (dealer_id) and, under the nil UUID, all rooftops of the group
 -- together, so group-wide stats read one row per day and source.
 -- PostgreSQL allows no column list on triggers with transition tables, hence that filter.
-CREATE FUNCTION "call_daily_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  deltas text := CASE TG_OP
+-- The rows a statement changed, each with its sign: +1 for the rows it wrote, -1 for the rows it
+-- replaced or deleted (the trigger's transition tables), for the rollups to sum.
+CREATE FUNCTION "rollup_deltas"(operation text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE operation
     WHEN 'INSERT' THEN 'SELECT n.*, 1 AS sign FROM new_rows n'
     WHEN 'DELETE' THEN 'SELECT o.*, -1 AS sign FROM old_rows o'
-    ELSE 'SELECT o.*, -1 AS sign FROM old_rows o UNION ALL SELECT n.*, 1 FROM new_rows n' END;
+    ELSE 'SELECT o.*, -1 AS sign FROM old_rows o UNION ALL SELECT n.*, 1 FROM new_rows n' END
+$$;
+
+CREATE FUNCTION "call_daily_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE format($sql$
     INSERT INTO call_daily AS r (dealer_group_id, day, dealer_id, source_id, calls, answered, missed, voicemail, first_time_callers, answered_seconds)
@@ -59,7 +63,7 @@ BEGIN
     ON CONFLICT (dealer_group_id, dealer_id, day, source_id) DO UPDATE SET calls = r.calls + excluded.calls,
       answered = r.answered + excluded.answered, missed = r.missed + excluded.missed, voicemail = r.voicemail + excluded.voicemail,
       first_time_callers = r.first_time_callers + excluded.first_time_callers, answered_seconds = r.answered_seconds + excluded.answered_seconds
-  $sql$, deltas);
+  $sql$, rollup_deltas(TG_OP));
   RETURN NULL;
 END $$;
 
@@ -72,17 +76,12 @@ CREATE TRIGGER "calls_daily_delete" AFTER DELETE ON "calls" REFERENCING OLD TABL
 
 -- Rows per rooftop in the table the trigger is on (its first argument: calls, leads or sales).
 CREATE FUNCTION "dealer_activity_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  deltas text := CASE TG_OP
-    WHEN 'INSERT' THEN 'SELECT n.dealer_id, 1 AS sign FROM new_rows n'
-    WHEN 'DELETE' THEN 'SELECT o.dealer_id, -1 AS sign FROM old_rows o'
-    ELSE 'SELECT o.dealer_id, -1 AS sign FROM old_rows o UNION ALL SELECT n.dealer_id, 1 FROM new_rows n' END;
 BEGIN
   EXECUTE format($sql$
     INSERT INTO dealer_activity AS a (dealer_id, %1$I)
     SELECT d.dealer_id, sum(d.sign) FROM (%2$s) d GROUP BY 1 HAVING sum(d.sign) <> 0 ORDER BY 1
     ON CONFLICT (dealer_id) DO UPDATE SET %1$I = a.%1$I + excluded.%1$I
-  $sql$, TG_ARGV[0], deltas);
+  $sql$, TG_ARGV[0], rollup_deltas(TG_OP));
   RETURN NULL;
 END $$;
 

@@ -14,11 +14,6 @@ CREATE TABLE "sale_daily" (
 -- Kept like call_daily (see the activity rollups migration): each statement adds its new deals and
 -- subtracts its old ones, per rooftop and for all rooftops of the group, upserted in key order.
 CREATE FUNCTION "sale_daily_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  deltas text := CASE TG_OP
-    WHEN 'INSERT' THEN 'SELECT n.*, 1 AS sign FROM new_rows n'
-    WHEN 'DELETE' THEN 'SELECT o.*, -1 AS sign FROM old_rows o'
-    ELSE 'SELECT o.*, -1 AS sign FROM old_rows o UNION ALL SELECT n.*, 1 FROM new_rows n' END;
 BEGIN
   EXECUTE format($sql$
     INSERT INTO sale_daily AS r (dealer_group_id, dealer_id, day, units, revenue, front_gross, back_gross)
@@ -33,7 +28,7 @@ BEGIN
     ORDER BY 1, 2, 3
     ON CONFLICT (dealer_group_id, dealer_id, day) DO UPDATE SET units = r.units + excluded.units,
       revenue = r.revenue + excluded.revenue, front_gross = r.front_gross + excluded.front_gross, back_gross = r.back_gross + excluded.back_gross
-  $sql$, deltas);
+  $sql$, rollup_deltas(TG_OP));
   RETURN NULL;
 END $$;
 

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { pageArgs, pageOfIds, type IdPage, type Page, type WindowArgs } from '../../pagination';
 import { findInTenant } from '../../tenancy';
-import { rollupSplit } from '../../rollups';
+import { NO_SOURCE, rollupSplit } from '../../rollups';
 import { callFilterSql, type CallFilters } from './calls.filters';
 import { sourceFilterSql } from '../sources/source-filter';
 
@@ -76,9 +76,6 @@ type MeasureRow = {
   first_time_callers: number;
   average_duration_seconds: number | null;
 };
-
-/** call_daily's key for calls without a canonical source. */
-const NO_SOURCE = '00000000-0000-0000-0000-000000000000';
 
 /**
  * What the stats aggregate, as rows of measures per source and day: whole UTC days from call_daily
