@@ -152,6 +152,18 @@ describe('authentication (Auth section of docs/operations.md)', () => {
     const graphql = await app.client.graphql('{ me { role } }', {}, cases.expired);
     expect(graphql.status).toBe(401);
   });
+
+  it('refuses a token it accepted a moment ago once the token expires', async () => {
+    // Verified signatures are remembered; never past the token's own expiry.
+    const expiresAt = Math.floor(Date.now() / 1000) + 2;
+    const token = await sign({}, { expiresAt });
+    expect((await app.client.get('/auth/me', token)).status).toBe(200);
+    expect((await app.client.get('/auth/me', token)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, expiresAt * 1000 - Date.now() + 50));
+    const late = await app.client.get('/auth/me', token);
+    expect(late.status).toBe(401);
+    expect(late.body.error.message).toContain('expired');
+  });
 });
 
 describe('external identity provider (JWT_JWKS_URL)', () => {

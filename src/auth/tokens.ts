@@ -25,10 +25,39 @@ export interface TokenService {
   verify(token: string): Promise<JWTPayload>;
 }
 
+/** How long, and for how many tokens, a verified signature is taken as read (never past the token's expiry). */
+const VERIFIED_FOR_MS = 60_000;
+const VERIFIED_AT_MOST = 10_000;
+
+/**
+ * Tokens whose signature and claims checked out, by SHA-256 digest: a client sends the same token
+ * with every request for up to 15 minutes, and an RS256 verification costs more CPU than the rest
+ * of a small request's authentication. A token's validity changes only with time (who may still
+ * use it is the Authenticator's question, asked on every request), so an entry lasts until the
+ * token expires, at most a minute.
+ */
+class VerifiedTokens {
+  private readonly entries = new Map<string, { payload: JWTPayload; until: number }>();
+
+  get(digest: string): JWTPayload | null {
+    const entry = this.entries.get(digest);
+    if (!entry) return null;
+    if (entry.until > Date.now()) return entry.payload;
+    this.entries.delete(digest);
+    return null;
+  }
+
+  set(digest: string, payload: JWTPayload): void {
+    if (this.entries.size >= VERIFIED_AT_MOST) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(digest, { payload, until: Math.min(Date.now() + VERIFIED_FOR_MS, (payload.exp ?? 0) * 1000) });
+  }
+}
+
 export function createTokenService(config: Config['jwt'], keys: SigningKeys): TokenService {
   const verificationKey: CryptoKey | JWTVerifyGetKey = config.jwksUrl
     ? createRemoteJWKSet(new URL(config.jwksUrl))
     : keys.publicKey;
+  const verified = new VerifiedTokens();
   return {
     external: Boolean(config.jwksUrl),
     async issueAccessToken({ userId, email, role, dealerGroupIds }) {
@@ -45,6 +74,9 @@ export function createTokenService(config: Config['jwt'], keys: SigningKeys): To
       return { token, expiresAt };
     },
     async verify(token) {
+      const digest = hashToken(token);
+      const known = verified.get(digest);
+      if (known) return known;
       try {
         const { payload } = await jwtVerify(token, verificationKey as CryptoKey, {
           algorithms: ['RS256'],
@@ -52,6 +84,7 @@ export function createTokenService(config: Config['jwt'], keys: SigningKeys): To
           audience: config.audience,
           requiredClaims: ['sub', 'exp'],
         });
+        verified.set(digest, payload);
         return payload;
       } catch (error) {
         if (error instanceof joseErrors.JWTExpired) throw unauthenticated('token expired: refresh it or log in again');
