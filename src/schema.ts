@@ -19,6 +19,7 @@ import './modules/multi-source/multi-source.schema';
 import './modules/sftp-emails/sftp-emails.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
+import './modules/events/events.schema';
 import './modules/users/users.schema';
 import './modules/admin/admin.schema';
 import './modules/assistant/assistant.schema';

@@ -7,10 +7,15 @@ import type pg from 'pg';
  * throws. Bulk work (a sync batch, a rooftop rebuild) may outrun the statement timeout that bounds
  * request work, so the transaction lifts it for itself (same round trip as BEGIN).
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+  cause?: EventCause,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN; SET LOCAL statement_timeout = 0');
+    if (cause) await causeEvents(client, cause);
     const result = await work(client);
     await client.query('COMMIT');
     return result;
@@ -20,6 +25,23 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
   } finally {
     client.release();
   }
+}
+
+/** What made the changes of a transaction: the sync run or the API request (X-Request-Id). */
+export interface EventCause {
+  syncRunId?: string | null;
+  requestId?: string | null;
+}
+
+/**
+ * Names the cause of the transaction's changes for the events the database records with them
+ * (the triggers of the events migration read these transaction-local settings).
+ */
+export async function causeEvents(client: { query: pg.PoolClient['query'] }, cause: EventCause) {
+  await client.query(`SELECT set_config('ddp.sync_run_id', $1, true), set_config('ddp.request_id', $2, true)`, [
+    cause.syncRunId ?? '',
+    cause.requestId ?? '',
+  ]);
 }
 
 /** Multi-row INSERT in chunks: far faster than row-by-row writes for thousands of rows. */

@@ -55,6 +55,7 @@ export const REST_TAGS = {
   'Transformation rules': 'Rules that clean and flag feed rows before they are written, with dry runs.',
   Administration: 'Health, users, usage and the assistant configuration.',
   'AI assistant': 'Questions in plain language about your data, answered from it.',
+  Events: 'The change feed: every change the platform records, in order, after a cursor.',
 } satisfies Record<string, string>;
 
 export type RestTag = keyof typeof REST_TAGS;

@@ -221,35 +221,39 @@ function batchWriter(app: SyncServices, plugin: PluginDefinition, feed: FeedCont
       errors: RowError[],
     ) {
       const records = batch.map((entry) => entry.record);
-      await inTransaction(pool, async (client) => {
-        if (plugin.target === 'vehicles') {
-          const outcome = await writeVehicleBatch(client, feed, records as VehicleRecord[], mentioned);
-          counts.created += outcome.created;
-          counts.updated += outcome.updated;
-          counts.unchanged += outcome.unchanged;
-          counts.returned += outcome.returned;
-          counts.skipped += outcome.skipped.length;
-          const lineOf = new Map(batch.map((entry) => [(entry.record as VehicleRecord).vin, entry.line]));
-          for (const skip of outcome.skipped)
-            errors.push({
-              row: lineOf.get(skip.vin) ?? 0,
-              field: skip.reason.startsWith('condition') ? 'condition' : null,
-              message: skip.reason,
-              raw: { vin: skip.vin },
-            });
-          errors.sort((a, b) => a.row - b.row);
-        } else {
-          const outcome = await upsertActivity(
-            client,
-            plugin.target,
-            { dealerGroupId: feed.dealerGroupId, dealerId: feed.dealerId, provider },
-            records as Array<CallRecord | LeadRecord | SaleRecord>,
-          );
-          counts.created += outcome.created;
-          counts.updated += outcome.updated;
-          counts.unchanged += outcome.unchanged;
-        }
-      });
+      await inTransaction(
+        pool,
+        async (client) => {
+          if (plugin.target === 'vehicles') {
+            const outcome = await writeVehicleBatch(client, feed, records as VehicleRecord[], mentioned);
+            counts.created += outcome.created;
+            counts.updated += outcome.updated;
+            counts.unchanged += outcome.unchanged;
+            counts.returned += outcome.returned;
+            counts.skipped += outcome.skipped.length;
+            const lineOf = new Map(batch.map((entry) => [(entry.record as VehicleRecord).vin, entry.line]));
+            for (const skip of outcome.skipped)
+              errors.push({
+                row: lineOf.get(skip.vin) ?? 0,
+                field: skip.reason.startsWith('condition') ? 'condition' : null,
+                message: skip.reason,
+                raw: { vin: skip.vin },
+              });
+            errors.sort((a, b) => a.row - b.row);
+          } else {
+            const outcome = await upsertActivity(
+              client,
+              plugin.target,
+              { dealerGroupId: feed.dealerGroupId, dealerId: feed.dealerId, provider },
+              records as Array<CallRecord | LeadRecord | SaleRecord>,
+            );
+            counts.created += outcome.created;
+            counts.updated += outcome.updated;
+            counts.unchanged += outcome.unchanged;
+          }
+        },
+        { syncRunId: feed.syncRunId },
+      );
     },
     /**
      * A first large batch into a rooftop can change the tables' shape (an empty rooftop filling up);
@@ -263,8 +267,11 @@ function batchWriter(app: SyncServices, plugin: PluginDefinition, feed: FeedCont
     /** After every row: the sold grace period for inventory feeds, source resolution and deal links for activity. */
     async finish(counts: RunCounts) {
       if (plugin.target === 'vehicles') {
-        counts.presumedSold = await inTransaction(pool, (client) =>
-          applySoldGrace(client, feed, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours }),
+        counts.presumedSold = await inTransaction(
+          pool,
+          (client) =>
+            applySoldGrace(client, feed, { syncs: integration.soldGraceSyncs, hours: integration.soldGraceHours }),
+          { syncRunId: feed.syncRunId },
         );
       } else {
         const db = app.database.prisma;

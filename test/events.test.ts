@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app';
+import { connect, deliver, syncNow } from './helpers/feeds';
+import { createKey } from './helpers/keys';
+import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
+
+/**
+ * Events are recorded by the database in the transaction of each change (the outbox), and the
+ * change feed (GET /events) hands them out in order after a cursor: every event exactly once to a
+ * client that follows next_cursor, even while transactions commit out of order.
+ */
+
+// Transactions interleave only on a PostgreSQL server: the embedded engine runs one at a time.
+const external = inject('externalDatabase');
+if (!external)
+  console.log('skipped: transactions committing out of order need a PostgreSQL server (DATABASE_URL; CI sets it)');
+
+interface FeedEvent {
+  id: string;
+  type: string;
+  dealer_id: string | null;
+  subject_id: string | null;
+  sync_run_id: string | null;
+  data: Record<string, unknown>;
+}
+
+describe('events and the change feed', () => {
+  let app: TestApp;
+  let group: SeededGroup;
+  let other: SeededGroup;
+  let admin: string;
+  let otherAdmin: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ SYNC_SCHEDULER: 'false' });
+    group = await seedGroup(app.database.prisma, { dealers: 2 });
+    other = await seedGroup(app.database.prisma, { dealers: 1 });
+    admin = await group.login(app.client);
+    otherAdmin = await other.login(app.client);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** Follows the feed from `after` to its end, `limit` events a page; answers the events and the last cursor. */
+  async function follow(token: string, query = '', after = '', limit = 3) {
+    const events: FeedEvent[] = [];
+    let cursor = after;
+    for (let page = 0; page < 1000; page += 1) {
+      const response = await app.client.get(`/events?limit=${limit}&after=${cursor}${query}`, token);
+      expect(response.status, JSON.stringify(response.body)).toBe(200);
+      events.push(...response.body.events);
+      cursor = response.body.pagination.next_cursor;
+      if (!response.body.pagination.has_more) return { events, cursor };
+    }
+    throw new Error('the feed did not end');
+  }
+
+  it('records what a feed sync changed, with the run that changed it, and hands it out in order', async () => {
+    const start = (await follow(admin)).cursor;
+    const feed = await connect(app, admin, { plugin_key: 'homenet_inventory_csv', dealer_id: group.dealerIds[0] });
+    deliver(app, feed.integration.id, 'homenet-inventory.csv');
+    const first = await syncNow(app, admin, feed.integration.id);
+    expect(first.status).toBe('succeeded');
+
+    const { events: created, cursor } = await follow(admin, '', start);
+    const vehicles = created.filter((event) => event.type === 'vehicle.created');
+    expect(vehicles).toHaveLength(first.counts.created);
+    expect(vehicles.every((event) => event.sync_run_id === first.id && event.dealer_id === group.dealerIds[0])).toBe(
+      true,
+    );
+    const tacoma = vehicles.find((event) => (event.data.vehicle as { vin: string }).vin === '2T3X4ZPC8TC100274')!;
+    expect(tacoma.data.vehicle).toMatchObject({
+      make: 'Toyota',
+      model: 'Tacoma',
+      price: '31995.00',
+      status: 'available',
+    });
+    // The run's own end comes after the changes it made.
+    expect(created.at(-1)).toMatchObject({ type: 'sync.succeeded', subject_id: first.id });
+    expect((created.at(-1)!.data.sync_run as { created: number }).created).toBe(first.counts.created);
+
+    // Next day: the Tacoma's price drops; vehicles the full feed no longer lists go on counting.
+    deliver(app, feed.integration.id, 'homenet-inventory-next-day.csv');
+    const second = await syncNow(app, admin, feed.integration.id);
+    const { events: changed } = await follow(admin, '', cursor);
+    const tacomaChanges = changed.filter((event) => event.subject_id === tacoma.subject_id);
+    expect(tacomaChanges.map((event) => event.type)).toEqual(['vehicle.updated', 'vehicle.price_changed']);
+    expect(tacomaChanges[0]!.data.changes).toEqual({
+      price: { old: '31995.00', new: '27495.00', source: expect.any(String) },
+    });
+    expect(tacomaChanges[1]!.data).toMatchObject({
+      vin: '2T3X4ZPC8TC100274',
+      old_price: '31995.00',
+      new_price: '27495.00',
+    });
+    expect(tacomaChanges.every((event) => event.sync_run_id === second.id)).toBe(true);
+    // Nothing for the vehicles whose rows said the same again.
+    const updated = changed.filter((event) => event.type === 'vehicle.updated');
+    expect(updated).toHaveLength(second.counts.updated);
+
+    // The whole feed again, page by page: each event once, in the order first seen.
+    const again = await follow(admin, '', start, 2);
+    expect(again.events.map((event) => event.id)).toEqual([...created, ...changed].map((event) => event.id));
+  });
+
+  it('records leads, calls and deals as they are written, and lead updates with what moved', async () => {
+    const { cursor } = await follow(admin);
+    await seedActivity(app.database.prisma, group, {
+      calls: [{ dealer: 1 }],
+      leads: [{ dealer: 1 }],
+      sales: [{ dealer: 1, salePrice: '31250.50' }],
+    });
+    const { events } = await follow(admin, '', cursor);
+    expect(events.map((event) => event.type).sort()).toEqual(['call.created', 'lead.created', 'sale.created']);
+    const sale = events.find((event) => event.type === 'sale.created')!;
+    expect(sale.data.sale).toMatchObject({ sale_price: '31250.50', dealer_id: group.dealerIds[1] });
+    expect(sale.data.sale).not.toHaveProperty('dealer_group_id');
+
+    const lead = events.find((event) => event.type === 'lead.created')!;
+    await app.database.pool.query(`UPDATE leads SET status = 'contacted', updated_at = now() WHERE id = $1`, [
+      lead.subject_id,
+    ]);
+    await app.database.pool.query(`UPDATE leads SET updated_at = now() WHERE id = $1`, [lead.subject_id]);
+    const { events: updates } = await follow(admin, '', cursor);
+    const leadUpdates = updates.filter((event) => event.type === 'lead.updated');
+    expect(leadUpdates).toHaveLength(1);
+    expect(leadUpdates[0]!.data).toEqual({
+      lead_id: lead.subject_id,
+      changes: { status: { old: 'new', new: 'contacted' } },
+    });
+  });
+
+  it.skipIf(!external)(
+    'never lets a transaction that commits late slip in behind a cursor already handed out',
+    async () => {
+      const { cursor } = await follow(admin);
+      const early = await app.database.pool.connect();
+      const late = await app.database.pool.connect();
+      try {
+        // The early transaction writes first and commits last.
+        await early.query('BEGIN');
+        await early.query(
+          `UPDATE vehicles SET price = price + 1 WHERE id = (SELECT id FROM vehicles WHERE dealer_id = $1 ORDER BY vin LIMIT 1)`,
+          [group.dealerIds[0]],
+        );
+        await late.query('BEGIN');
+        await late.query(
+          `UPDATE vehicles SET price = price + 1 WHERE id = (SELECT id FROM vehicles WHERE dealer_id = $1 ORDER BY vin DESC LIMIT 1)`,
+          [group.dealerIds[0]],
+        );
+        await late.query('COMMIT');
+        // Committed, but not yet handed out: an earlier transaction is still open.
+        const waiting = await follow(admin, '', cursor);
+        expect(waiting.events).toEqual([]);
+        expect(waiting.cursor).toBe(cursor);
+        await early.query('COMMIT');
+      } finally {
+        early.release();
+        late.release();
+      }
+      const { events } = await follow(admin, '', cursor);
+      expect(events.filter((event) => event.type === 'vehicle.price_changed')).toHaveLength(2);
+    },
+  );
+
+  it('keeps nothing of a change rolled back', async () => {
+    const { cursor } = await follow(admin);
+    const client = await app.database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`UPDATE vehicles SET status = 'sold', sold_at = now() WHERE dealer_id = $1`, [
+        group.dealerIds[0],
+      ]);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+    expect((await follow(admin, '', cursor)).events).toEqual([]);
+  });
+
+  it("shows each caller only its own groups' events, of the kinds its scopes read", async () => {
+    const mine = await follow(admin);
+    expect(mine.events.length).toBeGreaterThan(0);
+    expect((await follow(otherAdmin)).events).toEqual([]);
+
+    const leadsOnly = await createKey(app.client, admin, { scopes: ['leads:read'] });
+    const seen = await follow(leadsOnly.key);
+    expect(new Set(seen.events.map((event) => event.type))).toEqual(new Set(['lead.created', 'lead.updated']));
+    const refused = await app.client.get('/events?types=vehicle.created', leadsOnly.key);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('inventory:read');
+
+    const onlyPrices = await follow(admin, '&types=vehicle.price_changed');
+    expect(onlyPrices.events.length).toBeGreaterThan(0);
+    expect(onlyPrices.events.every((event) => event.type === 'vehicle.price_changed')).toBe(true);
+    const oneRooftop = await follow(admin, `&dealer_id=${group.dealerIds[1]}`);
+    expect(oneRooftop.events.every((event) => event.dealer_id === group.dealerIds[1])).toBe(true);
+  });
+
+  it('answers bad arguments with a 400 naming them', async () => {
+    for (const [query, field] of [
+      ['after=bm90LWEtY3Vyc29y', 'after'],
+      ['after=%00%01', 'after'],
+      ['types=vehicle.exploded', 'types'],
+      ['limit=0', 'limit'],
+      ['dealer_id=42', 'dealer_id'],
+    ]) {
+      const response = await app.client.get(`/events?${query}`, admin);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.message, query).toContain(field);
+    }
+  });
+});
