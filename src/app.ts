@@ -56,6 +56,7 @@ const CORS_EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'ETag',
 ];
 
 export async function startApp(config: Config): Promise<App> {

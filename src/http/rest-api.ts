@@ -14,6 +14,7 @@ import { useSofa as createSofaRouter } from 'sofa-api';
 import type { Plugin } from 'graphql-yoga';
 import { errorResponse, restErrorResponse } from './errors';
 import { jsonProblem } from './edge';
+import { parseIfNoneMatch, tagRead } from './conditional-get';
 import { buildOpenApiDocument } from './openapi';
 import { createApiReference } from './api-reference';
 import { argumentPlace, REST_TAGS, restRoutes, type RestRoute } from './operations';
@@ -286,6 +287,24 @@ export function useRestApi(options: RestApiOptions): Plugin {
       }
       const invalid = validateRequest(route, url, route.pattern.exec(path)?.slice(1) ?? [], body);
       if (invalid) return endResponse(invalid);
+      if (route.method === 'GET') {
+        const header = request.headers.get('if-none-match');
+        const condition = header === null ? null : parseIfNoneMatch(header);
+        if (condition && 'problem' in condition)
+          return endResponse(
+            errorResponse(400, 'INVALID_ARGUMENT', `If-None-Match: ${condition.problem}`, { field: 'If-None-Match' }),
+          );
+        return handleMaybePromise(
+          () => router.handle(request, serverContext),
+          async (response) => {
+            if (!response) return;
+            const tagged = await tagRead(response, condition);
+            // Not counted against the key's hour (as on GitHub): the client already had the answer.
+            if (tagged.notModified) await exchange.refund();
+            endResponse(tagged.response);
+          },
+        );
+      }
       return handleMaybePromise(
         () => router.handle(request, serverContext),
         (response) => {
