@@ -66,6 +66,9 @@ describe('SecretBox (AES-256-GCM with a rotatable key ring)', () => {
     expect(
       new SecretBox([newKey]).hasFingerprint(fingerprint, '{"password":"correct horse battery staple"}', 'caller-a'),
     ).toBe(false);
+    expect(rotated.holdsKeyOf(fingerprint)).toBe(true);
+    expect(new SecretBox([newKey]).holdsKeyOf(fingerprint)).toBe(false);
+    expect(new SecretBox([newKey]).holdsKeyOf(rotated.seal('x', 'y'))).toBe(true);
     for (const garbled of ['', 'v1', 'v1.k1', 'v2.k1.abc', `${fingerprint}x`, fingerprint.slice(0, -2)])
       expect(box.hasFingerprint(garbled, '{"password":"correct horse battery staple"}', 'caller-a'), garbled).toBe(
         false,

@@ -92,6 +92,11 @@ export class SecretBox {
     return createHmac('sha256', fingerprintKey).update(`${context.length}:${context}`).update(value).digest();
   }
 
+  /** Whether the key that sealed or fingerprinted a value is in this ring (instances must share CREDENTIALS_KEYS). */
+  holdsKeyOf(value: string): boolean {
+    return this.keys.has(value.split('.')[1] ?? '');
+  }
+
   needsRotation(sealed: string): boolean {
     return sealed.split('.')[1] !== this.currentKeyId;
   }

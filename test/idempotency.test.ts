@@ -7,23 +7,38 @@ import { seedGroup, TEST_PASSWORD, type SeededGroup } from './helpers/seed';
 
 /** Idempotent writes by Stripe's rules: one run per caller and key, the first answer again, 422 for another request, 409 while running. */
 describe('Idempotency-Key on REST writes', () => {
+  // Instances share the secrets key ring, as CREDENTIALS_KEYS does in production.
+  const keyRing = { CREDENTIALS_KEYS: `k1:${Buffer.alloc(32, 11).toString('base64')}` };
   let app: TestApp;
+  let second: TestApp;
   let group: SeededGroup;
   let other: SeededGroup;
   let admin: string;
   let otherAdmin: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await startTestApp(keyRing);
+    second = await startTestApp({ ...keyRing, JWT_PRIVATE_KEY: signingKeyOf(app) });
     group = await seedGroup(app.database.prisma);
     other = await seedGroup(app.database.prisma);
     admin = await group.login(app.client);
     otherAdmin = await other.login(app.client);
   });
-  afterAll(() => app?.stop());
+  afterAll(async () => {
+    await second?.stop();
+    await app?.stop();
+  });
 
-  const send = (method: string, path: string, token: string, key: string | null, body?: unknown, rawBody?: string) =>
-    app.client.request(method, `/api/v1${path}`, {
+  const send = (
+    method: string,
+    path: string,
+    token: string,
+    key: string | null,
+    body?: unknown,
+    rawBody?: string,
+    instance = app,
+  ) =>
+    instance.client.request(method, `/api/v1${path}`, {
       token,
       body,
       rawBody,
@@ -50,7 +65,7 @@ describe('Idempotency-Key on REST writes', () => {
     const first = await send('POST', '/api-keys', admin, key, { name, scopes: ['inventory:read', 'calls:read'] });
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    // The same body written another way (other key order, spaces) is the same request.
+    // The same body written another way (other key order, spaces) is the same request, on any instance.
     const again = await send(
       'POST',
       '/api-keys',
@@ -58,6 +73,7 @@ describe('Idempotency-Key on REST writes', () => {
       key,
       undefined,
       `{ "scopes": ["inventory:read", "calls:read"], "name": ${JSON.stringify(name)} }`,
+      second,
     );
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
@@ -279,9 +295,30 @@ describe('Idempotency-Key on REST writes', () => {
     // A key nobody sends again is deleted by the sweep every instance runs at start and every 10 minutes.
     await app.database.prisma
       .$executeRaw`UPDATE idempotent_requests SET created_at = now() - interval '25 hours' WHERE key = ${key}`;
-    const another = await startTestApp({ JWT_PRIVATE_KEY: signingKeyOf(app) });
-    await another.stop();
-    expect(await storedRows(key)).toEqual([]);
+    const kept = `kept-${randomUUID()}`;
+    expect((await send('POST', '/api-keys', admin, kept, { ...body, name: `${name} c` })).status).toBe(201);
+    // This instance lacks the others' key ring: it cannot compare or open what they kept, and says it failed.
+    const another = await startTestApp({
+      CREDENTIALS_KEYS: `k9:${Buffer.alloc(32, 12).toString('base64')}`,
+      JWT_PRIVATE_KEY: signingKeyOf(app),
+    });
+    try {
+      expect(await storedRows(key)).toEqual([]);
+      const unreadable = await send(
+        'POST',
+        '/api-keys',
+        admin,
+        kept,
+        { ...body, name: `${name} c` },
+        undefined,
+        another,
+      );
+      expect(unreadable.status).toBe(500);
+      expect(unreadable.body.error.code).toBe('INTERNAL');
+    } finally {
+      await another.stop();
+    }
+    expect(await keysNamed(`${name} c`)).toBe(1);
   });
 
   it('refuses a key that is empty, longer than 255 characters or not printable ASCII, naming the header', async () => {

@@ -131,6 +131,9 @@ export class IdempotentRequests {
       SELECT method, path, body_fingerprint, request_id, lease_until < now() AS lease_lapsed, status, headers, sealed_body
       FROM idempotent_requests WHERE caller = ${write.caller} AND key = ${write.key}`;
     if (!stored) return { kind: 'gone' };
+    // Another instance kept it under a key this one lacks: a setup fault, not a different request.
+    if (!secrets.holdsKeyOf(stored.body_fingerprint))
+      throw new Error('an idempotent request was kept under a secrets key this instance lacks: share CREDENTIALS_KEYS');
     if (stored.method !== write.method || stored.path !== write.path)
       return {
         kind: 'answered',

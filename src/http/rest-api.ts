@@ -13,6 +13,7 @@ import { handleMaybePromise } from '@whatwg-node/promise-helpers';
 import { useSofa as createSofaRouter } from 'sofa-api';
 import type { Plugin } from 'graphql-yoga';
 import { errorResponse, restErrorResponse } from './errors';
+import { databaseErrorFor } from '../db/errors';
 import { jsonProblem } from './edge';
 import { parseIfNoneMatch, tagRead } from './conditional-get';
 import { idempotencyKeyProblem, keyOwner, type IdempotentRequests } from './idempotency';
@@ -325,7 +326,12 @@ export function useRestApi(options: RestApiOptions): Plugin {
           const caller = await exchange.caller().then(keyOwner, () => null);
           if (!caller) return run();
           const write = { caller, key: idempotencyKey, method: route.method, path: `${url.pathname}${url.search}` };
-          return options.idempotency.answer({ ...write, body, requestId: exchange.requestId }, run);
+          return options.idempotency
+            .answer({ ...write, body, requestId: exchange.requestId }, run)
+            .catch((error: unknown) =>
+              // A statement timeout while claiming the key is a 503 like any other; anything else a logged 500.
+              restErrorResponse([databaseErrorFor(error) ?? (error as Error)], options.onInternalError),
+            );
         }, answer);
       }
       return handleMaybePromise(run, answer);
