@@ -220,8 +220,20 @@ describe('Idempotency-Key on REST writes', () => {
     expect(await keysNamed(name)).toBe(1);
   });
 
-  it('keeps no answer that says nothing ran (403) and none for callers without credentials', async () => {
+  it('keeps no answer that says nothing ran (400, 403) and none for callers without credentials', async () => {
     const key = `denied-${randomUUID()}`;
+    // Refused input: the corrected request may use the same key.
+    const name = `corrected ${key}`;
+    const invalid = await send('POST', '/api-keys', admin, key, {
+      name,
+      scopes: ['inventory:read'],
+      rateLimitPerHour: 0,
+    });
+    expect(invalid.status).toBe(400);
+    expect(await storedRows(key)).toEqual([]);
+    const corrected = await send('POST', '/api-keys', admin, key, { name, scopes: ['inventory:read'] });
+    expect(corrected.status).toBe(201);
+    await app.database.prisma.$executeRaw`DELETE FROM idempotent_requests WHERE key = ${key}`;
     const reader = await createKey(app.client, admin, { name: `reader ${key}`, scopes: ['inventory:read'] });
     const denied = await send('POST', '/sources', reader.key, key, {
       name: `Denied ${key}`,

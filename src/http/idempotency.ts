@@ -51,9 +51,13 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Whether an answer is kept for replay: not when it says nothing ran because of who asked or when (401, 403, 429), nor a server failure, so a retry runs again. */
+/**
+ * Whether an answer is kept for replay. Not when it says nothing ran (400 refused input, 401 and
+ * 403 who asked, 429 when), nor a server failure: as at Stripe, the retry runs again, and a
+ * corrected request may use the same key.
+ */
 export function keepsAnswer(status: number): boolean {
-  return status < 500 && status !== 401 && status !== 403 && status !== 429;
+  return status < 500 && ![400, 401, 403, 429].includes(status);
 }
 
 /** One write sent with a key, as the REST bridge knows it after validating it. */

@@ -135,7 +135,7 @@ const PARAMETERS: Record<string, Schema> = {
     in: 'header',
     required: false,
     description:
-      'A key of your choosing (a UUID, say) that makes retrying this write safe: within 24 hours the same key with the same method, path and body gets the first answer again (with `Idempotent-Replayed: true`) and nothing runs twice; with another request it is a 422, and while the first still runs a 409. Keys belong to the caller (API key or user). 5xx, 401, 403 and 429 answers are not kept, so a retry runs again.',
+      'A key of your choosing (a UUID, say) that makes retrying this write safe: within 24 hours the same key with the same method, path and body gets the first answer again (with `Idempotent-Replayed: true`) and nothing runs twice; with another request it is a 422, and while the first still runs a 409. Keys belong to the caller (API key or user). 400, 401, 403, 429 and 5xx answers are not kept, so a retry (or a corrected request) runs again.',
     schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: '^[ -~]+$' },
   },
 };
