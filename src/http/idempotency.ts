@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database';
 import type { Logger } from '../logger';
 import type { SecretBox } from '../secrets';
@@ -13,7 +14,7 @@ import { errorResponse } from './errors';
  * key ring (it may show a secret once: a new API key, an invitation link).
  */
 
-export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
+const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** How long a running request's claim holds without renewal: past it, its instance is taken to have stopped. */
 const LEASE_SECONDS = 60;
@@ -39,7 +40,7 @@ export function keyOwner(session: Session): string | null {
 }
 
 /** JSON with object keys sorted and no spaces, so a retry that serialises the same body differently is the same request. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
@@ -56,7 +57,7 @@ export function canonicalJson(value: unknown): string {
  * 403 who asked, 429 when), nor a server failure: as at Stripe, the retry runs again, and a
  * corrected request may use the same key.
  */
-export function keepsAnswer(status: number): boolean {
+function keepsAnswer(status: number): boolean {
   return status < 500 && ![400, 401, 403, 429].includes(status);
 }
 
@@ -70,14 +71,13 @@ export interface IdempotentWrite {
   path: string;
   /** The parsed JSON body; undefined when none was sent (the same request as `{}`). */
   body: unknown;
-  requestId: string;
 }
 
 interface StoredRequest {
   method: string;
   path: string;
   body_fingerprint: string;
-  request_id: string;
+  claim_id: string;
   lease_lapsed: boolean;
   status: number | null;
   headers: Record<string, string> | null;
@@ -85,7 +85,7 @@ interface StoredRequest {
 }
 
 /** What trying to take a key ends in: the key, an answer to give instead, or nothing to go on (its row went away). */
-type Claim = { kind: 'claimed' } | { kind: 'answered'; answer: Response } | { kind: 'gone' };
+type Claim = { kind: 'claimed'; claimId: string } | { kind: 'answered'; answer: Response } | { kind: 'gone' };
 
 const keyError = (status: number, code: string, message: string, headers?: Record<string, string>) =>
   errorResponse(status, code, `Idempotency-Key: ${message}`, { field: 'Idempotency-Key' }, headers);
@@ -107,7 +107,7 @@ export class IdempotentRequests {
     // A row can vanish between the claim and the read (its run failed, or it was swept): claim again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const claim = await this.claim(write, bodyText, fingerprintContext);
-      if (claim.kind === 'claimed') return this.runClaimed(write, run);
+      if (claim.kind === 'claimed') return this.runClaimed({ ...write, claimId: claim.claimId }, run);
       if (claim.kind === 'answered') return claim.answer;
     }
     return keyError(409, 'IDEMPOTENCY_KEY_IN_USE', 'requests with this key keep racing; retry in a moment', {
@@ -119,20 +119,22 @@ export class IdempotentRequests {
   private async claim(write: IdempotentWrite, bodyText: string, fingerprintContext: string): Promise<Claim> {
     const { db, secrets } = this.deps;
     const fingerprint = secrets.fingerprint(bodyText, fingerprintContext);
+    // Not the request id, which a client may choose: two requests could share it.
+    const claimId = randomUUID();
     // A key older than the window is free again: the insert takes its row over.
     const inserted = await db.$queryRaw<unknown[]>`/* claimIdempotencyKey */
-      INSERT INTO idempotent_requests AS r (caller, key, method, path, body_fingerprint, request_id, lease_until)
-      VALUES (${write.caller}, ${write.key}, ${write.method}, ${write.path}, ${fingerprint}, ${write.requestId},
+      INSERT INTO idempotent_requests AS r (caller, key, method, path, body_fingerprint, claim_id, lease_until)
+      VALUES (${write.caller}, ${write.key}, ${write.method}, ${write.path}, ${fingerprint}, ${claimId}::uuid,
         now() + make_interval(secs => ${LEASE_SECONDS}))
       ON CONFLICT (caller, key) DO UPDATE SET method = excluded.method, path = excluded.path,
-        body_fingerprint = excluded.body_fingerprint, request_id = excluded.request_id, created_at = now(),
+        body_fingerprint = excluded.body_fingerprint, claim_id = excluded.claim_id, created_at = now(),
         lease_until = excluded.lease_until, status = NULL, headers = NULL, sealed_body = NULL
       WHERE r.created_at <= now() - make_interval(secs => ${IDEMPOTENCY_WINDOW_SECONDS})
       RETURNING 1`;
-    if (inserted.length) return { kind: 'claimed' };
+    if (inserted.length) return { kind: 'claimed', claimId };
 
     const [stored] = await db.$queryRaw<StoredRequest[]>`/* idempotentRequest */
-      SELECT method, path, body_fingerprint, request_id, lease_until < now() AS lease_lapsed, status, headers, sealed_body
+      SELECT method, path, body_fingerprint, claim_id::text, lease_until < now() AS lease_lapsed, status, headers, sealed_body
       FROM idempotent_requests WHERE caller = ${write.caller} AND key = ${write.key}`;
     if (!stored) return { kind: 'gone' };
     // Another instance kept it under a key this one lacks: a setup fault, not a different request.
@@ -169,23 +171,23 @@ export class IdempotentRequests {
       };
     // The instance running it stopped before it answered: this request runs it instead.
     const taken = await db.$queryRaw<unknown[]>`/* takeOverIdempotencyKey */
-      UPDATE idempotent_requests SET request_id = ${write.requestId}, lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
-      WHERE caller = ${write.caller} AND key = ${write.key} AND request_id = ${stored.request_id} AND status IS NULL
+      UPDATE idempotent_requests SET claim_id = ${claimId}::uuid, lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+      WHERE caller = ${write.caller} AND key = ${write.key} AND claim_id = ${stored.claim_id}::uuid AND status IS NULL
       RETURNING 1`;
-    return taken.length ? { kind: 'claimed' } : { kind: 'gone' };
+    return taken.length ? { kind: 'claimed', claimId } : { kind: 'gone' };
   }
 
   /** Runs the claimed request, renewing its lease meanwhile, then keeps its answer or frees the key. */
   private async runClaimed(
-    write: IdempotentWrite,
+    write: IdempotentWrite & { claimId: string },
     run: () => Promise<Response | undefined>,
   ): Promise<Response | undefined> {
     const { db, logger } = this.deps;
-    const mine = { caller: write.caller, key: write.key, requestId: write.requestId };
+    const mine = { caller: write.caller, key: write.key, claimId: write.claimId };
     const renewal = setInterval(() => {
       db.$executeRaw`/* renewIdempotencyLease */ UPDATE idempotent_requests SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
-        WHERE caller = ${mine.caller} AND key = ${mine.key} AND request_id = ${mine.requestId} AND status IS NULL`.catch(
-        (error: unknown) => logger.warn('idempotency lease not renewed', { requestId: mine.requestId, error }),
+        WHERE caller = ${mine.caller} AND key = ${mine.key} AND claim_id = ${mine.claimId}::uuid AND status IS NULL`.catch(
+        (error: unknown) => logger.warn('idempotency lease not renewed', { path: write.path, error }),
       );
     }, RENEW_MS);
     renewal.unref();
@@ -212,18 +214,19 @@ export class IdempotentRequests {
     const sealed = this.deps.secrets.seal(body, sealContext(write));
     await db.$executeRaw`/* keepIdempotentAnswer */ UPDATE idempotent_requests
       SET status = ${response.status}, headers = ${JSON.stringify(headers)}::jsonb, sealed_body = ${sealed}, lease_until = NULL
-      WHERE caller = ${mine.caller} AND key = ${mine.key} AND request_id = ${mine.requestId}`.catch((error: unknown) =>
-      // The caller still gets its answer; a retry after the lease lapses would run the request again.
-      logger.warn('idempotent answer not kept', { requestId: mine.requestId, error }),
+      WHERE caller = ${mine.caller} AND key = ${mine.key} AND claim_id = ${mine.claimId}::uuid`.catch(
+      (error: unknown) =>
+        // The caller still gets its answer; a retry after the lease lapses would run the request again.
+        logger.warn('idempotent answer not kept', { path: write.path, error }),
     );
     return new Response(body, { status: response.status, headers: response.headers });
   }
 
   /** Frees a key whose request kept no answer, so a retry runs it. */
-  private async release(mine: { caller: string; key: string; requestId: string }): Promise<void> {
+  private async release(mine: { caller: string; key: string; claimId: string }): Promise<void> {
     await this.deps.db.$executeRaw`/* releaseIdempotencyKey */ DELETE FROM idempotent_requests
-      WHERE caller = ${mine.caller} AND key = ${mine.key} AND request_id = ${mine.requestId} AND status IS NULL`.catch(
-      (error: unknown) => this.deps.logger.warn('idempotency key not released', { requestId: mine.requestId, error }),
+      WHERE caller = ${mine.caller} AND key = ${mine.key} AND claim_id = ${mine.claimId}::uuid AND status IS NULL`.catch(
+      (error: unknown) => this.deps.logger.warn('idempotency key not released', { error }),
     );
   }
 

@@ -326,12 +326,10 @@ export function useRestApi(options: RestApiOptions): Plugin {
           const caller = await exchange.caller().then(keyOwner, () => null);
           if (!caller) return run();
           const write = { caller, key: idempotencyKey, method: route.method, path: `${url.pathname}${url.search}` };
-          return options.idempotency
-            .answer({ ...write, body, requestId: exchange.requestId }, run)
-            .catch((error: unknown) =>
-              // A statement timeout while claiming the key is a 503 like any other; anything else a logged 500.
-              restErrorResponse([databaseErrorFor(error) ?? (error as Error)], options.onInternalError),
-            );
+          return options.idempotency.answer({ ...write, body }, run).catch((error: unknown) =>
+            // A statement timeout while claiming the key is a 503 like any other; anything else a logged 500.
+            restErrorResponse([databaseErrorFor(error) ?? (error as Error)], options.onInternalError),
+          );
         }, answer);
       }
       return handleMaybePromise(run, answer);

@@ -5,7 +5,7 @@ CREATE TABLE "idempotent_requests" (
     "method" TEXT NOT NULL,
     "path" TEXT NOT NULL,
     "body_fingerprint" TEXT NOT NULL,
-    "request_id" TEXT NOT NULL,
+    "claim_id" UUID NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "lease_until" TIMESTAMPTZ(3),
     "status" INTEGER,
