@@ -305,8 +305,9 @@ export function useRestApi(options: RestApiOptions): Plugin {
         return handleMaybePromise(run, async (response) => {
           if (!response) return;
           const tagged = await tagRead(response, condition);
-          // Not counted against the key's hour (as on GitHub): the client already had the answer.
-          if (tagged.notModified) await exchange.refund();
+          // Not counted against the key's hour (as on GitHub): the client already had the answer. Should
+          // the limiter fail to give the unit back, the 304 still stands, with the headers as counted.
+          if (tagged.notModified) await exchange.refund().catch(options.onInternalError);
           endResponse(tagged.response);
         });
       }
