@@ -18,6 +18,7 @@ import { schema } from './schema';
 import { useRestApi } from './http/rest-api';
 import { createHttpServer } from './http/server';
 import { RequestLogWriter } from './http/request-log';
+import { IdempotentRequests } from './http/idempotency';
 import { errorResponse } from './http/errors';
 import { useExchange, type ExchangeServerContext } from './http/exchange';
 import { useGraphqlEdge } from './http/graphql-edge';
@@ -56,6 +57,8 @@ const CORS_EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
+  'ETag',
+  'Idempotent-Replayed',
 ];
 
 export async function startApp(config: Config): Promise<App> {
@@ -133,6 +136,8 @@ export async function startApp(config: Config): Promise<App> {
     changes: database.notifications,
   });
   const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
+  const idempotency = new IdempotentRequests({ db: database.prisma, secrets, logger });
+  await idempotency.start();
 
   const yoga = createYoga<ExchangeServerContext, Context>({
     schema: fieldLimits.apply(schema),
@@ -213,6 +218,7 @@ export async function startApp(config: Config): Promise<App> {
         title: 'Dealership Data Platform API',
         version: VERSION,
         onInternalError: (error) => logger.error('REST operation failed', { error }),
+        idempotency,
       }),
     ],
   });
@@ -258,6 +264,7 @@ export async function startApp(config: Config): Promise<App> {
         services.mailer.close();
         await Promise.all([requestLog.close(), lastUsed.close()]);
         fieldLimits.close();
+        idempotency.close();
         await redis?.quit().catch(() => redis.disconnect());
         await database.close();
         await databaseServer.stop();

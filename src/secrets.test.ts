@@ -47,4 +47,31 @@ describe('SecretBox (AES-256-GCM with a rotatable key ring)', () => {
     expect([...written.keys()]).toEqual(['a']);
     expect(new SecretBox([newKey]).open(written.get('a')!, 'a')).toBe('first');
   });
+
+  it('fingerprints a value so it is recognised, under any key still in the ring, without being readable', () => {
+    const box = new SecretBox([oldKey]);
+    const fingerprint = box.fingerprint('{"password":"correct horse battery staple"}', 'caller-a');
+    expect(fingerprint).toMatch(/^v1\.k1\.[A-Za-z0-9_-]{43}$/);
+    expect(fingerprint).not.toContain('correct horse');
+    expect(box.fingerprint('{"password":"correct horse battery staple"}', 'caller-a')).toBe(fingerprint);
+    expect(box.hasFingerprint(fingerprint, '{"password":"correct horse battery staple"}', 'caller-a')).toBe(true);
+    expect(box.hasFingerprint(fingerprint, '{"password":"correct horse battery stable"}', 'caller-a')).toBe(false);
+    expect(box.hasFingerprint(fingerprint, '{"password":"correct horse battery staple"}', 'caller-b')).toBe(false);
+    // Another ring cannot make or check it: a digest of a guessable value tells nothing without the key.
+    expect(new SecretBox([newKey]).fingerprint('{"password":"correct horse battery staple"}', 'caller-a')).not.toBe(
+      fingerprint.replace('k1', 'k2'),
+    );
+    const rotated = new SecretBox([newKey, oldKey]);
+    expect(rotated.hasFingerprint(fingerprint, '{"password":"correct horse battery staple"}', 'caller-a')).toBe(true);
+    expect(
+      new SecretBox([newKey]).hasFingerprint(fingerprint, '{"password":"correct horse battery staple"}', 'caller-a'),
+    ).toBe(false);
+    expect(rotated.holdsKeyOf(fingerprint)).toBe(true);
+    expect(new SecretBox([newKey]).holdsKeyOf(fingerprint)).toBe(false);
+    expect(new SecretBox([newKey]).holdsKeyOf(rotated.seal('x', 'y'))).toBe(true);
+    for (const garbled of ['', 'v1', 'v1.k1', 'v2.k1.abc', `${fingerprint}x`, fingerprint.slice(0, -2)])
+      expect(box.hasFingerprint(garbled, '{"password":"correct horse battery staple"}', 'caller-a'), garbled).toBe(
+        false,
+      );
+  });
 });

@@ -1,15 +1,18 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
  * Encryption at rest for secrets we must be able to read back (integration credentials, the AI
- * provider's key): AES-256-GCM with a random 96-bit IV, stored as
- * `v1.<key id>.<iv>.<tag>.<ciphertext>`. The key ring's first key encrypts; every key decrypts, so
- * a new key can be put first and old values re-encrypted (see `needsRotation`).
+ * provider's key, stored answers that show a secret once): AES-256-GCM with a random 96-bit IV,
+ * stored as `v1.<key id>.<iv>.<tag>.<ciphertext>`. The key ring's first key encrypts; every key
+ * decrypts, so a new key can be put first and old values re-encrypted (see `needsRotation`). Also
+ * keyed fingerprints, for values we must recognise but never read back.
  */
 export class SecretBox {
   private readonly keys: Map<string, Buffer>;
+  /** Each ring key's fingerprint key, derived once (HKDF), so the encryption key itself never signs. */
+  private readonly fingerprintKeys = new Map<string, Buffer>();
   readonly currentKeyId: string;
 
   constructor(ring: Array<{ id: string; key: Buffer }>) {
@@ -58,6 +61,40 @@ export class SecretBox {
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /**
+   * A keyed digest of a value to recognise later without keeping it (the body of an idempotent
+   * request, which may hold a password): HMAC-SHA256 under the current key's fingerprint key, as
+   * `v1.<key id>.<digest>`. Without the key ring it tells nothing, even of a guessable value.
+   */
+  fingerprint(value: string, context: string): string {
+    return ['v1', this.currentKeyId, this.mac(this.currentKeyId, value, context)!.toString('base64url')].join('.');
+  }
+
+  /** Whether `value` (in `context`) has this fingerprint, made with any key still in the ring. */
+  hasFingerprint(fingerprint: string, value: string, context: string): boolean {
+    const [version, keyId, digest] = fingerprint.split('.');
+    const expected = version === 'v1' && keyId ? this.mac(keyId, value, context) : null;
+    const given = Buffer.from(digest ?? '', 'base64url');
+    return expected !== null && given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  private mac(keyId: string, value: string, context: string): Buffer | null {
+    const key = this.keys.get(keyId);
+    if (!key) return null;
+    let fingerprintKey = this.fingerprintKeys.get(keyId);
+    if (!fingerprintKey) {
+      fingerprintKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'ddp fingerprint v1', 32));
+      this.fingerprintKeys.set(keyId, fingerprintKey);
+    }
+    // The context is length-prefixed, so no context and value pair reads as another.
+    return createHmac('sha256', fingerprintKey).update(`${context.length}:${context}`).update(value).digest();
+  }
+
+  /** Whether the key that sealed or fingerprinted a value is in this ring (instances must share CREDENTIALS_KEYS). */
+  holdsKeyOf(value: string): boolean {
+    return this.keys.has(value.split('.')[1] ?? '');
   }
 
   needsRotation(sealed: string): boolean {

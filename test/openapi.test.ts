@@ -44,6 +44,11 @@ describe('the OpenAPI document', () => {
     Object.entries<Doc>(document.paths).flatMap(([route, methods]) =>
       Object.entries<Doc>(methods).map(([method, operation]) => ({ route, method, operation })),
     );
+  /** An operation's parameters with shared ones (#/components/parameters/…) resolved. */
+  const parametersOf = (operation: Doc): Doc[] =>
+    (operation.parameters ?? []).map((parameter: Doc) =>
+      parameter.$ref ? document.components.parameters[String(parameter.$ref).split('/').pop()!] : parameter,
+    );
 
   it('has no errors or warnings under Redocly recommended', async () => {
     const config = await createConfig({ extends: ['recommended'] });
@@ -79,7 +84,7 @@ describe('the OpenAPI document', () => {
   it('puts bodies only in bodies and path ids only in paths, with no internal argument names', () => {
     for (const { route, method, operation } of operations()) {
       const label = `${method.toUpperCase()} ${route}`;
-      const parameters: Doc[] = operation.parameters ?? [];
+      const parameters = parametersOf(operation);
       const pathNames = [...route.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       expect(
         parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
@@ -154,6 +159,34 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/inventory'].get.responses['200'].headers).toHaveProperty('RateLimit-Limit');
     expect(document.paths['/dealers'].post.responses).toHaveProperty('409');
     expect(document.info.description).toContain('405');
+  });
+
+  it('documents conditional reads on every GET and Idempotency-Key on every POST and PATCH that has a caller', () => {
+    const headerParameters = (operation: Doc) =>
+      parametersOf(operation)
+        .filter((parameter) => parameter.in === 'header')
+        .map((parameter) => parameter.name);
+    for (const { route, method, operation } of operations()) {
+      const label = `${method.toUpperCase()} ${route}`;
+      const success = Object.keys(operation.responses).find((status) => status.startsWith('2'))!;
+      const successHeaders = Object.keys(operation.responses[success].headers ?? {});
+      if (method === 'get') {
+        expect(headerParameters(operation), label).toEqual(['If-None-Match']);
+        expect(successHeaders, label).toContain('ETag');
+        expect(operation.responses['304'], label).toEqual({ $ref: '#/components/responses/NotModified' });
+      } else if ((method === 'post' || method === 'patch') && operation.security.length) {
+        expect(headerParameters(operation), label).toEqual(['Idempotency-Key']);
+        expect(successHeaders, label).toContain('Idempotent-Replayed');
+        expect(Object.keys(operation.responses), label).toEqual(expect.arrayContaining(['409', '422']));
+      } else {
+        expect(headerParameters(operation), label).toEqual([]);
+        expect(operation.responses['422'], label).toBeUndefined();
+      }
+    }
+    expect(document.components.responses.NotModified.content).toBeUndefined();
+    expect(document.components.responses.NotModified.headers).toHaveProperty('RateLimit-Remaining');
+    expect(document.components.parameters.IdempotencyKey.schema).toMatchObject({ minLength: 1, maxLength: 255 });
+    expect(document.paths['/auth/login'].post.parameters).toBeUndefined();
   });
 
   it('gives list parameters their bounds and closed sets their values', () => {

@@ -122,6 +122,12 @@ export class Authenticator {
     return this.deps.keyLimiter.consume(session.principal.apiKeyId, session.principal.rateLimitPerHour, count);
   }
 
+  /** Gives back `count` operations of this request to an API key's hour (a 304 is not counted). */
+  refund(session: Session, count: number): Promise<RateLimitState> | null {
+    if (session.principal.kind !== 'apiKey' || count <= 0) return null;
+    return this.deps.keyLimiter.refund(session.principal.apiKeyId, session.principal.rateLimitPerHour, count);
+  }
+
   /**
    * Who a credential names, for requests refused before a session exists (a revoked key, an
    * unknown parameter), so the request log can show them to the key's or user's admins.

@@ -54,6 +54,21 @@ export class KeyRateLimiter {
       return { limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)), limited: true };
     }
   }
+
+  /**
+   * Gives back `points` counted against the key's hour by a request that turned out free (a 304).
+   * One atomic step, like counting, so concurrent requests on other instances lose nothing.
+   */
+  async refund(apiKeyId: string, limit: number, points: number): Promise<RateLimitState> {
+    const result = await this.limiterFor(limit).reward(apiKeyId, points);
+    return {
+      limit,
+      // A window that ended in between restarts below zero; the key still has no more than its limit.
+      remaining: Math.min(limit, result.remainingPoints),
+      resetSeconds: Math.ceil(result.msBeforeNext / 1000),
+      limited: false,
+    };
+  }
 }
 
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {

@@ -18,6 +18,8 @@ export class Exchange {
   /** The authenticated caller; null until authenticated, and when authentication refused the credential. */
   session: Session | null = null;
   private authenticated: Promise<Session> | null = null;
+  /** Operations this request counted against the key's hour, so a free answer (a 304) can give them back. */
+  private counted = 0;
 
   constructor(
     readonly requestId: string,
@@ -32,7 +34,7 @@ export class Exchange {
       .authenticate(this.authorization, this.ip)
       .then(({ session, rateLimit }) => {
         this.session = session;
-        this.countedAs(rateLimit);
+        this.countedAs(rateLimit, 1);
         return session;
       });
     return this.authenticated;
@@ -41,13 +43,22 @@ export class Exchange {
   /** Counts the further root fields of a GraphQL operation against the key's hour, as if each were sent alone. */
   async countOperations(extra: number): Promise<void> {
     if (!this.session) return;
-    this.countedAs(await this.authenticator.consume(this.session, extra));
+    this.countedAs(await this.authenticator.consume(this.session, extra), extra);
   }
 
-  private countedAs(rateLimit: RateLimitState | null): void {
+  /** Gives back what this request counted against the key's hour: its answer was free (a 304, as on GitHub). */
+  async refund(): Promise<void> {
+    if (!this.session || !this.counted) return;
+    const rateLimit = await this.authenticator.refund(this.session, this.counted);
+    this.counted = 0;
+    if (rateLimit) this.rateLimit = rateLimit;
+  }
+
+  private countedAs(rateLimit: RateLimitState | null, points: number): void {
     if (!rateLimit) return;
     this.rateLimit = rateLimit;
     if (rateLimit.limited) throw rateLimited(rateLimit);
+    this.counted += points;
   }
 }
 

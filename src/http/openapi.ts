@@ -16,6 +16,7 @@ import {
 import { argumentPlace, operationAccess, type RestRoute } from './operations';
 import { OPENAPI_EXAMPLES } from './openapi-examples';
 import { LIMIT_DEFAULT, LIMIT_MAX, OFFSET_MAX } from '../pagination';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from './idempotency';
 
 /**
  * Builds the OpenAPI 3.1 document of the REST API from the GraphQL operations and their routes: the
@@ -107,10 +108,47 @@ const HEADERS: Record<string, Schema> = {
     description: 'Identifies the request in the request log; send your own to correlate.',
     schema: { type: 'string' },
   },
+  ETag: {
+    description:
+      'A strong entity tag of this answer (a digest of its bytes): send it back in `If-None-Match` to get 304 while the answer is unchanged.',
+    schema: { type: 'string', examples: ['"1UaegYsjgOBpnySddx1PmqrXHW4wl34kBiAg_vBXlFI"'] },
+  },
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when this is the first answer to the same `Idempotency-Key`, given again.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 const RATE_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+/** The request headers of conditional reads and idempotent writes, referenced by the operations that take them. */
+const PARAMETERS: Record<string, Schema> = {
+  IfNoneMatch: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Entity tags of answers you have (`"…"` or `W/"…"`, comma-separated), or `*`: when the answer still has one of them, 304 without a body, not counted against the key\'s hourly budget. A malformed value is a 400.',
+    schema: { type: 'string' },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'A key of your choosing (a UUID, say) that makes retrying this write safe: within 24 hours the same key with the same method, path and body gets the first answer again (with `Idempotent-Replayed: true`) and nothing runs twice; with another request it is a 422, and while the first still runs a 409. Keys belong to the caller (API key or user). 400, 401, 403, 429 and 5xx answers are not kept, so a retry (or a corrected request) runs again.',
+    schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: '^[ -~]+$' },
+  },
+};
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
 const headerRefs = (names: string[]) =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+const NOT_MODIFIED: Schema = {
+  description:
+    "The answer has not changed since the one whose entity tag `If-None-Match` named; no body, and not counted against the API key's hourly budget.",
+  headers: headerRefs(['ETag', 'X-Request-Id', ...RATE_HEADERS]),
+};
 
 interface ErrorResponse {
   name: string;
@@ -142,13 +180,23 @@ const ERRORS: Record<string, ErrorResponse> = {
   },
   409: {
     name: 'Conflict',
-    description: 'The change conflicts with the current state (a duplicate, or a run already in progress).',
+    description:
+      'The change conflicts with the current state (a duplicate, or a run already in progress), or a request with the same `Idempotency-Key` is still running (`IDEMPOTENCY_KEY_IN_USE`, with `Retry-After`).',
+    headers: ['Retry-After'],
     example: ['CONFLICT', 'a dealer with code DEN-01 already exists'],
   },
   413: {
     name: 'PayloadTooLarge',
     description: 'The request body is larger than the server accepts.',
     example: ['PAYLOAD_TOO_LARGE', 'the request body is larger than 1048576 bytes'],
+  },
+  422: {
+    name: 'IdempotencyKeyReused',
+    description: 'The `Idempotency-Key` was used within the last 24 hours with another method, path or body.',
+    example: [
+      'IDEMPOTENCY_KEY_REUSED',
+      'Idempotency-Key: this key was used within the last 24 hours with a different request (another body); send a new key for a new request',
+    ],
   },
   415: {
     name: 'UnsupportedMediaType',
@@ -309,13 +357,20 @@ function accessNote(field: RootField, route: RestRoute): string {
   }
 }
 
+/** Writes that take an Idempotency-Key: POST and PATCH with a caller to tie the key to (rest-api.ts). */
+const takesIdempotencyKey = (route: RestRoute) =>
+  (route.method === 'POST' || route.method === 'PATCH') && route.authenticated !== false;
+
 function errorStatuses(route: RestRoute, field: RootField, hasPathParams: boolean): string[] {
   const statuses = ['400'];
   if (route.authenticated !== false) statuses.push('401', '403');
   if (hasPathParams || route.authenticated !== false) statuses.push('404');
-  if (route.method !== 'GET' && field.name !== 'login' && field.name !== 'refresh' && field.name !== 'logout')
-    statuses.push('409');
+  const conflicts =
+    route.method !== 'GET' && field.name !== 'login' && field.name !== 'refresh' && field.name !== 'logout';
+  // A request whose Idempotency-Key is still running is a 409 on any write that takes one.
+  if (conflicts || takesIdempotencyKey(route)) statuses.push('409');
   if (BODY_METHODS.has(route.method)) statuses.push('413', '415');
+  if (takesIdempotencyKey(route)) statuses.push('422');
   statuses.push('429', '503');
   return statuses;
 }
@@ -364,8 +419,13 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
         ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
       });
     }
+    if (route.method === 'GET') parameters.push(parameterRef('IfNoneMatch'));
+    if (takesIdempotencyKey(route)) parameters.push(parameterRef('IdempotencyKey'));
     const examples = OPENAPI_EXAMPLES[field.name];
     const success = String(route.responseStatus ?? 200);
+    const successHeaders = route.authenticated === false ? ['X-Request-Id'] : ['X-Request-Id', ...RATE_HEADERS];
+    if (route.method === 'GET') successHeaders.push('ETag');
+    if (takesIdempotencyKey(route)) successHeaders.push('Idempotent-Replayed');
     const statuses = errorStatuses(route, field, path.includes('{'));
     for (const status of statuses) usedErrors.add(status);
     for (const tag of route.tags) usedTags.add(tag);
@@ -379,7 +439,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
       responses: {
         [success]: {
           description: route.responseDescription ?? 'Success.',
-          headers: headerRefs(route.authenticated === false ? ['X-Request-Id'] : ['X-Request-Id', ...RATE_HEADERS]),
+          headers: headerRefs(successHeaders),
           content: {
             'application/json': {
               schema: registry.typeSchema(field.type, false),
@@ -387,6 +447,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
             },
           },
         },
+        ...(route.method === 'GET' ? { 304: { $ref: '#/components/responses/NotModified' } } : {}),
         ...Object.fromEntries(
           statuses.map((status) => [status, { $ref: `#/components/responses/${ERRORS[status]!.name}` }]),
         ),
@@ -427,8 +488,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
     paths,
     components: {
       schemas: { ...sortedByName(registry.components), Error: ERROR_SCHEMA },
-      responses: Object.fromEntries(
-        [...usedErrors].sort().map((status) => {
+      parameters: PARAMETERS,
+      responses: Object.fromEntries([
+        ['NotModified', NOT_MODIFIED],
+        ...[...usedErrors].sort().map((status) => {
           const error = ERRORS[status]!;
           return [
             error.name,
@@ -444,7 +507,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
             },
           ];
         }),
-      ),
+      ]),
       headers: HEADERS,
       securitySchemes: {
         bearerAuth: {
@@ -467,6 +530,10 @@ const INFO_DESCRIPTION = `The Dealership Data Platform REST API: one view of inv
 
 **Conventions.** Lists take \`limit\` (1-500, default 50) and \`offset\` and answer \`{ pagination: { total, limit, offset }, … }\`. Money is a decimal string ("18995.00"); times are ISO 8601 in UTC. GET and DELETE take query parameters; POST, PUT and PATCH take a JSON body. Unknown parameters and body fields are refused, naming them.
 
-**Errors.** One shape everywhere: \`{ "error": { "code", "message", "details"? } }\`. 400 invalid input (the message names the field), 401 no or bad credentials, 403 missing scope or role, 404 unknown resource or one outside your dealer groups, 405 a method the path does not support (the \`Allow\` header lists those it does), 409 conflict, 413 body too large, 415 body not JSON, 429 rate limited (\`Retry-After\`, \`RateLimit-*\`), 503 database unavailable or a query past its time limit (\`Retry-After\`).
+**Errors.** One shape everywhere: \`{ "error": { "code", "message", "details"? } }\`. 400 invalid input (the message names the field), 401 no or bad credentials, 403 missing scope or role, 404 unknown resource or one outside your dealer groups, 405 a method the path does not support (the \`Allow\` header lists those it does), 409 conflict, 413 body too large, 415 body not JSON, 422 an \`Idempotency-Key\` reused for another request, 429 rate limited (\`Retry-After\`, \`RateLimit-*\`), 503 database unavailable or a query past its time limit (\`Retry-After\`).
 
-**Rate limits.** API keys have an hourly budget (\`rateLimitPerHour\`), reported on every answer in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; some expensive operations have their own per-minute limits.`;
+**Rate limits.** API keys have an hourly budget (\`rateLimitPerHour\`), reported on every answer in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; some expensive operations have their own per-minute limits.
+
+**Cheap re-reads.** Every successful GET answer carries an \`ETag\`. Send it back in \`If-None-Match\`: while the answer is unchanged you get \`304 Not Modified\` without a body, and it is not counted against the key's hourly budget.
+
+**Safe retries.** Send an \`Idempotency-Key\` (any unique string up to 255 characters, a UUID say) with a POST or PATCH: for 24 hours the same key with the same request gets the first answer again, marked \`Idempotent-Replayed: true\`, and nothing runs twice. The same key with another request is a 422; while the first request still runs, a 409.`;

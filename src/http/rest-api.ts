@@ -13,7 +13,10 @@ import { handleMaybePromise } from '@whatwg-node/promise-helpers';
 import { useSofa as createSofaRouter } from 'sofa-api';
 import type { Plugin } from 'graphql-yoga';
 import { errorResponse, restErrorResponse } from './errors';
+import { databaseErrorFor } from '../db/errors';
 import { jsonProblem } from './edge';
+import { parseIfNoneMatch, tagRead } from './conditional-get';
+import { idempotencyKeyProblem, keyOwner, type IdempotentRequests } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
 import { createApiReference } from './api-reference';
 import { argumentPlace, REST_TAGS, restRoutes, type RestRoute } from './operations';
@@ -183,6 +186,8 @@ export interface RestApiOptions {
   title: string;
   version: string;
   onInternalError: (error: Error) => void;
+  /** Where POST and PATCH requests sent with an Idempotency-Key are kept. */
+  idempotency: IdempotentRequests;
 }
 
 export function useRestApi(options: RestApiOptions): Plugin {
@@ -286,12 +291,49 @@ export function useRestApi(options: RestApiOptions): Plugin {
       }
       const invalid = validateRequest(route, url, route.pattern.exec(path)?.slice(1) ?? [], body);
       if (invalid) return endResponse(invalid);
-      return handleMaybePromise(
-        () => router.handle(request, serverContext),
-        (response) => {
-          if (response) endResponse(response);
-        },
-      );
+      const run = async () => (await router.handle(request, serverContext)) ?? undefined;
+      const answer = (response: Response | undefined) => {
+        if (response) endResponse(response);
+      };
+      if (route.method === 'GET') {
+        const header = request.headers.get('if-none-match');
+        const condition = header === null ? null : parseIfNoneMatch(header);
+        if (condition && 'problem' in condition)
+          return endResponse(
+            errorResponse(400, 'INVALID_ARGUMENT', `If-None-Match: ${condition.problem}`, { field: 'If-None-Match' }),
+          );
+        return handleMaybePromise(run, async (response) => {
+          if (!response) return;
+          const tagged = await tagRead(response, condition);
+          // Not counted against the key's hour (as on GitHub): the client already had the answer. Should
+          // the limiter fail to give the unit back, the 304 still stands, with the headers as counted.
+          if (tagged.notModified) await exchange.refund().catch(options.onInternalError);
+          endResponse(tagged.response);
+        });
+      }
+      // Public operations (sign-in, refresh, accepting an invitation) have no caller to tie a key to.
+      const idempotencyKey =
+        (route.method === 'POST' || route.method === 'PATCH') && route.authenticated !== false
+          ? request.headers.get('idempotency-key')
+          : null;
+      if (idempotencyKey !== null) {
+        const problem = idempotencyKeyProblem(idempotencyKey);
+        if (problem)
+          return endResponse(
+            errorResponse(400, 'INVALID_ARGUMENT', `Idempotency-Key: ${problem}`, { field: 'Idempotency-Key' }),
+          );
+        return handleMaybePromise(async () => {
+          // Authenticated once per request: the operation's context gets this same session (or refusal).
+          const caller = await exchange.caller().then(keyOwner, () => null);
+          if (!caller) return run();
+          const write = { caller, key: idempotencyKey, method: route.method, path: `${url.pathname}${url.search}` };
+          return options.idempotency.answer({ ...write, body }, run).catch((error: unknown) =>
+            // A statement timeout while claiming the key is a 503 like any other; anything else a logged 500.
+            restErrorResponse([databaseErrorFor(error) ?? (error as Error)], options.onInternalError),
+          );
+        }, answer);
+      }
+      return handleMaybePromise(run, answer);
     },
   };
 }
