@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Context } from './context';
@@ -126,6 +127,14 @@ export async function startApp(config: Config): Promise<App> {
     ? new SyncScheduler(services, config.ingestion.schedulerIntervalMs)
     : null;
   scheduler?.start();
+  const webhooks = new WebhookDispatcher({
+    pool: database.pool,
+    secrets,
+    mailer: services.mailer,
+    logger,
+    settings: { ...config.webhooks, allowPrivateNetworks: config.allowPrivateNetworks },
+  });
+  await webhooks.start();
   const fieldLimits = new FieldRateLimiter({ redis, overrides: config.fieldRateLimits, logger });
   const lastUsed = new LastUsedRecorder(database.prisma, logger, config.lastUsedFlushMs);
   const authenticator = new Authenticator({
@@ -258,6 +267,7 @@ export async function startApp(config: Config): Promise<App> {
     stop() {
       stopping ??= (async () => {
         await scheduler?.stop();
+        await webhooks.stop();
         await sftp?.close();
         await http.close();
         await services.background.drain();
