@@ -46,10 +46,10 @@ async function startReceiver() {
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
-async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
     const value = await probe();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
