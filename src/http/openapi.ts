@@ -465,7 +465,7 @@ const INFO_DESCRIPTION = `The Dealership Data Platform REST API: one view of inv
 
 **Authentication.** Every call but login, refresh, invitation acceptance and health takes \`Authorization: Bearer <token>\`, where the token is a user access token from \`POST /auth/login\` or an API key (\`svc_live_…\`) with its own scopes.
 
-**Conventions.** Lists take \`limit\` (1-500, default 50) and \`offset\` and answer \`{ pagination: { total, limit, offset }, … }\`. Money is a decimal string ("18995.00"); times are ISO 8601 in UTC. GET and DELETE take query parameters; POST, PUT and PATCH take a JSON body. Unknown parameters and body fields are refused, naming them.
+**Conventions.** Lists take \`limit\` (1-500, default 50) and \`offset\` and answer \`{ pagination: { total, limit, offset }, … }\`. The lists syncs change (inventory, calls, leads, sales) also take \`after\`, a page's \`pagination.next_cursor\`, for the page after it, in the same sort: a walk that neither skips nor repeats a row that stays put while others change. Money is a decimal string ("18995.00"); times are ISO 8601 in UTC. GET and DELETE take query parameters; POST, PUT and PATCH take a JSON body. Unknown parameters and body fields are refused, naming them.
 
 **Errors.** One shape everywhere: \`{ "error": { "code", "message", "details"? } }\`. 400 invalid input (the message names the field), 401 no or bad credentials, 403 missing scope or role, 404 unknown resource or one outside your dealer groups, 405 a method the path does not support (the \`Allow\` header lists those it does), 409 conflict, 413 body too large, 415 body not JSON, 429 rate limited (\`Retry-After\`, \`RateLimit-*\`), 503 database unavailable or a query past its time limit (\`Retry-After\`).
 
