@@ -46,6 +46,8 @@ export interface App {
   databaseUrl: string;
   services: AppServices;
   logger: Logger;
+  /** Relays events to webhook endpoints and delivers them (when WEBHOOK_DELIVERY is on). */
+  webhooks: WebhookDispatcher;
   stop(): Promise<void>;
 }
 
@@ -264,6 +266,7 @@ export async function startApp(config: Config): Promise<App> {
     databaseUrl: databaseServer.url,
     services,
     logger,
+    webhooks,
     stop() {
       stopping ??= (async () => {
         await scheduler?.stop();

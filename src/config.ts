@@ -69,6 +69,8 @@ export interface Config {
     relayIntervalMs: number;
     /** Deliveries sent at once by each instance (WEBHOOK_CONCURRENCY). */
     concurrency: number;
+    /** Days events (and settled deliveries) are kept for the change feed and the delivery log (EVENT_RETENTION_DAYS). */
+    retentionDays: number;
   };
   ingestion: {
     /**
@@ -251,6 +253,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryHours: integer(env, 'WEBHOOK_RETRY_HOURS', 72, 0, 720),
       relayIntervalMs: integer(env, 'WEBHOOK_RELAY_INTERVAL_MS', 500, 10, 60_000),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 4, 1, 100),
+      retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     },
     ingestion: {
       credentialKeys: (() => {

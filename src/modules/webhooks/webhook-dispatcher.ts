@@ -24,9 +24,12 @@ import { VERSION } from '../../project-root';
 const TASK = 'webhook_deliver';
 const MAX_DELAY_MS = 6 * 3_600_000;
 const RELAY_BATCH = 1000;
+const SWEEP_EVERY_MS = 10 * 60_000;
+const SWEEP_BATCH = 10_000;
 
 export interface WebhookSettings {
   deliver: boolean;
+  retentionDays: number;
   retryBaseMs: number;
   retryHours: number;
   relayIntervalMs: number;
@@ -67,6 +70,7 @@ export class WebhookDispatcher {
   private relayTimer: NodeJS.Timeout | null = null;
   private relaying: Promise<void> | null = null;
   private stopped = false;
+  private sweptAt = 0;
 
   constructor(
     private readonly deps: {
@@ -101,6 +105,7 @@ export class WebhookDispatcher {
     const tick = () => {
       if (this.stopped) return;
       this.relaying = this.relay()
+        .then(() => this.sweep())
         .then(() => undefined)
         .catch((error: unknown) => this.deps.logger.warn('webhook relay failed', { error: (error as Error).message }))
         .finally(() => {
@@ -165,6 +170,32 @@ export class WebhookDispatcher {
       throw error;
     } finally {
       client.release();
+    }
+  }
+
+  /**
+   * Every ten minutes, on each instance that delivers: events older than the retention period (none a
+   * delivery still waits for) and settled deliveries as old, in batches so no statement runs long.
+   */
+  async sweep(force = false): Promise<number> {
+    if (!force && Date.now() - this.sweptAt < SWEEP_EVERY_MS) return 0;
+    this.sweptAt = Date.now();
+    const { pool, settings } = this.deps;
+    const before = new Date(Date.now() - settings.retentionDays * 86_400_000);
+    let removed = 0;
+    for (;;) {
+      const deliveries = await pool.query(
+        `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
+           WHERE created_at < $1 AND status <> 'pending' LIMIT ${SWEEP_BATCH})`,
+        [before],
+      );
+      const events = await pool.query(
+        `DELETE FROM events WHERE id IN (SELECT e.id FROM events e WHERE e.occurred_at < $1
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id) LIMIT ${SWEEP_BATCH})`,
+        [before],
+      );
+      removed += events.rowCount ?? 0;
+      if ((deliveries.rowCount ?? 0) < SWEEP_BATCH && (events.rowCount ?? 0) < SWEEP_BATCH) return removed;
     }
   }
 
