@@ -191,7 +191,11 @@ export interface Cursor {
   sort: string;
   values: Array<string | null>;
   id: string;
-  /** The first page's time: keys that count to today (days on lot) count to that day for the whole walk. */
+  /**
+   * The first page's UTC day: keys that count to today (days on lot) count to that day for the whole
+   * walk. A day, not an instant, so the same page asked twice the same day answers the same cursor
+   * (and the same ETag).
+   */
   walkStart: Date;
 }
 
@@ -208,7 +212,7 @@ export function encodeCursor(cursor: Cursor): string {
     s: cursor.sort,
     k: cursor.values,
     i: cursor.id,
-    t: cursor.walkStart.toISOString(),
+    t: cursor.walkStart.toISOString().slice(0, 10),
   };
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
@@ -239,8 +243,13 @@ export function decodeCursor(text: string): Cursor {
   if (!Array.isArray(k) || k.length > 10 || !k.every((value) => value === null || typeof value === 'string'))
     throw notACursor();
   if (!isUuid(i)) throw notACursor();
-  if (typeof t !== 'string' || !isInstant(t, 3)) throw notACursor();
-  return { sort: s, values: k as Array<string | null>, id: (i as string).toLowerCase(), walkStart: new Date(t) };
+  if (typeof t !== 'string' || !isDay(t)) throw notACursor();
+  return {
+    sort: s,
+    values: k as Array<string | null>,
+    id: (i as string).toLowerCase(),
+    walkStart: new Date(`${t}T00:00:00Z`),
+  };
 }
 
 /**

@@ -38,9 +38,12 @@ describe('SecretBox (AES-256-GCM with a rotatable key ring)', () => {
 
   it('re-seals only the values sealed with an older key, writing each back once', async () => {
     const rotated = new SecretBox([newKey, oldKey]);
+    const stranger = { id: 'k9', key: Buffer.alloc(32, 9) };
     const values = [
       { context: 'a', sealed: new SecretBox([oldKey]).seal('first', 'a') },
       { context: 'b', sealed: rotated.seal('second', 'b') },
+      // Sealed with a key this ring does not hold: left for an instance that does, not a failed start.
+      { context: 'c', sealed: new SecretBox([stranger]).seal('third', 'c') },
     ];
     const written = new Map<string, string>();
     expect(await rotated.resealAll(values, async (context, sealed) => written.set(context, sealed))).toBe(1);

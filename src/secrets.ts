@@ -106,13 +106,18 @@ export class SecretBox {
     return this.needsRotation(sealed) ? this.seal(this.open(sealed, context), context) : null;
   }
 
-  /** Seals again, with the current key, each value sealed with an older one, writing it back; answers how many. */
+  /**
+   * Seals again, with the current key, each value sealed with an older one, writing it back; answers
+   * how many. A value whose key this ring does not hold is left as it is (an instance that holds
+   * the key reseals it): the server still starts, and the value fails only where it is used.
+   */
   async resealAll(
     values: Array<{ context: string; sealed: string }>,
     write: (context: string, sealed: string) => Promise<unknown>,
   ): Promise<number> {
     let resealed = 0;
     for (const { context, sealed } of values) {
+      if (!this.holdsKeyOf(sealed)) continue;
       const fresh = this.reseal(sealed, context);
       if (!fresh) continue;
       await write(context, fresh);

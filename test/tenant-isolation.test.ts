@@ -29,6 +29,8 @@ describe('tenant isolation across every endpoint', () => {
   let runId: string;
   let templateId: string;
   let conversationId: string;
+  let endpointId: string;
+  let deliveryId: string;
 
   beforeAll(async () => {
     app = await startTestApp({ REQUEST_LOG_FLUSH_MS: '20' });
@@ -147,8 +149,28 @@ describe('tenant isolation across every endpoint', () => {
         ],
       })
     ).key;
+    endpointId = (
+      await app.database.prisma.webhookEndpoint.create({
+        data: {
+          dealerGroupId: mine.groupId,
+          url: 'https://lexus-hooks.example/hook',
+          eventTypes: ['lead.created'],
+          secret: 'sealed',
+        },
+      })
+    ).id;
+    deliveryId = (
+      await app.database.pool.query<{ id: string }>(
+        `INSERT INTO webhook_deliveries (endpoint_id, event_id, subject, txid, position)
+         SELECT $1, e.id, e.id::text, e.txid, e.position FROM events e WHERE e.dealer_group_id = $2 LIMIT 1 RETURNING id`,
+        [endpointId, mine.groupId],
+      )
+    ).rows[0]!.id;
     await new Promise((resolve) => setTimeout(resolve, 150));
     secrets = [
+      endpointId,
+      deliveryId,
+      'lexus-hooks.example',
       mine.groupId,
       ...mine.dealerIds,
       ...mine.vehicles.flatMap((vehicle) => [vehicle.id, vehicle.vin]),
@@ -194,6 +216,40 @@ describe('tenant isolation across every endpoint', () => {
   const vin = () => mine.vehicles[0]!.vin;
 
   const cases: Record<string, () => Promise<void>> = {
+    'Query.events': () => asBoth((token) => app.client.get('/events?limit=500', token), leaksNothing),
+    'Query.webhookEndpoints': async () => leaksNothing(await app.client.get('/webhook-endpoints', theirAdmin)),
+    'Query.webhookEndpoint': async () =>
+      notFound(endpointId)(await app.client.get(`/webhook-endpoints/${endpointId}`, theirAdmin)),
+    'Query.webhookDeliveries': async () =>
+      notFound(endpointId)(await app.client.get(`/webhook-endpoints/${endpointId}/deliveries`, theirAdmin)),
+    'Mutation.createWebhookEndpoint': async () => {
+      const response = await app.client.post(
+        '/webhook-endpoints',
+        { url: 'https://example.com/x', event_types: ['lead.created'], dealer_group_id: mine.groupId },
+        theirAdmin,
+      );
+      expect(response.status).toBe(400);
+      leaksNothing(response, [mine.groupId]);
+    },
+    'Mutation.updateWebhookEndpoint': async () =>
+      notFound(endpointId)(
+        await app.client.request('PATCH', `/api/v1/webhook-endpoints/${endpointId}`, {
+          token: theirAdmin,
+          body: { url: 'https://evil.example/x' },
+        }),
+      ),
+    'Mutation.deleteWebhookEndpoint': async () =>
+      notFound(endpointId)(
+        await app.client.request('DELETE', `/api/v1/webhook-endpoints/${endpointId}`, { token: theirAdmin }),
+      ),
+    'Mutation.rotateWebhookSecret': async () =>
+      notFound(endpointId)(await app.client.post(`/webhook-endpoints/${endpointId}/rotate-secret`, {}, theirAdmin)),
+    'Mutation.sendWebhookTest': async () =>
+      notFound(endpointId)(await app.client.post(`/webhook-endpoints/${endpointId}/test`, {}, theirAdmin)),
+    'Mutation.redeliverWebhook': async () =>
+      notFound(endpointId)(
+        await app.client.post(`/webhook-endpoints/${endpointId}/deliveries/${deliveryId}/redeliver`, {}, theirAdmin),
+      ),
     'Mutation.login': async () =>
       leaksNothing(
         await app.client.post('/auth/login', {
