@@ -200,7 +200,8 @@ const ERRORS: Record<string, ErrorResponse> = {
   },
   415: {
     name: 'UnsupportedMediaType',
-    description: 'A body that is not `application/json`.',
+    description:
+      'A body that is not `application/json` (nor one of the document types an operation takes besides it), or in a charset the server cannot read.',
     example: ['UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json'],
   },
   429: {
@@ -419,6 +420,18 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
         ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
       });
     }
+    const document = route.documentBody;
+    for (const name of document?.queryArguments ?? []) {
+      const arg = field.args.find((candidate) => candidate.name === name);
+      if (!arg) throw new Error(`${coordinate}: the document body names an unknown argument ${name}`);
+      parameters.push({
+        name,
+        in: 'query',
+        required: false,
+        description: `Only beside a ${document!.mediaTypes[0]} body; a JSON body carries it itself.`,
+        schema: registry.argumentSchema(arg, true),
+      });
+    }
     if (route.method === 'GET') parameters.push(parameterRef('IfNoneMatch'));
     if (takesIdempotencyKey(route)) parameters.push(parameterRef('IdempotencyKey'));
     const examples = OPENAPI_EXAMPLES[field.name];
@@ -429,6 +442,16 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
     const statuses = errorStatuses(route, field, path.includes('{'));
     for (const status of statuses) usedErrors.add(status);
     for (const tag of route.tags) usedTags.add(tag);
+    const successResponse = {
+      description: route.responseDescription ?? 'Success.',
+      headers: headerRefs(successHeaders),
+      content: {
+        'application/json': {
+          schema: registry.typeSchema(field.type, false),
+          ...(examples?.response ? { example: examples.response } : {}),
+        },
+      },
+    };
     const operation: Doc = {
       operationId: field.name,
       summary: route.summary,
@@ -437,16 +460,15 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
       security: route.authenticated === false ? [] : [{ bearerAuth: [] }],
       ...(parameters.length ? { parameters } : {}),
       responses: {
-        [success]: {
-          description: route.responseDescription ?? 'Success.',
-          headers: headerRefs(successHeaders),
-          content: {
-            'application/json': {
-              schema: registry.typeSchema(field.type, false),
-              ...(examples?.response ? { example: examples.response } : {}),
-            },
-          },
-        },
+        [success]: successResponse,
+        ...(route.createdFlag
+          ? {
+              200: {
+                ...successResponse,
+                description: `Nothing was created: the answer holds the existing record (\`${route.createdFlag}\` is false).`,
+              },
+            }
+          : {}),
         ...(route.method === 'GET' ? { 304: { $ref: '#/components/responses/NotModified' } } : {}),
         ...Object.fromEntries(
           statuses.map((status) => [status, { $ref: `#/components/responses/${ERRORS[status]!.name}` }]),
@@ -466,6 +488,15 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
         required: bodyRequired.length > 0,
         content: {
           'application/json': { schema: ref(bodyName), ...(examples?.request ? { example: examples.request } : {}) },
+          ...Object.fromEntries(
+            (document?.mediaTypes ?? []).map((mediaType) => [
+              mediaType,
+              {
+                schema: { type: 'string', maxLength: document!.maxBytes, description: document!.description },
+                ...(document!.example ? { example: document!.example } : {}),
+              },
+            ]),
+          ),
         },
       };
     }
