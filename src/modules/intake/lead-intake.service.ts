@@ -236,7 +236,8 @@ async function adfLead(caller: Caller, input: LeadInput, adf: string): Promise<G
  * when one matches well and clearly better than the next; else a 400 saying what to send.
  */
 async function vendorRooftop(caller: Caller, row: Record<string, unknown>): Promise<string> {
-  const text = (key: string) => (typeof row[key] === 'string' ? (row[key] as string) : null);
+  // Matching compares words; a few hundred characters hold any rooftop's name or address.
+  const text = (key: string) => (typeof row[key] === 'string' ? (row[key] as string).slice(0, 200) : null);
   const vendor = {
     name: text('vendor'),
     phone: text('vendor_phone'),
