@@ -13,7 +13,7 @@ const EMAIL = 'bench@example.com';
 const PASSWORD = 'bench-password-long-enough';
 
 /** A server on a scratch database (a new database on DATABASE_URL's server, else an embedded one) for a benchmark. */
-export async function startBenchApp(): Promise<{
+export async function startBenchApp(env: Record<string, string> = {}): Promise<{
   app: App;
   engine: string;
   grantAndLogin(dealerGroupId: string): Promise<Record<string, string>>;
@@ -39,6 +39,7 @@ export async function startBenchApp(): Promise<{
       ADMIN_EMAIL: EMAIL,
       ADMIN_PASSWORD: PASSWORD,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+      ...env,
     }),
   );
   return {

@@ -52,11 +52,15 @@ const Q_MATCH = `(v.vin ILIKE $2 OR v.stock_number ILIKE $2 OR v.make ILIKE $2 O
 /** The searchable fields as the trigram index on vehicles has them. */
 const SEARCH_TEXT = `(v.vin || chr(1) || coalesce(v.stock_number, '') || chr(1) || v.year::text || ' ' || v.make::text || ' ' || v.model::text || chr(1) || coalesce(v.trim, ''))`;
 
-/** Plain statements with the product's semantics: its WHERE and ORDER BY (inventory.filters.ts). */
-const reference = (where: string, orderBy: string, offset: number, values: unknown[]) => ({
+/**
+ * Plain statements with the product's semantics: its WHERE and ORDER BY (inventory.filters.ts), the
+ * id breaking ties in the direction of the last key as SQL reads it (descending for `-updated_at`;
+ * ascending for days on lot on the lot, read as the stock-in date ascending).
+ */
+const reference = (where: string, orderBy: string, offset: number, values: unknown[], tieBreak = 'v.id ASC') => ({
   count: `SELECT count(*)::int AS total FROM vehicles v WHERE v.dealer_group_id = $1 AND ${where}`,
   page: `SELECT v.vin FROM vehicles v WHERE v.dealer_group_id = $1 AND ${where}
-    ORDER BY ${orderBy}, v.id LIMIT ${PAGE} OFFSET ${offset}`,
+    ORDER BY ${orderBy}, ${tieBreak} LIMIT ${PAGE} OFFSET ${offset}`,
   values,
 });
 
@@ -84,7 +88,7 @@ export const SHAPE_KEYS = ['1', '2', '3', '4', '5'] as const;
  */
 export function inventoryShapes(groupId: string, updatedSince: Date, deep: number): Shape[] {
   const since = updatedSince.toISOString();
-  const byUpdate = `ORDER BY v.updated_at DESC, v.id LIMIT ${PAGE}`;
+  const byUpdate = `ORDER BY v.updated_at DESC, v.id DESC LIMIT ${PAGE}`;
   const q = 'camry';
   return [
     {
@@ -148,7 +152,7 @@ export function inventoryShapes(groupId: string, updatedSince: Date, deep: numbe
         },
       },
       bestNote: 'count from the trigram index; page as the planner finds cheaper',
-      reference: reference(Q_MATCH, 'v.updated_at DESC NULLS LAST', 0, [groupId, `%${q}%`]),
+      reference: reference(Q_MATCH, 'v.updated_at DESC NULLS LAST', 0, [groupId, `%${q}%`], 'v.id DESC'),
       rest: { q },
       graphql: { q },
       postgraphile: {
@@ -156,7 +160,7 @@ export function inventoryShapes(groupId: string, updatedSince: Date, deep: numbe
           ', $q: String!',
           `condition: { dealerGroupId: $group }, filter: { or: [{ vin: { includesInsensitive: $q } }, { stockNumber: { includesInsensitive: $q } },
             { make: { includesInsensitive: $q } }, { model: { includesInsensitive: $q } }, { trim: { includesInsensitive: $q } }] },
-            orderBy: [UPDATED_AT_DESC, ROW_ID_ASC], first: ${PAGE}`,
+            orderBy: [UPDATED_AT_DESC, ROW_ID_DESC], first: ${PAGE}`,
         ),
         variables: { group: groupId, q },
         note: 'connection-filter includesInsensitive on vin, stockNumber, make, model and trim; "year make model" has no filter, the same rows for a q without spaces',
@@ -266,14 +270,20 @@ export function inventoryShapes(groupId: string, updatedSince: Date, deep: numbe
         },
       },
       bestNote: 'count and page from the (group, updated_at) index',
-      reference: reference('v.updated_at >= $2', 'v.updated_at DESC NULLS LAST', 0, [groupId, updatedSince]),
+      reference: reference(
+        'v.updated_at >= $2',
+        'v.updated_at DESC NULLS LAST',
+        0,
+        [groupId, updatedSince],
+        'v.id DESC',
+      ),
       rest: { updated_since: since },
       graphql: { updated_since: since },
       postgraphile: {
         query: postgraphileQuery(
           ', $since: Datetime!',
           `condition: { dealerGroupId: $group }, filter: { updatedAt: { greaterThanOrEqualTo: $since } },
-            orderBy: [UPDATED_AT_DESC, ROW_ID_ASC], first: ${PAGE}`,
+            orderBy: [UPDATED_AT_DESC, ROW_ID_DESC], first: ${PAGE}`,
         ),
         variables: { group: groupId, since },
         note: 'connection-filter on updatedAt',

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Context } from './context';
@@ -45,6 +46,8 @@ export interface App {
   databaseUrl: string;
   services: AppServices;
   logger: Logger;
+  /** Relays events to webhook endpoints and delivers them (when WEBHOOK_DELIVERY is on). */
+  webhooks: WebhookDispatcher;
   stop(): Promise<void>;
 }
 
@@ -126,6 +129,14 @@ export async function startApp(config: Config): Promise<App> {
     ? new SyncScheduler(services, config.ingestion.schedulerIntervalMs)
     : null;
   scheduler?.start();
+  const webhooks = new WebhookDispatcher({
+    pool: database.pool,
+    secrets,
+    mailer: services.mailer,
+    logger,
+    settings: { ...config.webhooks, allowPrivateNetworks: config.allowPrivateNetworks },
+  });
+  await webhooks.start();
   const fieldLimits = new FieldRateLimiter({ redis, overrides: config.fieldRateLimits, logger });
   const lastUsed = new LastUsedRecorder(database.prisma, logger, config.lastUsedFlushMs);
   const authenticator = new Authenticator({
@@ -255,9 +266,11 @@ export async function startApp(config: Config): Promise<App> {
     databaseUrl: databaseServer.url,
     services,
     logger,
+    webhooks,
     stop() {
       stopping ??= (async () => {
         await scheduler?.stop();
+        await webhooks.stop();
         await sftp?.close();
         await http.close();
         await services.background.drain();

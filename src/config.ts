@@ -58,6 +58,20 @@ export interface Config {
    * reach loopback and private networks. Off: such addresses are refused (no probing the inside).
    */
   allowPrivateNetworks: boolean;
+  webhooks: {
+    /** This instance relays events and delivers webhooks (WEBHOOK_DELIVERY; any number of instances may). */
+    deliver: boolean;
+    /** Delays between delivery attempts start here and grow fourfold, to at most 6 hours (WEBHOOK_RETRY_BASE_MS). */
+    retryBaseMs: number;
+    /** How long an event is retried, and an endpoint may fail, before giving up and disabling it (WEBHOOK_RETRY_HOURS). */
+    retryHours: number;
+    /** How often each instance looks for new events to hand to endpoints (WEBHOOK_RELAY_INTERVAL_MS). */
+    relayIntervalMs: number;
+    /** Deliveries sent at once by each instance (WEBHOOK_CONCURRENCY). */
+    concurrency: number;
+    /** Days events (and settled deliveries) are kept for the change feed and the delivery log (EVENT_RETENTION_DAYS). */
+    retentionDays: number;
+  };
   ingestion: {
     /**
      * Keys that encrypt integration credentials (AES-256-GCM), newest first: `id:base64key,…`.
@@ -233,6 +247,14 @@ export function loadConfig(env: Env = process.env): Config {
     lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 30_000, 10, 60_000),
     logLevel,
     allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', false),
+    webhooks: {
+      deliver: boolean(env, 'WEBHOOK_DELIVERY', true),
+      retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
+      retryHours: integer(env, 'WEBHOOK_RETRY_HOURS', 72, 0, 720),
+      relayIntervalMs: integer(env, 'WEBHOOK_RELAY_INTERVAL_MS', 500, 10, 60_000),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 4, 1, 100),
+      retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    },
     ingestion: {
       credentialKeys: (() => {
         const keys = credentialKeys(env);

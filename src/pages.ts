@@ -2,7 +2,7 @@ import type { FieldRef, ObjectRef } from '@pothos/core';
 import type { PrismaModelTypes, PrismaObjectRef } from '@pothos/plugin-prisma';
 import type { Db } from './db/database';
 import { builder, type BuilderTypes } from './builder';
-import { inIdOrder, type IdPage, type Page, type PageRef, type PageWindow } from './pagination';
+import { inIdOrder, type CursorPage, type IdPage, type Page, type PageRef, type PageWindow } from './pagination';
 
 /** Page types: a list's items and its `pagination`, for each way the items are read. */
 
@@ -12,6 +12,19 @@ export const Pagination = builder.objectRef<{ total: number; limit: number; offs
     total: t.exposeInt('total', { description: 'How many items match the filters in all.' }),
     limit: t.exposeInt('limit'),
     offset: t.exposeInt('offset'),
+  }),
+});
+
+/** The pagination of a list that also walks by cursor: the same three fields and the cursor of the next page. */
+export const CursorPagination = builder.objectRef<CursorPage>('CursorPagination').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total', { description: 'How many items match the filters in all, before the cursor too.' }),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset', { description: 'The offset asked for; 0 after a cursor.' }),
+    next_cursor: t.exposeString('next_cursor', {
+      nullable: true,
+      description: 'Pass as `after` for the page after this one, with the same sort; null on the last page.',
+    }),
   }),
 });
 
@@ -41,6 +54,20 @@ export function pageOf<Shape extends PageWindow>(
   });
 }
 
+/** A page type of a list that also walks by cursor (`pageOfIds`): its items and a `CursorPagination`. */
+export function cursorPageOf(
+  name: string,
+  field: string,
+  items: PageItems<CursorPage>,
+): ObjectRef<BuilderTypes, CursorPage> {
+  return builder.objectRef<CursorPage>(name).implement({
+    fields: (t) => ({
+      [field]: items(t),
+      pagination: t.field({ type: CursorPagination, resolve: (page) => page }),
+    }),
+  });
+}
+
 interface Delegate<Row> {
   findMany(args: object): Promise<Row[]>;
 }
@@ -65,9 +92,9 @@ export async function rowsByIds<Row extends { id: string }>(
 }
 
 /** Items of an `IdPage`: the rows of its ids, in that order. */
-export function itemsByIds<Model extends PrismaModelTypes>(
+export function itemsByIds<Model extends PrismaModelTypes, Shape extends IdPage = IdPage>(
   ref: PrismaObjectRef<BuilderTypes, Model>,
-): PageItems<IdPage> {
+): PageItems<Shape> {
   return (t) =>
     t.prismaField({
       type: [ref],

@@ -1,6 +1,7 @@
 import { Prisma } from './generated/prisma/client';
 import type { Db } from './db/database';
 import { badInput } from './errors';
+import { decodeCursor, encodeCursor, keysetCondition, orderBySql, type Cursor, type ListOrder } from './keyset';
 
 /** The window a page shows and how many items match in all: what its `pagination` field answers. */
 export interface PageWindow {
@@ -25,6 +26,11 @@ export interface WindowArgs {
   offset?: number | null;
 }
 
+/** The `after` argument of the lists that also walk by cursor, beside `limit` and `offset`. */
+export interface CursorWindowArgs extends WindowArgs {
+  after?: string | null;
+}
+
 /** The list convention (README, Conventions): `limit` (default 50, max 500) and zero-based `offset`. */
 
 export const LIMIT_DEFAULT = 50;
@@ -41,16 +47,47 @@ export function pageArgs(args: WindowArgs): { limit: number; offset: number } {
   return { limit, offset };
 }
 
+/**
+ * The window of a list that also walks by cursor: `limit`, and either `offset` or the page after the
+ * cursor in `after` (which starts right after it, so an offset besides it is a 400). `walkStart` is
+ * when the walk's first page was asked for: keys that count to today count to that day throughout.
+ */
+export interface CursorWindow {
+  limit: number;
+  offset: number;
+  after: Cursor | null;
+  walkStart: Date;
+}
+
+export function cursorPageArgs(args: CursorWindowArgs): CursorWindow {
+  const { limit, offset } = pageArgs(args);
+  if (args.after === null || args.after === undefined) return { limit, offset, after: null, walkStart: new Date() };
+  if (offset !== 0)
+    throw badInput('offset', 'must be 0 or left out with after: the page after a cursor starts right after it');
+  const after = decodeCursor(args.after);
+  return { limit, offset, after, walkStart: after.walkStart };
+}
+
 /** A page picked in SQL: the ids in order, the window and the total; the rows load by id with the GraphQL selection. */
 export interface IdPage extends PageWindow {
   ids: string[];
 }
 
+/** An `IdPage` of a list that walks by cursor: `next_cursor` names its last row, and is null on the last page. */
+export interface CursorPage extends IdPage {
+  next_cursor: string | null;
+}
+
 /**
- * A page's ids and the total from `table` (aliased `alias` in `where` and `orderBy`; both names are
+ * A page's ids and the total from `table` (aliased `alias` in `where` and the order; both names are
  * constants in our code), as two statements run side by side: the page reads its rows in index
  * order and stops at the window, the count reads only what it must. One statement with
  * `count(*) OVER ()` would read and sort every match to pick the 25 it shows.
+ *
+ * The page reads one row more than it shows, to know whether another follows, and the last shown
+ * row's keys as text for its `next_cursor`. After a cursor it reads the rows past it (`keyset.ts`);
+ * when that is two ranges (a nullable first key), each is read in order up to the window and the
+ * few rows merged. `total` counts every match of the filters, before the cursor as well as after.
  */
 export async function pageOfIds(
   db: Db,
@@ -59,22 +96,66 @@ export async function pageOfIds(
     table: string;
     alias: string;
     where: Prisma.Sql;
-    orderBy: Prisma.Sql;
-    limit: number;
-    offset: number;
+    order: ListOrder;
+    window: CursorWindow;
   },
-): Promise<IdPage> {
-  const { limit, offset } = page;
+): Promise<CursorPage> {
+  const { order, window } = page;
+  const { limit, offset } = window;
+  const alias = Prisma.raw(page.alias);
   const from = Prisma.raw(`${page.table} ${page.alias}`);
+  const name = (suffix = '') => Prisma.raw(`/* ${page.name}${suffix} */`);
+  const column = (prefix: string, index: number) => Prisma.raw(`${prefix}${index}`);
+  const cursorText = Prisma.join(
+    [
+      Prisma.sql`${alias}.id`,
+      ...order.keys.map((key, index) => Prisma.sql`${key.type.text(key.sql)} AS ${column('c', index)}`),
+    ],
+    ', ',
+  );
+  const ranges = window.after ? keysetCondition(order, window.after) : [];
+  // After a cursor each range holds only values, or only nulls, of a nullable first key, so where its
+  // nulls sort is moot there: the default (last ascending, first descending) is the index's own order
+  // read either way, which PostgreSQL then reads instead of sorting the range; NULLS LAST descending
+  // would not be.
+  const [first, ...rest] = order.keys;
+  const rangeOrder =
+    ranges.length && first?.nullable
+      ? orderBySql({ ...order, keys: [{ ...first, nullable: false }, ...rest] })
+      : orderBySql(order);
+  let pageSql: Prisma.Sql;
+  if (ranges.length < 2) {
+    const where = ranges.length ? Prisma.sql`${page.where} AND ${ranges[0]}` : page.where;
+    pageSql = Prisma.sql`${name()} SELECT ${cursorText} FROM ${from} WHERE ${where} ORDER BY ${rangeOrder} LIMIT ${limit + 1} OFFSET ${offset}`;
+  } else {
+    // The rows with values, then those without: each range read in order up to the window, the few merged.
+    const keys = order.keys.map((key, index) => Prisma.sql`${key.sql} AS ${column('k', index)}`);
+    const part = (range: Prisma.Sql, index: number) =>
+      Prisma.sql`(SELECT ${cursorText}, ${Prisma.raw(String(index))} AS part, ${Prisma.join(keys, ', ')} FROM ${from} WHERE ${page.where} AND ${range} ORDER BY ${rangeOrder} LIMIT ${limit + 1})`;
+    const merged = orderBySql(order, (index) => Prisma.sql`p.${column('k', index)}`, Prisma.sql`p.id`);
+    const columns = Prisma.join(
+      [Prisma.sql`p.id`, ...order.keys.map((_key, index) => Prisma.sql`p.${column('c', index)}`)],
+      ', ',
+    );
+    pageSql = Prisma.sql`${name()} SELECT ${columns} FROM (${Prisma.join(ranges.map(part), ' UNION ALL ')}) p ORDER BY p.part, ${merged} LIMIT ${limit + 1}`;
+  }
   const [rows, [count]] = await Promise.all([
-    db.$queryRaw<Array<{ id: string }>>(
-      Prisma.sql`${Prisma.raw(`/* ${page.name} */`)} SELECT ${Prisma.raw(page.alias)}.id FROM ${from} WHERE ${page.where} ORDER BY ${page.orderBy} LIMIT ${limit} OFFSET ${offset}`,
-    ),
+    db.$queryRaw<Array<Record<string, string | null> & { id: string }>>(pageSql),
     db.$queryRaw<Array<{ total: bigint }>>(
-      Prisma.sql`${Prisma.raw(`/* ${page.name}Count */`)} SELECT count(*) AS total FROM ${from} WHERE ${page.where}`,
+      Prisma.sql`${name('Count')} SELECT count(*) AS total FROM ${from} WHERE ${page.where}`,
     ),
   ]);
-  return { ids: rows.map((row) => row.id), total: Number(count?.total ?? 0), limit, offset };
+  const shown = rows.slice(0, limit);
+  const last = rows.length > limit ? shown[shown.length - 1] : undefined;
+  const next_cursor = last
+    ? encodeCursor({
+        sort: order.sort,
+        values: order.keys.map((_key, index) => last[`c${index}`] ?? null),
+        id: last.id,
+        walkStart: window.walkStart,
+      })
+    : null;
+  return { ids: shown.map((row) => row.id), total: Number(count?.total ?? 0), limit, offset, next_cursor };
 }
 
 /** Puts rows back in the order of `ids` (SQL `IN` does not keep it). */

@@ -1,5 +1,6 @@
 import type { ArgBuilder } from '@pothos/core';
 import type { BuilderTypes } from './builder';
+import { CURSOR_MAX_LENGTH, CURSOR_PATTERN } from './keyset';
 
 /**
  * Argument options that also describe the argument to REST callers: the OpenAPI document reads
@@ -18,11 +19,11 @@ export function choices(values: readonly string[], description = `One or more of
 }
 
 /** A sort argument: comma-separated keys, each optionally prefixed with "-" for descending. */
-export function sortKeys(keys: readonly string[], fallback: string) {
+export function sortKeys(keys: readonly string[], fallback: string, example = fallback) {
   const key = `-?(${keys.join('|')})`;
   return {
     description: `Comma-separated keys, "-" in front for descending: ${keys.join(', ')}. Default ${fallback}.`,
-    extensions: { openapi: { pattern: `^${key}(,${key})*$`, example: '-days_on_lot,price' } },
+    extensions: { openapi: { pattern: `^${key}(,${key})*$`, example } },
   };
 }
 
@@ -35,6 +36,21 @@ export type FieldArgsBuilder = { arg: ArgBuilder<BuilderTypes> };
  */
 export function listArgs(t: FieldArgsBuilder, describe: { limit?: string; offset?: string } = {}) {
   return { limit: t.arg.int({ description: describe.limit }), offset: t.arg.int({ description: describe.offset }) };
+}
+
+/**
+ * `limit`, `offset` and `after` of a list that also walks by cursor (inventory, calls, leads, sales):
+ * `after` takes a page's `pagination.next_cursor` and answers the page after it, in the same sort.
+ */
+export function cursorListArgs(t: FieldArgsBuilder, describe: { limit?: string; offset?: string } = {}) {
+  return {
+    ...listArgs(t, describe),
+    after: t.arg.string({
+      description:
+        "A page's pagination.next_cursor: answers the rows after that page's last one, in the same sort, however rows change meanwhile. Not with offset.",
+      extensions: { openapi: { pattern: CURSOR_PATTERN, maxLength: CURSOR_MAX_LENGTH } },
+    }),
+  };
 }
 
 /** Rooftops and a period, as calls, leads and sales filter by them; `happened` names the instant ("Sold" at or after). */

@@ -198,6 +198,31 @@ describe('events and the change feed', () => {
     expect(oneRooftop.events.every((event) => event.dealer_id === group.dealerIds[1])).toBe(true);
   });
 
+  it('forgets events past the retention period, but none a webhook delivery still waits for', async () => {
+    const old = await app.database.pool.query<{ id: string }>(
+      `INSERT INTO events (type, dealer_group_id, data, occurred_at)
+       VALUES ('lead.created', $1, '{}', now() - interval '31 days'), ('lead.created', $1, '{}', now() - interval '31 days'),
+         ('lead.created', $1, '{}', now() - interval '29 days') RETURNING id`,
+      [group.groupId],
+    );
+    const [gone, waited, kept] = old.rows.map((row) => row.id);
+    const endpoint = await app.database.pool.query<{ id: string }>(
+      `INSERT INTO webhook_endpoints (id, dealer_group_id, url, event_types, secret, updated_at)
+       VALUES (gen_random_uuid(), $1, 'https://example.com/hook', '{lead.created}', 'sealed', now()) RETURNING id`,
+      [group.groupId],
+    );
+    await app.database.pool.query(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, subject, txid, position) VALUES ($1, $2::uuid, $2::text, 0, 0)`,
+      [endpoint.rows[0]!.id, waited],
+    );
+    await app.webhooks.sweep(true);
+    const left = await app.database.pool.query<{ id: string }>('SELECT id FROM events WHERE id = ANY($1::uuid[])', [
+      [gone, waited, kept],
+    ]);
+    expect(left.rows.map((row) => row.id).sort()).toEqual([waited, kept].sort());
+    await app.database.pool.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint.rows[0]!.id]);
+  });
+
   it('answers bad arguments with a 400 naming them', async () => {
     for (const [query, field] of [
       ['after=bm90LWEtY3Vyc29y', 'after'],

@@ -118,7 +118,7 @@ describe('inventory (Inventory section of docs/operations.md)', () => {
   it('answers GET /inventory in the documented shape', async () => {
     const body = await list('?sort=price&limit=2');
     expect(Object.keys(body).sort()).toEqual(['pagination', 'vehicles']);
-    expect(body.pagination).toEqual({ total: 7, limit: 2, offset: 0 });
+    expect(body.pagination).toEqual({ total: 7, limit: 2, offset: 0, next_cursor: expect.any(String) });
     const vehicle = body.vehicles[0];
     expect(vehicle).toMatchObject({
       vin: expect.any(String),
@@ -205,7 +205,7 @@ describe('inventory (Inventory section of docs/operations.md)', () => {
     expect(seen.sort()).toEqual(expectVins([0, 1, 2, 3, 4, 5, 6]));
     const past = await list('?offset=50');
     expect(past.vehicles).toEqual([]);
-    expect(past.pagination).toEqual({ total: 7, limit: 50, offset: 50 });
+    expect(past.pagination).toEqual({ total: 7, limit: 50, offset: 50, next_cursor: null });
     expect((await list('?limit=500')).pagination.limit).toBe(500);
   });
 

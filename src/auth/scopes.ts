@@ -19,6 +19,8 @@ export const SCOPES = [
   'partners:write',
   'assistant:use',
   'logs:read',
+  'webhooks:read',
+  'webhooks:write',
   'admin',
 ] as const;
 

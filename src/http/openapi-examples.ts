@@ -94,6 +94,8 @@ export const OPENAPI_EXAMPLES: Record<string, { request?: unknown; response?: un
         total: 602,
         limit: 1,
         offset: 0,
+        next_cursor:
+          'eyJ2IjoxLCJzIjoiLXVwZGF0ZWRfYXQiLCJrIjpbIjIwMjYtMTEtMjJUMjE6MDg6MzEuMDQwMDAwWiJdLCJpIjoiMGYwMWU5ZmMtMTZhYS00OTQ5LThkOTUtMmU0MmVkNGRlOTU4IiwidCI6IjIwMjYtMTEtMjJUMjE6MzA6MDAuMDAwWiJ9',
       },
     },
   },

@@ -78,6 +78,7 @@ export const REST_TAGS = {
   Administration: 'Health, users, usage and the assistant configuration.',
   'AI assistant': 'Questions in plain language about your data, answered from it.',
   Events: 'The change feed: every change the platform records, in order, after a cursor.',
+  Webhooks: 'Endpoints that receive events as signed POSTs (Standard Webhooks), and their delivery log.',
 } satisfies Record<string, string>;
 
 export type RestTag = keyof typeof REST_TAGS;

@@ -22,6 +22,8 @@ export async function startTestApp(
     REQUEST_LOG_FLUSH_MS: '50',
     // Suites share one database: a scheduler would pick up other suites' due pulls. Tests that need it ask for it.
     SYNC_SCHEDULER: 'false',
+    // Likewise webhook delivery: the webhooks tests turn it on for their own instances.
+    WEBHOOK_DELIVERY: 'false',
     ...(options.ownDatabase ? {} : { DATABASE_URL: inject('databaseUrl') }),
     // The run's embedded database serves every instance from one session: no named statements there.
     ...(options.ownDatabase || inject('externalDatabase') ? {} : { DATABASE_PREPARED_STATEMENTS: 'false' }),

@@ -4,6 +4,7 @@ import { badInput } from '../../errors';
 import { callerGroupsSql } from '../../tenancy';
 import { dealerIds, enumList, oneOf } from '../../validation';
 import { rangeSql } from '../../sql-filters';
+import { KEY_TYPES, sortableBy } from '../../keyset';
 import { sourceFilterSql } from '../sources/source-filter';
 
 /** The call filters, checked once and rendered as one SQL condition over `calls c`. */
@@ -42,3 +43,16 @@ export function callFilterSql(session: Session, filters: CallFilters): Prisma.Sq
   if (source) parts.push(source);
   return Prisma.join(parts, ' AND ');
 }
+
+/**
+ * What calls sort by: when they started (newest first by default) and when they last changed, the order a
+ * sync pull walks (`sort=updated_at` with `updated_since`). The id breaks ties.
+ */
+export const CALL_SORT = sortableBy(
+  {
+    started_at: { sql: Prisma.sql`c.started_at`, type: KEY_TYPES.timestamp },
+    updated_at: { sql: Prisma.sql`c.updated_at`, type: KEY_TYPES.timestamp },
+  },
+  '-started_at',
+  Prisma.sql`c.id`,
+);

@@ -1,11 +1,12 @@
-import type { WindowArgs } from '../../pagination';
+import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
-import { itemsByIds, itemsLoaded, pageOf } from '../../pages';
+import { cursorPageOf, itemsByIds, itemsLoaded, pageOf } from '../../pages';
 import { rangeLongerThan } from '../../http/field-rate-limits';
 import { enrich } from '../sources/sources.service';
 import {
   CALL_DIRECTIONS,
+  CALL_SORT,
   CALL_STATUSES,
   callPage,
   callStats,
@@ -14,7 +15,15 @@ import {
   type CallFilters,
   type MergedCallRow,
 } from './calls.service';
-import { choice, choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
+import {
+  choice,
+  choices,
+  cursorListArgs,
+  listArgs,
+  rooftopPeriodArgs,
+  sortKeys,
+  type FieldArgsBuilder,
+} from '../../schema-args';
 import { restOperations } from '../../http/operations';
 
 const operation = restOperations('Calls');
@@ -56,7 +65,7 @@ export const Call = builder.prismaObject('Call', {
   }),
 });
 
-const CallPage = pageOf('CallPage', 'calls', itemsByIds(Call));
+const CallPage = cursorPageOf('CallPage', 'calls', itemsByIds(Call));
 
 const MergedCall = builder.objectRef<MergedCallRow>('MergedCall').implement({
   description: 'One real call, with the record of every provider that reported it.',
@@ -162,15 +171,20 @@ export function callFilterArgs(t: FieldArgsBuilder) {
 }
 
 const asFilters = (args: object) => withDealerIds<CallFilters & WindowArgs>(args);
+const asCursorPage = (args: object) => withDealerIds<CallFilters & CursorWindowArgs & { sort?: string | null }>(args);
 
 builder.queryFields((t) => ({
   calls: t.field({
     ...operation('GET /calls', 'List calls'),
     type: CallPage,
-    description: 'Calls, newest first.',
+    description: `Calls, newest first unless \`sort\` says otherwise; \`sort=updated_at\` with \`after\` walks changes for a sync pull.`,
     authScopes: { scope: 'calls:read' },
-    args: { ...callFilterArgs(t), ...listArgs(t) },
-    resolve: (_root, args, context) => callPage(context, asFilters(args)),
+    args: {
+      ...callFilterArgs(t),
+      sort: t.arg.string(sortKeys(CALL_SORT.keys, CALL_SORT.fallback)),
+      ...cursorListArgs(t),
+    },
+    resolve: (_root, args, context) => callPage(context, asCursorPage(args)),
   }),
   call: t.prismaField({
     ...operation('GET /calls/:id', 'Get a call'),

@@ -1,26 +1,35 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
-import { pageArgs, pageOfIds, type IdPage, type Page, type WindowArgs } from '../../pagination';
+import {
+  cursorPageArgs,
+  pageArgs,
+  pageOfIds,
+  type CursorPage,
+  type CursorWindowArgs,
+  type Page,
+  type WindowArgs,
+} from '../../pagination';
 import { findInTenant } from '../../tenancy';
 import { NO_SOURCE, rollupSplit } from '../../rollups';
-import { callFilterSql, type CallFilters } from './calls.filters';
+import { CALL_SORT, callFilterSql, type CallFilters } from './calls.filters';
 import { sourceFilterSql } from '../sources/source-filter';
 
 /** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
 
-export { CALL_DIRECTIONS, CALL_STATUSES, type CallFilters } from './calls.filters';
+export { CALL_DIRECTIONS, CALL_SORT, CALL_STATUSES, type CallFilters } from './calls.filters';
 
-/** A page of calls, newest first: ids and total in one statement. */
-export async function callPage(caller: Caller, filters: CallFilters & WindowArgs): Promise<IdPage> {
-  const { limit, offset } = pageArgs(filters);
+/** A page of calls, newest first unless `sort` says otherwise: ids and total (two statements side by side). */
+export async function callPage(
+  caller: Caller,
+  filters: CallFilters & CursorWindowArgs & { sort?: string | null },
+): Promise<CursorPage> {
   return pageOfIds(caller.db, {
     name: 'callPage',
     table: 'calls',
     alias: 'c',
     where: callFilterSql(caller.session, filters),
-    orderBy: Prisma.sql`c.started_at DESC, c.id`,
-    limit,
-    offset,
+    order: CALL_SORT.order(filters.sort),
+    window: cursorPageArgs(filters),
   });
 }
 

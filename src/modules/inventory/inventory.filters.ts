@@ -4,6 +4,7 @@ import { dealerIds, oneOf } from '../../validation';
 import type { Session } from '../../auth/session';
 import { callerGroupsSql } from '../../tenancy';
 import { equalsAny } from '../../sql-filters';
+import { enumKeyType, KEY_TYPES, orderBySql, sortOrder, type ListOrder, type SortColumn } from '../../keyset';
 
 /** Validates the inventory filters (GET /inventory and its aggregates) and turns them into one SQL WHERE clause. */
 
@@ -144,50 +145,58 @@ export function inventoryWhere(
   return Prisma.join(conditionsSql, ' AND ');
 }
 
+/** Days on lot counted to `today` (a UTC date) instead of now: a walk by cursor counts to the day it began. */
+const daysOnLotAt = (today: Date) =>
+  Prisma.sql`(COALESCE((v.sold_at AT TIME ZONE 'UTC')::date, ${today.toISOString().slice(0, 10)}::date) - v.date_in_stock)`;
+
 /** Sort keys and their SQL; `nullable` columns keep vehicles without a value last either way. */
-const SORT_COLUMNS: Record<string, { sql: Prisma.Sql; nullable?: boolean }> = {
-  price: { sql: Prisma.sql`v.price`, nullable: true },
-  internet_price: { sql: Prisma.sql`v.internet_price`, nullable: true },
-  msrp: { sql: Prisma.sql`v.msrp`, nullable: true },
-  year: { sql: Prisma.sql`v.year` },
-  mileage: { sql: Prisma.sql`v.mileage`, nullable: true },
-  make: { sql: Prisma.sql`v.make` },
-  model: { sql: Prisma.sql`v.model` },
-  days_on_lot: { sql: DAYS_ON_LOT_SQL },
-  date_in_stock: { sql: Prisma.sql`v.date_in_stock` },
-  stock_number: { sql: Prisma.sql`v.stock_number`, nullable: true },
-  vin: { sql: Prisma.sql`v.vin` },
-  status: { sql: Prisma.sql`v.status` },
-  created_at: { sql: Prisma.sql`v.created_at` },
-  updated_at: { sql: Prisma.sql`v.updated_at` },
+const SORT_COLUMNS: Record<string, SortColumn> = {
+  price: { sql: Prisma.sql`v.price`, type: KEY_TYPES.decimal, nullable: true },
+  internet_price: { sql: Prisma.sql`v.internet_price`, type: KEY_TYPES.decimal, nullable: true },
+  msrp: { sql: Prisma.sql`v.msrp`, type: KEY_TYPES.decimal, nullable: true },
+  year: { sql: Prisma.sql`v.year`, type: KEY_TYPES.integer },
+  mileage: { sql: Prisma.sql`v.mileage`, type: KEY_TYPES.integer, nullable: true },
+  make: { sql: Prisma.sql`v.make`, type: KEY_TYPES.citext },
+  model: { sql: Prisma.sql`v.model`, type: KEY_TYPES.citext },
+  // Counted to the day a walk began, or read as the stock-in date: see inventoryOrder.
+  days_on_lot: { sql: DAYS_ON_LOT_SQL, type: KEY_TYPES.integer },
+  date_in_stock: { sql: Prisma.sql`v.date_in_stock`, type: KEY_TYPES.date },
+  stock_number: { sql: Prisma.sql`v.stock_number`, type: KEY_TYPES.text, nullable: true },
+  vin: { sql: Prisma.sql`v.vin`, type: KEY_TYPES.text },
+  status: { sql: Prisma.sql`v.status`, type: enumKeyType('vehicle_status', VEHICLE_STATUSES) },
+  created_at: { sql: Prisma.sql`v.created_at`, type: KEY_TYPES.timestamp },
+  updated_at: { sql: Prisma.sql`v.updated_at`, type: KEY_TYPES.timestamp },
 };
 export const SORT_KEYS = Object.keys(SORT_COLUMNS);
 export const DEFAULT_SORT = '-updated_at';
 
 /**
- * `price`, `-days_on_lot` or a comma list of them; always ends with the id so pages are stable.
- * Written so an index can return rows in order: NULLS LAST only where a column can be null, and,
- * for vehicles on the lot only (`onLot`: no sale date, a check constraint ensures it), days on lot
- * as the stock-in date the other way round.
+ * `price`, `-days_on_lot` or a comma list of them; the id breaks ties (keyset.ts), so pages are
+ * stable. Written so an index can return rows in order: NULLS LAST only where a column can be null,
+ * and, for vehicles on the lot only (`onLot`: no sale date, a check constraint ensures it), days on
+ * lot as the stock-in date the other way round. Otherwise days on lot count to the UTC day of
+ * `walkStart` (default now), so the order holds for a whole walk by cursor, across midnight too.
  */
-export function inventoryOrderBy(sort: string | null | undefined, options: { onLot?: boolean } = {}): Prisma.Sql {
-  const keys = (sort?.trim() || DEFAULT_SORT).split(',').map((key) => key.trim());
-  if (keys.length > 5) throw badInput('sort', 'at most 5 sort keys');
-  const parts = keys.map((key) => {
-    const descending = key.startsWith('-');
-    const name = descending ? key.slice(1) : key;
-    const column = SORT_COLUMNS[name];
-    if (!column)
-      throw badInput(
-        'sort',
-        `unknown sort key "${key}"; use one of ${SORT_KEYS.join(', ')}, with "-" in front for descending`,
-      );
-    if (name === 'days_on_lot' && options.onLot)
-      return Prisma.sql`v.date_in_stock ${Prisma.raw(descending ? 'ASC' : 'DESC')}`;
-    const direction = `${descending ? 'DESC' : 'ASC'}${column.nullable ? ' NULLS LAST' : ''}`;
-    return Prisma.sql`${column.sql} ${Prisma.raw(direction)}`;
+export function inventoryOrder(
+  sort: string | null | undefined,
+  options: { onLot?: boolean; walkStart?: Date } = {},
+): ListOrder {
+  return sortOrder(sort, {
+    fallback: DEFAULT_SORT,
+    id: Prisma.sql`v.id`,
+    keys: SORT_KEYS,
+    column: (name) => {
+      if (name !== 'days_on_lot') return SORT_COLUMNS[name];
+      return options.onLot
+        ? { sql: Prisma.sql`v.date_in_stock`, type: KEY_TYPES.date, reversed: true, variant: 'on the lot' }
+        : { ...SORT_COLUMNS.days_on_lot!, sql: daysOnLotAt(options.walkStart ?? new Date()) };
+    },
   });
-  return Prisma.join([...parts, Prisma.sql`v.id ASC`], ', ');
+}
+
+/** The ORDER BY of `inventoryOrder`, for reads that take the first rows only. */
+export function inventoryOrderBy(sort: string | null | undefined, options: { onLot?: boolean } = {}): Prisma.Sql {
+  return orderBySql(inventoryOrder(sort, options));
 }
 
 /** Whether the filters keep to vehicles on the lot (every status asked for is an on-lot one). */

@@ -2,7 +2,7 @@ import type { Vehicle as VehicleRow } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { builder, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
-import { itemsByIds, pageOf, Pagination } from '../../pages';
+import { cursorPageOf, itemsByIds, Pagination } from '../../pages';
 import { MERGED_FIELDS, sameValue, type MergedField } from './vehicle-fields';
 import {
   CONDITIONS,
@@ -19,7 +19,7 @@ import {
   inventoryStats,
   listVehicleIds,
 } from './inventory.service';
-import { choices, listArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
+import { choices, cursorListArgs, listArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Inventory');
@@ -211,7 +211,7 @@ const VehicleChange = builder.prismaObject('VehicleChange', {
   }),
 });
 
-const InventoryPage = pageOf('InventoryPage', 'vehicles', itemsByIds(Vehicle));
+const InventoryPage = cursorPageOf('InventoryPage', 'vehicles', itemsByIds(Vehicle));
 
 interface HistoryPageRef {
   vehicleId: string;
@@ -368,12 +368,12 @@ builder.queryFields((t) => ({
   inventory: t.field({
     ...operation('GET /inventory', 'List inventory'),
     type: InventoryPage,
-    description: 'A filtered, sorted page of vehicles.',
+    description: 'A filtered, sorted page of vehicles; `sort=updated_at` with `after` walks changes for a sync pull.',
     authScopes: { scope: 'inventory:read' },
     args: {
       ...filterArgs(t),
-      sort: t.arg.string(sortKeys(SORT_KEYS, DEFAULT_SORT)),
-      ...listArgs(t, { limit: 'Page size, 1-500, default 50.', offset: 'Zero-based offset.' }),
+      sort: t.arg.string(sortKeys(SORT_KEYS, DEFAULT_SORT, '-days_on_lot,price')),
+      ...cursorListArgs(t, { limit: 'Page size, 1-500, default 50.', offset: 'Zero-based offset.' }),
     },
     resolve: (_root, args, context) => listVehicleIds(context.db, context.session, asFilters(args)),
   }),

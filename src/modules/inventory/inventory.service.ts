@@ -2,11 +2,11 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/database';
 import type { Session } from '../../auth/session';
 import { notFound } from '../../errors';
-import { pageArgs, pageOfIds, type IdPage, type WindowArgs } from '../../pagination';
+import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
 import { normalizeVin } from './vin';
 import {
   DAYS_ON_LOT_SQL,
-  inventoryOrderBy,
+  inventoryOrder,
   onLotOnly,
   inventoryWhere,
   ON_LOT_STATUSES,
@@ -16,21 +16,20 @@ import { inCallerGroups } from '../../tenancy';
 
 /** Inventory reads: filtered pages, one vehicle, its history, and aggregates computed in SQL. */
 
-/** One SQL statement picks the page's ids and the total; the vehicles themselves load in a second. */
+/** The page's ids and the total (two statements side by side); the vehicles themselves load by id with the selection. */
 export async function listVehicleIds(
   db: Db,
   session: Session,
-  args: InventoryFilterArgs & WindowArgs & { sort?: string | null },
-): Promise<IdPage> {
-  const { limit, offset } = pageArgs(args);
+  args: InventoryFilterArgs & CursorWindowArgs & { sort?: string | null },
+): Promise<CursorPage> {
+  const window = cursorPageArgs(args);
   return pageOfIds(db, {
     name: 'inventoryPage',
     table: 'vehicles',
     alias: 'v',
     where: inventoryWhere(session, args),
-    orderBy: inventoryOrderBy(args.sort, { onLot: onLotOnly(args) }),
-    limit,
-    offset,
+    order: inventoryOrder(args.sort, { onLot: onLotOnly(args), walkStart: window.walkStart }),
+    window,
   });
 }
 

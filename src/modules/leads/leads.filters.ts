@@ -3,6 +3,7 @@ import type { Session } from '../../auth/session';
 import { callerGroupsSql } from '../../tenancy';
 import { dealerIds, enumList } from '../../validation';
 import { rangeSql } from '../../sql-filters';
+import { KEY_TYPES, sortableBy } from '../../keyset';
 import { sourceFilterSql } from '../sources/source-filter';
 
 /** The lead filters, checked once and rendered as one SQL condition over `leads l`. */
@@ -34,3 +35,16 @@ export function leadFilterSql(session: Session, filters: LeadFilters): Prisma.Sq
   if (source) parts.push(source);
   return Prisma.join(parts, ' AND ');
 }
+
+/**
+ * What leads sort by: when they arrived (newest first by default) and when they last changed, the order a
+ * sync pull walks (`sort=updated_at` with `updated_since`). The id breaks ties.
+ */
+export const LEAD_SORT = sortableBy(
+  {
+    received_at: { sql: Prisma.sql`l.received_at`, type: KEY_TYPES.timestamp },
+    updated_at: { sql: Prisma.sql`l.updated_at`, type: KEY_TYPES.timestamp },
+  },
+  '-received_at',
+  Prisma.sql`l.id`,
+);

@@ -1,10 +1,11 @@
-import type { WindowArgs } from '../../pagination';
+import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
-import { itemsByIds, pageOf } from '../../pages';
+import { cursorPageOf, itemsByIds } from '../../pages';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import {
   findLeadId,
+  LEAD_SORT,
   LEAD_STATUSES,
   LEAD_TYPES,
   leadPage,
@@ -14,7 +15,7 @@ import {
   updateLead,
   type LeadFilters,
 } from './leads.service';
-import { choice, choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
+import { choice, choices, cursorListArgs, rooftopPeriodArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Leads');
@@ -54,7 +55,7 @@ export const Lead = builder.prismaObject('Lead', {
   }),
 });
 
-const LeadPage = pageOf('LeadPage', 'leads', itemsByIds(Lead));
+const LeadPage = cursorPageOf('LeadPage', 'leads', itemsByIds(Lead));
 
 const TypeRow = builder.objectRef<Awaited<ReturnType<typeof leadsByType>>[number]>('LeadTypeStats').implement({
   fields: (t) => ({
@@ -136,15 +137,20 @@ const LONG_RANGE_STATS: FieldRateLimit = {
 };
 
 const asFilters = (args: object) => withDealerIds<LeadFilters & WindowArgs>(args);
+const asCursorPage = (args: object) => withDealerIds<LeadFilters & CursorWindowArgs & { sort?: string | null }>(args);
 
 builder.queryFields((t) => ({
   leads: t.field({
     ...operation('GET /leads', 'List leads'),
     type: LeadPage,
-    description: 'Leads, newest first.',
+    description: `Leads, newest first unless \`sort\` says otherwise; \`sort=updated_at\` with \`after\` walks changes for a sync pull.`,
     authScopes: { scope: 'leads:read' },
-    args: { ...leadFilterArgs(t), ...listArgs(t) },
-    resolve: (_root, args, context) => leadPage(context, asFilters(args)),
+    args: {
+      ...leadFilterArgs(t),
+      sort: t.arg.string(sortKeys(LEAD_SORT.keys, LEAD_SORT.fallback)),
+      ...cursorListArgs(t),
+    },
+    resolve: (_root, args, context) => leadPage(context, asCursorPage(args)),
   }),
   lead: t.prismaField({
     ...operation('GET /leads/:id', 'Get a lead'),

@@ -1,26 +1,27 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
-import { pageArgs, pageOfIds, type IdPage, type WindowArgs } from '../../pagination';
+import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
 import { findInTenant } from '../../tenancy';
 import { oneOf, optionalText } from '../../validation';
-import { LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters';
+import { LEAD_SORT, LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters';
 
 /** Leads (ADF): filters, updates, and the three breakdowns with conversion rates, in SQL. */
 
-export { LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
+export { LEAD_SORT, LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
 
-/** A page of leads, newest first: ids and total in one statement. */
-export async function leadPage(caller: Caller, filters: LeadFilters & WindowArgs): Promise<IdPage> {
-  const { limit, offset } = pageArgs(filters);
+/** A page of leads, newest first unless `sort` says otherwise: ids and total (two statements side by side). */
+export async function leadPage(
+  caller: Caller,
+  filters: LeadFilters & CursorWindowArgs & { sort?: string | null },
+): Promise<CursorPage> {
   return pageOfIds(caller.db, {
     name: 'leadPage',
     table: 'leads',
     alias: 'l',
     where: leadFilterSql(caller.session, filters),
-    orderBy: Prisma.sql`l.received_at DESC, l.id`,
-    limit,
-    offset,
+    order: LEAD_SORT.order(filters.sort),
+    window: cursorPageArgs(filters),
   });
 }
 

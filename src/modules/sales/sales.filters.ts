@@ -3,6 +3,7 @@ import type { Session } from '../../auth/session';
 import { callerGroupsSql } from '../../tenancy';
 import { dealerIds, enumList, oneOf } from '../../validation';
 import { rangeSql } from '../../sql-filters';
+import { KEY_TYPES, sortableBy } from '../../keyset';
 
 /** The deal filters, checked once and rendered as one SQL condition over `sales d`. */
 
@@ -32,3 +33,16 @@ export function saleFilterSql(session: Session, filters: SaleFilters): Prisma.Sq
   if (filters.updated_since) parts.push(Prisma.sql`d.updated_at >= ${filters.updated_since}`);
   return Prisma.join(parts, ' AND ');
 }
+
+/**
+ * What sales sort by: when they were sold (newest first by default) and when they last changed, the order a
+ * sync pull walks (`sort=updated_at` with `updated_since`). The id breaks ties.
+ */
+export const SALE_SORT = sortableBy(
+  {
+    sold_at: { sql: Prisma.sql`d.sold_at`, type: KEY_TYPES.timestamp },
+    updated_at: { sql: Prisma.sql`d.updated_at`, type: KEY_TYPES.timestamp },
+  },
+  '-sold_at',
+  Prisma.sql`d.id`,
+);

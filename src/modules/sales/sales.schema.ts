@@ -1,18 +1,19 @@
-import type { WindowArgs } from '../../pagination';
+import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
-import { itemsByIds, pageOf } from '../../pages';
+import { cursorPageOf, itemsByIds } from '../../pages';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import {
   CONTRACT_TYPES,
   findSaleId,
+  SALE_SORT,
   salePage,
   saleStats,
   salespeopleStats,
   type SaleFilters,
   type SaleMeasures,
 } from './sales.service';
-import { choices, listArgs, rooftopPeriodArgs, type FieldArgsBuilder } from '../../schema-args';
+import { choices, cursorListArgs, rooftopPeriodArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
 
 const operation = restOperations('Sales');
@@ -52,7 +53,7 @@ export const Sale = builder.prismaObject('Sale', {
   }),
 });
 
-const SalePage = pageOf('SalePage', 'sales', itemsByIds(Sale));
+const SalePage = cursorPageOf('SalePage', 'sales', itemsByIds(Sale));
 
 const SaleMeasuresRef = builder.interfaceRef<SaleMeasures>('SaleMeasures').implement({
   fields: (t) => ({
@@ -113,15 +114,20 @@ const LONG_RANGE_STATS: FieldRateLimit = {
 };
 
 const asFilters = (args: object) => withDealerIds<SaleFilters & WindowArgs>(args);
+const asCursorPage = (args: object) => withDealerIds<SaleFilters & CursorWindowArgs & { sort?: string | null }>(args);
 
 builder.queryFields((t) => ({
   sales: t.field({
     ...operation('GET /sales', 'List sales'),
     type: SalePage,
-    description: 'Deals, newest first.',
+    description: `Deals, newest first unless \`sort\` says otherwise; \`sort=updated_at\` with \`after\` walks changes for a sync pull.`,
     authScopes: { scope: 'sales:read' },
-    args: { ...saleFilterArgs(t), ...listArgs(t) },
-    resolve: (_root, args, context) => salePage(context, asFilters(args)),
+    args: {
+      ...saleFilterArgs(t),
+      sort: t.arg.string(sortKeys(SALE_SORT.keys, SALE_SORT.fallback)),
+      ...cursorListArgs(t),
+    },
+    resolve: (_root, args, context) => salePage(context, asCursorPage(args)),
   }),
   sale: t.prismaField({
     ...operation('GET /sales/:id', 'Get a sale'),

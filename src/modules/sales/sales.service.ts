@@ -1,26 +1,27 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import type { RawSqlClient } from '../../db/database';
-import { pageArgs, pageOfIds, type IdPage, type WindowArgs } from '../../pagination';
+import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant } from '../../tenancy';
 import { rollupSplit } from '../../rollups';
-import { saleFilterSql, type SaleFilters } from './sales.filters';
+import { SALE_SORT, saleFilterSql, type SaleFilters } from './sales.filters';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
 
-export { CONTRACT_TYPES, type SaleFilters } from './sales.filters';
+export { CONTRACT_TYPES, SALE_SORT, type SaleFilters } from './sales.filters';
 
-/** A page of deals, newest first: ids and total in one statement. */
-export async function salePage(caller: Caller, filters: SaleFilters & WindowArgs): Promise<IdPage> {
-  const { limit, offset } = pageArgs(filters);
+/** A page of deals, newest first unless `sort` says otherwise: ids and total (two statements side by side). */
+export async function salePage(
+  caller: Caller,
+  filters: SaleFilters & CursorWindowArgs & { sort?: string | null },
+): Promise<CursorPage> {
   return pageOfIds(caller.db, {
     name: 'salePage',
     table: 'sales',
     alias: 'd',
     where: saleFilterSql(caller.session, filters),
-    orderBy: Prisma.sql`d.sold_at DESC, d.id`,
-    limit,
-    offset,
+    order: SALE_SORT.order(filters.sort),
+    window: cursorPageArgs(filters),
   });
 }
 
