@@ -1,3 +1,4 @@
+import type { EventTail } from './modules/events/event-tail';
 import type { Database } from './db/database';
 import type { Logger } from './logger';
 import type { SecretBox } from './secrets';
@@ -21,6 +22,8 @@ export interface AppServices {
   /** Work that outlives the request that started it (sync runs); shutdown waits for it. */
   background: BackgroundWork;
   feeds: FeedSettings;
+  /** Live events for GraphQL subscriptions, read from the events table. */
+  events: EventTail;
 }
 
 /** What signing in, refreshing and changing passwords need. */

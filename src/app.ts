@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
+import { EventTail } from './modules/events/event-tail';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Context } from './context';
@@ -117,6 +118,7 @@ export async function startApp(config: Config): Promise<App> {
     },
     background: new BackgroundWork(),
     feeds,
+    events: new EventTail(database.pool, logger),
   };
   const sftp =
     config.ingestion.sftpPort !== null
@@ -222,6 +224,9 @@ export async function startApp(config: Config): Promise<App> {
           // Every operation receives the app's services as its root value (app-services.ts).
           args.rootValue = services;
         },
+        onSubscribe({ args }) {
+          args.rootValue = services;
+        },
       },
       useExchange(),
       useRestApi({
@@ -271,6 +276,7 @@ export async function startApp(config: Config): Promise<App> {
       stopping ??= (async () => {
         await scheduler?.stop();
         await webhooks.stop();
+        await services.events.stop();
         await sftp?.close();
         await http.close();
         await services.background.drain();

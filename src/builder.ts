@@ -75,6 +75,7 @@ export type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilde
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});
 
 builder.scalarType('Money', {
   description: 'An amount of money as a decimal string with two fraction digits, e.g. "18995.00".',

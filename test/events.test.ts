@@ -223,6 +223,44 @@ describe('events and the change feed', () => {
     await app.database.pool.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint.rows[0]!.id]);
   });
 
+  it('streams live events to a GraphQL subscription over server-sent events, of its own group only', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { events(types: ["lead.created"]) { type dealer_id subject_id } }' }),
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    const received = async (count: number) => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+        const found = [...text.matchAll(/event: next\ndata: (.*)\n/g)].map(
+          (match) => JSON.parse(match[1]!).data.events,
+        );
+        if (found.length >= count) return found;
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<{ value?: undefined }>((resolve) => setTimeout(() => resolve({}), 200)),
+        ]);
+        if (chunk.value) text += new TextDecoder().decode(chunk.value);
+      }
+      throw new Error(`no ${count} events in: ${text}`);
+    };
+    // Let the subscription settle at the present, then another group's lead and one of ours.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await seedActivity(app.database.prisma, other, { leads: [{ dealer: 0 }] });
+    await seedActivity(app.database.prisma, group, { leads: [{ dealer: 1 }], calls: [{ dealer: 1 }] });
+    const [event] = await received(1);
+    expect(event).toMatchObject({ type: 'lead.created', dealer_id: group.dealerIds[1] });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await received(1)).toHaveLength(1);
+    controller.abort();
+    await reader.cancel().catch(() => {});
+  });
+
   it('answers bad arguments with a 400 naming them', async () => {
     for (const [query, field] of [
       ['after=bm90LWEtY3Vyc29y', 'after'],

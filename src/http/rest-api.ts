@@ -36,9 +36,17 @@ interface CompiledRoute extends RestRoute {
 
 /** The schema REST sees: fields marked GraphQL-only are gone, so SOFA never selects them. */
 export function toRestSchema(schema: GraphQLSchema): GraphQLSchema {
-  return mapSchema(schema, {
+  const visible = mapSchema(schema, {
     [MapperKind.OBJECT_FIELD]: (config) =>
       (config.extensions as { restHidden?: boolean } | undefined)?.restHidden ? null : config,
+  });
+  // REST has no subscriptions: live events are GraphQL's (server-sent events); partners poll GET /events.
+  const config = visible.toConfig();
+  const subscription = config.subscription;
+  return new GraphQLSchema({
+    ...config,
+    subscription: undefined,
+    types: config.types.filter((type) => type !== subscription),
   });
 }
 

@@ -67,6 +67,20 @@ async function send(res: ServerResponse, response: Response, requestId: string):
   });
   headers['x-request-id'] = requestId;
   Object.assign(headers, securityHeaders(headers));
+  if (response.body && String(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    // A subscription: each event goes out as it comes, until either side ends the stream.
+    res.writeHead(response.status, headers);
+    res.flushHeaders();
+    const reader = response.body.getReader();
+    res.on('close', () => void reader.cancel().catch(() => {}));
+    for (;;) {
+      const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (chunk.done || res.destroyed) break;
+      res.write(chunk.value);
+    }
+    res.end();
+    return;
+  }
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);

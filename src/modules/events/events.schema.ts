@@ -1,7 +1,8 @@
 import { builder } from '../../builder';
 import { restOperations } from '../../http/operations';
 import { EVENT_TYPES } from './event-types';
-import { listEvents, type EventFeedPage, type EventRow } from './events.service';
+import { listEvents, readableTypes, type EventFeedPage, type EventRow } from './events.service';
+import { dealerIds } from '../../validation';
 
 const operation = restOperations('Events');
 
@@ -65,5 +66,31 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: '1-500, default 50.' }),
     },
     resolve: (_root, args, context) => listEvents(context, { ...args, dealer_id: args.dealer_id?.map(String) }),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  events: t.field({
+    type: Event,
+    description:
+      'Live events as they are recorded, over server-sent events (POST /graphql with Accept: text/event-stream): the same events as the change feed, from the moment of subscribing, for the types your scopes read.',
+    authScopes: { authenticated: true },
+    args: {
+      types: t.arg.stringList({ description: 'Only these event types.' }),
+      dealer_id: t.arg.idList({ description: 'Only events of these rooftops.' }),
+    },
+    subscribe: (root, args, context) => {
+      const types = new Set<string>(readableTypes(context, args.types));
+      const groups = new Set(context.session.dealerGroupIds);
+      const dealers = dealerIds(args.dealer_id?.map(String));
+      const rooftops = dealers ? new Set(dealers) : null;
+      return root.events.subscribe(
+        (event) =>
+          groups.has(event.dealer_group_id) &&
+          types.has(event.type) &&
+          (!rooftops || (event.dealer_id !== null && rooftops.has(event.dealer_id))),
+      );
+    },
+    resolve: (event) => event,
   }),
 }));

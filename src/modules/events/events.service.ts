@@ -64,7 +64,10 @@ function positionOf(cursor: string | null | undefined): Position {
 }
 
 /** The types asked for, each one the caller may read; all the caller may read when none are named. */
-function readableTypes(caller: Caller, asked: readonly string[] | null | undefined): EventType[] {
+export function readableTypes(
+  caller: Pick<Caller, 'session'>,
+  asked: readonly string[] | null | undefined,
+): EventType[] {
   const named = enumList('types', asked, EVENT_TYPES);
   if (named?.length) {
     for (const type of named) {
