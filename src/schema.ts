@@ -20,6 +20,7 @@ import './modules/sftp-emails/sftp-emails.schema';
 import './modules/api-keys/api-keys.schema';
 import './modules/logs/logs.schema';
 import './modules/events/events.schema';
+import './modules/intake/intake.schema';
 import './modules/webhooks/webhooks.schema';
 import './modules/users/users.schema';
 import './modules/admin/admin.schema';

@@ -90,12 +90,16 @@ describe('the OpenAPI document', () => {
         parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name),
         label,
       ).toEqual(pathNames);
-      if (['post', 'put', 'patch'].includes(method))
-        expect(
-          parameters.filter((parameter) => parameter.in === 'query'),
-          label,
-        ).toEqual([]);
-      else expect(operation.requestBody, label).toBeUndefined();
+      if (['post', 'put', 'patch'].includes(method)) {
+        // Only a write that also takes a document body (ADF for POST /leads) has query parameters, for beside it.
+        const query = parameters.filter((parameter) => parameter.in === 'query');
+        const takesDocument = Object.keys(operation.requestBody?.content ?? {}).some(
+          (type) => type !== 'application/json',
+        );
+        if (takesDocument)
+          for (const parameter of query) expect(parameter.description, label).toMatch(/^Only beside a /);
+        else expect(query, label).toEqual([]);
+      } else expect(operation.requestBody, label).toBeUndefined();
       const bodyRef: string | undefined = operation.requestBody?.content['application/json'].schema.$ref;
       const body = bodyRef ? document.components.schemas[bodyRef.split('/').pop()!] : undefined;
       for (const name of pathNames) expect(Object.keys(body?.properties ?? {}), label).not.toContain(name);
@@ -187,6 +191,22 @@ describe('the OpenAPI document', () => {
     expect(document.components.responses.NotModified.headers).toHaveProperty('RateLimit-Remaining');
     expect(document.components.parameters.IdempotencyKey.schema).toMatchObject({ minLength: 1, maxLength: 255 });
     expect(document.paths['/auth/login'].post.parameters).toBeUndefined();
+  });
+
+  it('documents the ADF body of POST /leads and the 200 of a write that finds an existing record', () => {
+    const createLead = document.paths['/leads'].post;
+    expect(createLead.requestBody.content['application/xml']).toMatchObject({
+      schema: { type: 'string', maxLength: 100_000 },
+      example: expect.stringContaining('<prospect'),
+    });
+    expect(parametersOf(createLead).map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining(['dealer_id', 'provider']),
+    );
+    for (const write of [createLead, document.paths['/calls'].post, document.paths['/inventory/{vin}'].put]) {
+      expect(Object.keys(write.responses)).toEqual(expect.arrayContaining(['200', '201']));
+      expect(write.responses['200'].description).toMatch(/`created` is false/);
+    }
+    expect(document.paths['/leads'].get.requestBody).toBeUndefined();
   });
 
   it('gives list parameters their bounds and closed sets their values', () => {

@@ -290,6 +290,24 @@ describe('tenant isolation across every endpoint', () => {
     'Query.vehicle': () => asBoth((token) => app.client.get(`/inventory/${vin()}`, token), notFound(vin())),
     'Query.vehicleHistory': () =>
       asBoth((token) => app.client.get(`/inventory/${vin()}/history`, token), notFound(vin())),
+    'Mutation.upsertVehicle': async () => {
+      const response = await app.client.request('PUT', `/api/v1/inventory/${vin()}`, {
+        token: theirAdmin,
+        body: {
+          dealer_id: mine.dealerIds[0],
+          year: 2024,
+          make: 'Kia',
+          model: 'Soul',
+          condition: 'used',
+          price: '1.00',
+        },
+      });
+      expect(response.status).toBe(400);
+      leaksNothing(response, [mine.dealerIds[0]!]);
+      const vehicle = await app.database.prisma.vehicle.findFirstOrThrow({ where: { vin: vin() } });
+      expect(vehicle.make).toBe('Lexus');
+    },
+    'Query.events': () => asBoth((token) => app.client.get('/events?limit=500', token), leaksNothing),
     'Query.health': async () => leaksNothing(await app.client.get('/health')),
     'Query.apiKeys': async () => leaksNothing(await app.client.get('/api-keys?includeRevoked=true', theirAdmin)),
     'Mutation.createApiKey': async () => {
@@ -391,6 +409,15 @@ describe('tenant isolation across every endpoint', () => {
       leaksNothing(response);
       expect(response.body.examined).toBe(0);
     },
+    'Mutation.createCall': async () => {
+      const response = await app.client.post(
+        '/calls',
+        { dealer_id: mine.dealerIds[0], external_id: 'x', started_at: '2026-11-01T00:00:00Z', duration_seconds: 1 },
+        theirAdmin,
+      );
+      expect(response.status).toBe(400);
+      leaksNothing(response, [mine.dealerIds[0]!]);
+    },
     'Query.leads': () => asBoth((token) => app.client.get('/leads?limit=500', token), leaksNothing),
     'Query.lead': () =>
       asBoth((token) => app.client.get(`/leads/${activity.leads[0]}`, token), notFound(activity.leads[0]!)),
@@ -401,6 +428,24 @@ describe('tenant isolation across every endpoint', () => {
           body: { status: 'lost' },
         }),
       ),
+    'Mutation.createLead': async () => {
+      const json = await app.client.post(
+        '/leads',
+        { dealer_id: mine.dealerIds[0], email: 'x@example.com' },
+        theirAdmin,
+      );
+      expect(json.status).toBe(400);
+      leaksNothing(json, [mine.dealerIds[0]!]);
+      const myRooftop = await app.database.prisma.dealer.findUniqueOrThrow({ where: { id: mine.dealerIds[0] } });
+      const adf = await app.client.request('POST', '/api/v1/leads', {
+        token: theirAdmin,
+        headers: { 'content-type': 'application/xml' },
+        rawBody: `<adf><prospect><customer><contact><email>x@example.com</email></contact></customer><vendor><vendorname>${myRooftop.name}</vendorname></vendor></prospect></adf>`,
+      });
+      expect(adf.status).toBe(400);
+      leaksNothing(adf, [myRooftop.name]);
+      expect(await app.database.prisma.lead.count({ where: { email: 'x@example.com' } })).toBe(0);
+    },
     'Query.leadsByType': () => asBoth((token) => app.client.get('/leads/stats/by-type', token), leaksNothing),
     'Query.leadsByStatus': () =>
       asBoth(

@@ -1,20 +1,24 @@
 import type pg from 'pg';
+import type { Db } from './database';
+import type { Prisma } from '../generated/prisma/client';
 
 /** Set-based writes on the pg pool: one transaction around a unit of work, and chunked multi-row inserts. */
 
 /**
  * Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it
  * throws. Bulk work (a sync batch, a rooftop rebuild) may outrun the statement timeout that bounds
- * request work, so the transaction lifts it for itself (same round trip as BEGIN).
+ * request work, so the transaction lifts it for itself (same round trip as BEGIN); a request's own
+ * write (`bulk: false`) keeps it.
  */
 export async function inTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
   cause?: EventCause,
+  options: { bulk?: boolean } = {},
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN; SET LOCAL statement_timeout = 0');
+    await client.query(options.bulk === false ? 'BEGIN' : 'BEGIN; SET LOCAL statement_timeout = 0');
     if (cause) await causeEvents(client, cause);
     const result = await work(client);
     await client.query('COMMIT');
@@ -38,10 +42,21 @@ export interface EventCause {
  * (the triggers of the events migration read these transaction-local settings).
  */
 export async function causeEvents(client: { query: pg.PoolClient['query'] }, cause: EventCause) {
-  await client.query(`SELECT set_config('ddp.sync_run_id', $1, true), set_config('ddp.request_id', $2, true)`, [
-    cause.syncRunId ?? '',
-    cause.requestId ?? '',
-  ]);
+  await client.query(CAUSE_SQL, [cause.syncRunId ?? '', cause.requestId ?? '']);
+}
+
+const CAUSE_SQL = `SELECT set_config('ddp.sync_run_id', $1, true), set_config('ddp.request_id', $2, true)`;
+
+/** Runs `work` in a Prisma interactive transaction whose changes' events name `cause` (see causeEvents). */
+export function inCausedTransaction<T>(
+  db: Db,
+  cause: EventCause,
+  work: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRawUnsafe(CAUSE_SQL, cause.syncRunId ?? '', cause.requestId ?? '');
+    return work(tx);
+  });
 }
 
 /** Multi-row INSERT in chunks: far faster than row-by-row writes for thousands of rows. */

@@ -9,6 +9,8 @@ import { startEmbeddedPostgres } from './embedded';
 import { DataDirInUseError, lockDataDir, type DataDirLock, type DataDirOpener, type LockHolder } from './data-dir-lock';
 
 export type Db = PrismaClient;
+/** What raw SQL needs of Prisma: the client itself or an interactive transaction's. */
+export type RawSqlClient = Pick<Db, '$queryRaw' | '$executeRaw'>;
 
 // Text arrays (a vehicle's photos, a dealer's franchises, scopes) in every result, through Prisma or
 // the pool: the parser pg ships builds an object per character, which made a page of vehicles spend

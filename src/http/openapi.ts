@@ -200,7 +200,8 @@ const ERRORS: Record<string, ErrorResponse> = {
   },
   415: {
     name: 'UnsupportedMediaType',
-    description: 'A body that is not `application/json`.',
+    description:
+      'A body that is not `application/json` (nor one of the document types an operation takes besides it), or in a charset the server cannot read.',
     example: ['UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json'],
   },
   429: {
@@ -419,6 +420,18 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
         ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
       });
     }
+    const document = route.documentBody;
+    for (const name of document?.queryArguments ?? []) {
+      const arg = field.args.find((candidate) => candidate.name === name);
+      if (!arg) throw new Error(`${coordinate}: the document body names an unknown argument ${name}`);
+      parameters.push({
+        name,
+        in: 'query',
+        required: false,
+        description: `Only beside a ${document!.mediaTypes[0]} body; a JSON body carries it itself.`,
+        schema: registry.argumentSchema(arg, true),
+      });
+    }
     if (route.method === 'GET') parameters.push(parameterRef('IfNoneMatch'));
     if (takesIdempotencyKey(route)) parameters.push(parameterRef('IdempotencyKey'));
     const examples = OPENAPI_EXAMPLES[field.name];
@@ -429,6 +442,16 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
     const statuses = errorStatuses(route, field, path.includes('{'));
     for (const status of statuses) usedErrors.add(status);
     for (const tag of route.tags) usedTags.add(tag);
+    const successResponse = {
+      description: route.responseDescription ?? 'Success.',
+      headers: headerRefs(successHeaders),
+      content: {
+        'application/json': {
+          schema: registry.typeSchema(field.type, false),
+          ...(examples?.response ? { example: examples.response } : {}),
+        },
+      },
+    };
     const operation: Doc = {
       operationId: field.name,
       summary: route.summary,
@@ -437,16 +460,15 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
       security: route.authenticated === false ? [] : [{ bearerAuth: [] }],
       ...(parameters.length ? { parameters } : {}),
       responses: {
-        [success]: {
-          description: route.responseDescription ?? 'Success.',
-          headers: headerRefs(successHeaders),
-          content: {
-            'application/json': {
-              schema: registry.typeSchema(field.type, false),
-              ...(examples?.response ? { example: examples.response } : {}),
-            },
-          },
-        },
+        [success]: successResponse,
+        ...(route.createdFlag
+          ? {
+              200: {
+                ...successResponse,
+                description: `Nothing was created: the answer holds the existing record (\`${route.createdFlag}\` is false).`,
+              },
+            }
+          : {}),
         ...(route.method === 'GET' ? { 304: { $ref: '#/components/responses/NotModified' } } : {}),
         ...Object.fromEntries(
           statuses.map((status) => [status, { $ref: `#/components/responses/${ERRORS[status]!.name}` }]),
@@ -466,6 +488,15 @@ export function buildOpenApiDocument(options: OpenApiOptions): Doc {
         required: bodyRequired.length > 0,
         content: {
           'application/json': { schema: ref(bodyName), ...(examples?.request ? { example: examples.request } : {}) },
+          ...Object.fromEntries(
+            (document?.mediaTypes ?? []).map((mediaType) => [
+              mediaType,
+              {
+                schema: { type: 'string', maxLength: document!.maxBytes, description: document!.description },
+                ...(document!.example ? { example: document!.example } : {}),
+              },
+            ]),
+          ),
         },
       };
     }
@@ -528,9 +559,9 @@ const INFO_DESCRIPTION = `The Dealership Data Platform REST API: one view of inv
 
 **Authentication.** Every call but login, refresh, invitation acceptance and health takes \`Authorization: Bearer <token>\`, where the token is a user access token from \`POST /auth/login\` or an API key (\`svc_live_…\`) with its own scopes.
 
-**Conventions.** Lists take \`limit\` (1-500, default 50) and \`offset\` and answer \`{ pagination: { total, limit, offset }, … }\`. The lists syncs change (inventory, calls, leads, sales) also take \`after\`, a page's \`pagination.next_cursor\`, for the page after it, in the same sort: a walk that neither skips nor repeats a row that stays put while others change. Money is a decimal string ("18995.00"); times are ISO 8601 in UTC. GET and DELETE take query parameters; POST, PUT and PATCH take a JSON body. Unknown parameters and body fields are refused, naming them.
+**Conventions.** Lists take \`limit\` (1-500, default 50) and \`offset\` and answer \`{ pagination: { total, limit, offset }, … }\`. The lists syncs change (inventory, calls, leads, sales) also take \`after\`, a page's \`pagination.next_cursor\`, for the page after it, in the same sort: a walk that neither skips nor repeats a row that stays put while others change. Money is a decimal string ("18995.00"); times are ISO 8601 in UTC. GET and DELETE take query parameters; POST, PUT and PATCH take a JSON body (\`POST /leads\` also takes an ADF lead as \`application/xml\`). A write that finds its record already stored answers 200 with \`created: false\` instead of 201. Unknown parameters and body fields are refused, naming them.
 
-**Errors.** One shape everywhere: \`{ "error": { "code", "message", "details"? } }\`. 400 invalid input (the message names the field), 401 no or bad credentials, 403 missing scope or role, 404 unknown resource or one outside your dealer groups, 405 a method the path does not support (the \`Allow\` header lists those it does), 409 conflict, 413 body too large, 415 body not JSON, 422 an \`Idempotency-Key\` reused for another request, 429 rate limited (\`Retry-After\`, \`RateLimit-*\`), 503 database unavailable or a query past its time limit (\`Retry-After\`).
+**Errors.** One shape everywhere: \`{ "error": { "code", "message", "details"? } }\`. 400 invalid input (the message names the field), 401 no or bad credentials, 403 missing scope or role, 404 unknown resource or one outside your dealer groups, 405 a method the path does not support (the \`Allow\` header lists those it does), 409 conflict, 413 body too large, 415 body not JSON (nor a document type the operation takes), 422 an \`Idempotency-Key\` reused for another request, 429 rate limited (\`Retry-After\`, \`RateLimit-*\`), 503 database unavailable or a query past its time limit (\`Retry-After\`).
 
 **Rate limits.** API keys have an hourly budget (\`rateLimitPerHour\`), reported on every answer in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; some expensive operations have their own per-minute limits.
 

@@ -1,5 +1,5 @@
 import { isObjectType, type GraphQLSchema } from 'graphql';
-import { operationAccess, REST_TAGS, restRoutes, type OperationAccess } from './operations';
+import { operationAccess, REST_TAGS, restRoutes, type OperationAccess, type RestRoute } from './operations';
 
 /**
  * docs/operations.md, the catalog of operations: every REST route by section with its GraphQL
@@ -44,6 +44,10 @@ REST paths are relative to \`/api/v1\`. Arguments, answers and errors are in the
 API key holds its own), "admin user" a signed-in admin (no API key, whatever its scopes), and
 "none" no credentials at all.`;
 
+/** The success status; a create-or-find write answers 200 when it found the record instead. */
+const statusCell = (route: RestRoute) =>
+  route.createdFlag ? `${route.responseStatus ?? 200} (200 if it exists)` : String(route.responseStatus ?? 200);
+
 /** The catalog of operations as Markdown, in the order of the REST reference. */
 export function operationsMarkdown(schema: GraphQLSchema): string {
   const fields = new Map(rootFields(schema).map(({ coordinate, field }) => [coordinate, field]));
@@ -53,7 +57,7 @@ export function operationsMarkdown(schema: GraphQLSchema): string {
       .filter(([, route]) => route.tags[0] === tag)
       .map(([coordinate, route]) => {
         const field = fields.get(coordinate)!;
-        return `| \`${route.method} ${route.path}\` | \`${coordinate}\` | ${accessCell(operationAccess(field, route))} | ${route.responseStatus ?? 200} | ${cell(route.summary)} |`;
+        return `| \`${route.method} ${route.path}\` | \`${coordinate}\` | ${accessCell(operationAccess(field, route))} | ${statusCell(route)} | ${cell(route.summary)} |`;
       });
     if (!rows.length) return [];
     return [

@@ -20,6 +20,28 @@ export interface RestRoute {
   authenticated?: boolean;
   /** What the success answer means, when more than "Success." helps ("The key, shown once."). */
   responseDescription?: string;
+  /** Besides JSON, the body may be a whole document of another media type (ADF for POST /leads). */
+  documentBody?: DocumentBody;
+  /**
+   * A create-or-find write: the answer's boolean field saying whether it created anything. The
+   * success status (201) stands when it did; an answer with an existing record is 200.
+   */
+  createdFlag?: string;
+}
+
+/** A body that is a document of its own media type, handed whole to one argument as text. */
+export interface DocumentBody {
+  /** The argument that receives the document. */
+  argument: string;
+  /** The media types it comes in, besides JSON ("application/xml"), without parameters. */
+  mediaTypes: string[];
+  /** The largest document taken, in bytes (413 beyond). */
+  maxBytes: number;
+  /** Arguments the query string may carry beside such a body, which holds nothing else. */
+  queryArguments: string[];
+  /** What the document is, for the reference. */
+  description: string;
+  example?: string;
 }
 
 type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -70,6 +92,8 @@ export interface OperationOptions {
   responseDescription?: string;
   /** A per-caller limit on this field (see field-rate-limits.ts). */
   rateLimit?: FieldRateLimit;
+  documentBody?: DocumentBody;
+  createdFlag?: string;
 }
 
 /**
@@ -88,6 +112,8 @@ export function restOperations(tag: RestTag) {
       ...(options.status ? { responseStatus: options.status } : {}),
       ...(options.public ? { authenticated: false } : {}),
       ...(options.responseDescription ? { responseDescription: options.responseDescription } : {}),
+      ...(options.documentBody ? { documentBody: options.documentBody } : {}),
+      ...(options.createdFlag ? { createdFlag: options.createdFlag } : {}),
     };
     return { extensions: { rest, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) } };
   };

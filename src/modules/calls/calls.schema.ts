@@ -30,8 +30,8 @@ const operation = restOperations('Calls');
 
 /** The Calls section of docs/operations.md: calls, one call, the merged view, stats and enrichment. */
 
-const CallStatusEnum = builder.enumType('CallStatus', { values: CALL_STATUSES });
-const CallDirectionEnum = builder.enumType('CallDirection', { values: CALL_DIRECTIONS });
+export const CallStatusEnum = builder.enumType('CallStatus', { values: CALL_STATUSES });
+export const CallDirectionEnum = builder.enumType('CallDirection', { values: CALL_DIRECTIONS });
 
 export const Call = builder.prismaObject('Call', {
   description: 'A phone call as a call-tracking provider reported it, with its canonical source once enriched.',

@@ -74,6 +74,9 @@ function sourceName(value: string | null | undefined): string | undefined {
       'source',
       'must be 2-40 lower-case letters, digits or underscores, starting with a letter (e.g. "dms", "homenet")',
     );
+  // Writes through the API are recorded as these sources (PUT /inventory/:vin); a feed must not share them.
+  if (name === 'manual' || name.startsWith('api_'))
+    throw badInput('source', `"${name}" is kept for writes through the API (manual, api_…); name the feed otherwise`);
   return name;
 }
 

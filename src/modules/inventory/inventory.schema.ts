@@ -26,8 +26,8 @@ const operation = restOperations('Inventory');
 
 /** The Inventory section of docs/operations.md: inventory pages, one vehicle with provenance, history, stats, aging, facets. */
 
-const VehicleStatus = builder.enumType('VehicleStatus', { values: VEHICLE_STATUSES });
-const VehicleCondition = builder.enumType('VehicleCondition', { values: CONDITIONS });
+export const VehicleStatus = builder.enumType('VehicleStatus', { values: VEHICLE_STATUSES });
+export const VehicleCondition = builder.enumType('VehicleCondition', { values: CONDITIONS });
 
 const VehicleSource = builder.prismaObject('VehicleSourceRecord', {
   name: 'VehicleSource',

@@ -22,8 +22,8 @@ const operation = restOperations('Leads');
 
 /** The Leads section of docs/operations.md: leads, one lead, updates and the three breakdowns. */
 
-const LeadTypeEnum = builder.enumType('LeadType', { values: LEAD_TYPES });
-const LeadStatusEnum = builder.enumType('LeadStatus', { values: LEAD_STATUSES });
+export const LeadTypeEnum = builder.enumType('LeadType', { values: LEAD_TYPES });
+export const LeadStatusEnum = builder.enumType('LeadStatus', { values: LEAD_STATUSES });
 
 export const Lead = builder.prismaObject('Lead', {
   description: 'A sales or service lead in the shape of ADF: customer, vehicle of interest, raw and canonical source.',

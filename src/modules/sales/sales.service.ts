@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
-import type { Db } from '../../db/database';
+import type { RawSqlClient } from '../../db/database';
 import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant } from '../../tenancy';
 import { rollupSplit } from '../../rollups';
@@ -115,20 +115,27 @@ export const LINK_WINDOW_DAYS = 120;
 /**
  * Links leads and calls to the deal they became: the first sale at the same dealer group within
  * 120 days after them to the same customer (email or phone for leads, phone for calls) or of the
- * vehicle the lead asked about (VIN). Returns how many records were linked.
+ * vehicle the lead asked about (VIN). `only` narrows it to those leads and calls (records posted
+ * through the API, linked in their own transaction). Returns how many records were linked.
  */
 export async function linkLeadsAndCalls(
-  db: Db,
+  db: RawSqlClient,
   dealerGroupIds: readonly string[],
+  only?: { leadIds?: readonly string[]; callIds?: readonly string[] },
 ): Promise<{ leads: number; calls: number }> {
   const groups = [...dealerGroupIds];
+  const listed = (column: string, ids: readonly string[] | undefined) =>
+    only ? Prisma.sql`AND ${Prisma.raw(column)} = ANY(${[...(ids ?? [])]}::uuid[])` : Prisma.empty;
   // Equality joins (one per kind of evidence) let PostgreSQL hash-join leads and deals instead of
   // testing every pair; the earliest deal in the window wins.
   const within = (column: Prisma.Sql) =>
     Prisma.sql`d.sold_at >= ${column} AND d.sold_at <= ${column} + make_interval(days => ${LINK_WINDOW_DAYS})`;
-  const leads = await db.$executeRaw`/* linkLeads */
+  const leads =
+    only && !only.leadIds?.length
+      ? 0
+      : await db.$executeRaw`/* linkLeads */
     WITH open_leads AS (SELECT id, dealer_group_id, received_at, lower(email) AS email, phone, vehicle_vin FROM leads
-        WHERE dealer_group_id = ANY(${groups}::uuid[]) AND sale_id IS NULL),
+        WHERE dealer_group_id = ANY(${groups}::uuid[]) AND sale_id IS NULL ${listed('id', only?.leadIds)}),
       candidates AS (
         SELECT l.id AS lead_id, d.id AS sale_id, d.sold_at FROM open_leads l JOIN sales d ON d.dealer_group_id = l.dealer_group_id AND lower(d.customer_email) = l.email WHERE ${within(Prisma.sql`l.received_at`)}
         UNION ALL
@@ -137,11 +144,14 @@ export async function linkLeadsAndCalls(
         SELECT l.id, d.id, d.sold_at FROM open_leads l JOIN sales d ON d.dealer_group_id = l.dealer_group_id AND d.vin = l.vehicle_vin WHERE ${within(Prisma.sql`l.received_at`)}),
       best AS (SELECT DISTINCT ON (lead_id) lead_id, sale_id FROM candidates ORDER BY lead_id, sold_at, sale_id)
     UPDATE leads l SET sale_id = best.sale_id, updated_at = now() FROM best WHERE l.id = best.lead_id`;
-  const calls = await db.$executeRaw`/* linkCalls */
+  const calls =
+    only && !only.callIds?.length
+      ? 0
+      : await db.$executeRaw`/* linkCalls */
     WITH best AS (
       SELECT DISTINCT ON (c.id) c.id AS call_id, d.id AS sale_id FROM calls c
       JOIN sales d ON d.dealer_group_id = c.dealer_group_id AND d.customer_phone = c.caller_number
-      WHERE c.dealer_group_id = ANY(${groups}::uuid[]) AND c.sale_id IS NULL AND ${within(Prisma.sql`c.started_at`)}
+      WHERE c.dealer_group_id = ANY(${groups}::uuid[]) AND c.sale_id IS NULL ${listed('c.id', only?.callIds)} AND ${within(Prisma.sql`c.started_at`)}
       ORDER BY c.id, d.sold_at, d.id)
     UPDATE calls c SET sale_id = best.sale_id, updated_at = now() FROM best WHERE c.id = best.call_id`;
   return { leads, calls };

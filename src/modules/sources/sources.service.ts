@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
+import type { RawSqlClient } from '../../db/database';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs, type Page, type PageRef, type WindowArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant, inCallerGroups, unlessTaken, targetGroup } from '../../tenancy';
@@ -320,12 +321,19 @@ export function suggestSources(
  * Attaches canonical sources to calls (or leads) whose raw source a mapping resolves. Each distinct
  * raw value is resolved once (exact mapping after normalising, else the oldest matching pattern),
  * then one UPDATE joins on the raw value, so a million rows cost one pass, not a regex per row.
+ * `ids` narrows it to those records (one posted through the API, in its own transaction).
  */
 export async function enrich(
-  db: Caller['db'],
+  db: RawSqlClient,
   dealerGroupIds: readonly string[],
   table: 'calls' | 'leads',
-  args: { from?: Date | null; to?: Date | null; dealer_id?: string[] | null; overwrite?: boolean | null },
+  args: {
+    from?: Date | null;
+    to?: Date | null;
+    dealer_id?: string[] | null;
+    overwrite?: boolean | null;
+    ids?: readonly string[];
+  },
 ) {
   const timeColumn = Prisma.raw(table === 'calls' ? 't.started_at' : 't.received_at');
   const tableSql = Prisma.raw(table);
@@ -339,6 +347,7 @@ export async function enrich(
   const dealers = dealerIds(args.dealer_id);
   if (dealers) conditions.push(Prisma.sql`t.dealer_id = ANY(${dealers}::uuid[])`);
   if (!args.overwrite) conditions.push(Prisma.sql`t.source_id IS NULL`);
+  if (args.ids) conditions.push(Prisma.sql`t.id = ANY(${[...args.ids]}::uuid[])`);
   const where = Prisma.join(conditions, ' AND ');
   const [examined] = await db.$queryRaw<Array<{ count: number }>>(
     Prisma.sql`/* enrichExamined */ SELECT count(*)::int AS count FROM ${tableSql} t WHERE ${where}`,

@@ -136,43 +136,83 @@ export async function sampleCsv(
 }
 
 /**
- * Prospects of ADF/XML lead files, one row per <prospect>, with fields named as leads are:
- * external_id, received_at, first_name, last_name, email, phone, vehicle_*, raw_source, comments, type.
+ * Reads ADF (Auto-lead Data Format) 1.0 as it arrives, chunk by chunk: one row per <prospect>, with
+ * fields named as leads are (external_id, received_at, type, first_name, last_name, email, phone,
+ * vehicle_*, raw_source, comments) plus the <vendor> the lead was sent to (vendor, vendor_phone,
+ * vendor_website, vendor_street, vendor_city, vendor_state, vendor_postal_code), by which a lead can
+ * find its rooftop. Text in CDATA sections counts as text. sax reads no DTD: entities other than
+ * XML's five and character references are an error, never expanded or fetched; with
+ * `refuseDoctype` a DOCTYPE declaration itself is refused.
  */
-export async function* readAdf(file: string, onProgress?: (progress: ReadProgress) => void): AsyncGenerator<SourceRow> {
-  const { size } = await stat(file);
-  const parser = sax.createStream(true, { trim: true, normalize: true });
-  const queue: SourceRow[] = [];
-  let failure: Error | null = null;
-  let path: string[] = [];
-  let prospect: Record<string, unknown> | null = null;
-  let attributes: Array<Record<string, string>> = [];
-  let count = 0;
-  let sawAdf = false;
-  parser.on('opentag', (node) => {
-    const name = node.name.toLowerCase();
-    path.push(name);
-    attributes.push(
-      Object.fromEntries(Object.entries(node.attributes).map(([key, value]) => [key.toLowerCase(), String(value)])),
+export class AdfReader {
+  private readonly parser = sax.parser(true, { trim: true, normalize: true });
+  private readonly rows: SourceRow[] = [];
+  private failure: FeedError | null = null;
+  private path: string[] = [];
+  private attributes: Array<Record<string, string>> = [];
+  private prospect: Record<string, unknown> | null = null;
+  private count = 0;
+  private sawAdf = false;
+
+  constructor(options: { refuseDoctype?: boolean } = {}) {
+    const { parser } = this;
+    parser.onopentag = (node) => this.open(node.name.toLowerCase(), node.attributes as Record<string, string>);
+    parser.ontext = (text) => this.text(text);
+    parser.oncdata = (text) => this.text(text.trim().replace(/\s+/g, ' '));
+    parser.onclosetag = (tagName) => this.close(tagName.toLowerCase());
+    parser.ondoctype = () => {
+      if (options.refuseDoctype)
+        this.failure ??= new FeedError('a DOCTYPE declaration is not accepted: ADF needs no DTD and no entities');
+    };
+    parser.onerror = (error) => {
+      this.failure ??= new FeedError(`the document is not valid XML: ${error.message.split('\n')[0]}`);
+    };
+  }
+
+  /** Reads the next piece of the document; throws FeedError once it is not valid XML. */
+  write(chunk: string): void {
+    if (!this.failure) this.parser.write(chunk);
+    if (this.failure) throw this.failure;
+  }
+
+  /** The document has ended: throws FeedError if it is incomplete or has no <adf> element. */
+  end(): void {
+    if (!this.failure) this.parser.close();
+    if (this.failure) throw this.failure;
+    if (!this.sawAdf) throw new FeedError('the document is XML but not ADF: no <adf> element');
+  }
+
+  /** The prospects read so far and not yet taken. */
+  take(): SourceRow[] {
+    return this.rows.splice(0);
+  }
+
+  private open(name: string, attributes: Record<string, string>): void {
+    this.path.push(name);
+    this.attributes.push(
+      Object.fromEntries(Object.entries(attributes).map(([key, value]) => [key.toLowerCase(), String(value)])),
     );
-    if (name === 'adf') sawAdf = true;
+    if (name === 'adf') this.sawAdf = true;
     if (name === 'prospect') {
-      count += 1;
-      prospect = {};
-    } else if (prospect && name === 'vehicle') {
-      const status = attributes.at(-1)?.status;
-      if (status && !prospect.type) prospect.type = status;
+      this.count += 1;
+      this.prospect = {};
+    } else if (this.prospect && name === 'vehicle') {
+      const status = this.attributes.at(-1)?.status;
+      if (status && !this.prospect.type) this.prospect.type = status;
     }
-  });
-  parser.on('text', (text) => {
+  }
+
+  private text(text: string): void {
+    const { prospect, path } = this;
     if (!prospect || !text) return;
     const name = path.at(-1);
     const parent = path.at(-2);
-    const attrs = attributes.at(-1) ?? {};
+    const attrs = this.attributes.at(-1) ?? {};
     const inside = (element: string) => path.includes(element);
     if (name === 'id' && parent === 'prospect')
       prospect.external_id ??= attrs.source ? `${attrs.source}:${text}` : text;
     else if (name === 'requestdate') prospect.received_at = text;
+    else if (inside('vendor')) this.vendorText(prospect, name, text);
     else if (name === 'name' && inside('customer')) {
       if (attrs.part === 'first') prospect.first_name = text;
       else if (attrs.part === 'last') prospect.last_name = text;
@@ -184,38 +224,55 @@ export async function* readAdf(file: string, onProgress?: (progress: ReadProgres
     else if (inside('vehicle') && !inside('trade') && ['year', 'make', 'model', 'vin'].includes(name ?? ''))
       prospect[`vehicle_${name}`] = text;
     else if (name === 'name' && inside('provider')) prospect.raw_source ??= text;
-    else if (name === 'name' && inside('vendor')) prospect.vendor = text;
-  });
-  parser.on('closetag', (tagName) => {
-    if (tagName.toLowerCase() === 'prospect' && prospect) {
-      queue.push({ line: count, values: prospect });
-      prospect = null;
+  }
+
+  /** The rooftop the lead was sent to: its name, and its phone, web address and street address when given. */
+  private vendorText(prospect: Record<string, unknown>, name: string | undefined, text: string): void {
+    if (name === 'vendorname') prospect.vendor ??= text;
+    else if (name === 'phone') prospect.vendor_phone ??= text;
+    else if (name === 'url') prospect.vendor_website ??= text;
+    else if (name === 'street') prospect.vendor_street ??= text;
+    else if (name === 'city') prospect.vendor_city ??= text;
+    else if (name === 'regioncode') prospect.vendor_state ??= text;
+    else if (name === 'postalcode') prospect.vendor_postal_code ??= text;
+  }
+
+  private close(name: string): void {
+    if (name === 'prospect' && this.prospect) {
+      this.rows.push({ line: this.count, values: this.prospect });
+      this.prospect = null;
     }
-    path.pop();
-    attributes.pop();
-  });
-  parser.on('error', (error) => {
-    failure = new FeedError(`the file is not valid XML: ${error.message.split('\n')[0]}`);
-  });
-  const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
+    this.path.pop();
+    this.attributes.pop();
+  }
+}
+
+/** Prospects of an ADF/XML lead file, streamed (see AdfReader). */
+export async function* readAdf(file: string, onProgress?: (progress: ReadProgress) => void): AsyncGenerator<SourceRow> {
+  const { size } = await stat(file);
+  const reader = new AdfReader();
+  const stream = createReadStream(file, { highWaterMark: 64 * 1024, encoding: 'utf8' });
   let bytesRead = 0;
   try {
     for await (const chunk of stream) {
-      bytesRead += (chunk as Buffer).length;
-      parser.write((chunk as Buffer).toString('utf8'));
-      if (failure) throw failure;
+      bytesRead += Buffer.byteLength(chunk as string);
+      reader.write(chunk as string);
       onProgress?.({ bytesRead, bytesTotal: size });
-      while (queue.length) yield queue.shift()!;
+      yield* reader.take();
     }
-    parser.end();
-    if (failure) throw failure;
-    while (queue.length) yield queue.shift()!;
-    if (!sawAdf) throw new FeedError('the file is XML but not ADF: no <adf> element');
+    reader.end();
+    yield* reader.take();
   } finally {
     stream.destroy();
-    path = [];
-    attributes = [];
   }
+}
+
+/** The prospects of one ADF document held in memory (a lead posted to the API); DOCTYPEs are refused. */
+export function parseAdf(document: string): SourceRow[] {
+  const reader = new AdfReader({ refuseDoctype: true });
+  reader.write(document);
+  reader.end();
+  return reader.take();
 }
 
 export interface JsonPullOptions {
