@@ -307,7 +307,6 @@ describe('tenant isolation across every endpoint', () => {
       const vehicle = await app.database.prisma.vehicle.findFirstOrThrow({ where: { vin: vin() } });
       expect(vehicle.make).toBe('Lexus');
     },
-    'Query.events': () => asBoth((token) => app.client.get('/events?limit=500', token), leaksNothing),
     'Query.health': async () => leaksNothing(await app.client.get('/health')),
     'Query.apiKeys': async () => leaksNothing(await app.client.get('/api-keys?includeRevoked=true', theirAdmin)),
     'Mutation.createApiKey': async () => {
@@ -544,6 +543,8 @@ describe('tenant isolation across every endpoint', () => {
             partnerId,
             mappingId,
             ruleId,
+            endpointId,
+            deliveryId,
           ]);
           const actors = response.body.requests.flatMap(
             (entry: { user_id: string | null; api_key_id: string | null }) => [entry.user_id, entry.api_key_id],

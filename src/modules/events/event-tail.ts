@@ -23,6 +23,7 @@ export class EventTail {
   private at: { txid: string; position: string } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private reading: Promise<void> | null = null;
+  private starting: Promise<void> | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -30,8 +31,12 @@ export class EventTail {
     private readonly intervalMs = 250,
   ) {}
 
-  /** Events from now on that `accepts` takes, as an async iterator that ends when the subscriber leaves. */
-  subscribe(accepts: (event: EventRow) => boolean): AsyncIterableIterator<EventRow> {
+  /**
+   * Events from now on that `accepts` takes, as an async iterator that ends when the subscriber
+   * leaves. It resolves once the tail knows where "now" is, so anything recorded after the
+   * subscription is answered reaches it.
+   */
+  async subscribe(accepts: (event: EventRow) => boolean): Promise<AsyncIterableIterator<EventRow>> {
     const queue: EventRow[] = [];
     let wake: (() => void) | null = null;
     let done = false;
@@ -50,6 +55,7 @@ export class EventTail {
       end: leave,
     };
     this.listeners.add(listener);
+    if (!this.at) await (this.starting ??= this.read().finally(() => (this.starting = null)));
     this.ensureRunning();
     const iterator: AsyncIterableIterator<EventRow> = {
       [Symbol.asyncIterator]: () => iterator,
