@@ -122,12 +122,22 @@ describe('events and the change feed', () => {
       lead.subject_id,
     ]);
     await app.database.pool.query(`UPDATE leads SET updated_at = now() WHERE id = $1`, [lead.subject_id]);
+    // Through the API, the event names the request.
+    const patched = await app.client.request('PATCH', `/api/v1/leads/${lead.subject_id}`, {
+      token: admin,
+      body: { assignee: 'Sam Lee' },
+    });
+    expect(patched.status).toBe(200);
     const { events: updates } = await follow(admin, '', cursor);
     const leadUpdates = updates.filter((event) => event.type === 'lead.updated');
-    expect(leadUpdates).toHaveLength(1);
+    expect(leadUpdates).toHaveLength(2);
     expect(leadUpdates[0]!.data).toEqual({
       lead_id: lead.subject_id,
       changes: { status: { old: 'new', new: 'contacted' } },
+    });
+    expect(leadUpdates[1]).toMatchObject({
+      request_id: patched.headers.get('x-request-id'),
+      data: { lead_id: lead.subject_id, changes: { assignee: { new: 'Sam Lee' } } },
     });
   });
 

@@ -3,6 +3,7 @@ import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
 import { findInTenant } from '../../tenancy';
+import { inCausedTransaction } from '../../db/bulk';
 import { oneOf, optionalText } from '../../validation';
 import { LEAD_SORT, LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters';
 
@@ -41,13 +42,14 @@ export async function updateLead(
   if (input.status === undefined && input.assignee === undefined)
     throw badInput('status', 'give status or assignee to change');
   if (input.status === null) throw badInput('status', 'must not be null');
-  await caller.db.lead.update({
-    where: { id },
-    data: {
-      ...(input.status !== undefined ? { status: oneOf('status', input.status, LEAD_STATUSES) } : {}),
-      ...(input.assignee !== undefined ? { assignee: optionalText('assignee', input.assignee, 100) } : {}),
-    },
-  });
+  const data = {
+    ...(input.status !== undefined ? { status: oneOf('status', input.status, LEAD_STATUSES) } : {}),
+    ...(input.assignee !== undefined ? { assignee: optionalText('assignee', input.assignee, 100) } : {}),
+  };
+  // The lead.updated event names this request as its cause.
+  await inCausedTransaction(caller.db, { requestId: caller.requestId }, (tx) =>
+    tx.lead.update({ where: { id }, data }),
+  );
   return id;
 }
 
