@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from '../../logger';
 import type { EventRow } from './events.service';
+import { EVENT_COLUMNS_SQL, SETTLED_EVENT_SQL } from './event-types';
 
 /**
  * Live events for GraphQL subscriptions. Each instance follows the events table itself, from the
@@ -105,17 +106,15 @@ export class EventTail {
       // Start at the newest event already visible: subscribers see what happens from now on.
       const head = await this.pool.query<{ txid: string; position: string }>(
         `SELECT coalesce(max(e.txid), 0) AS txid, coalesce(max(e.position), 0) AS position FROM events e
-         WHERE e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`,
+         WHERE ${SETTLED_EVENT_SQL}`,
       );
       this.at = head.rows[0]!;
       return;
     }
     for (;;) {
       const rows: pg.QueryResult<EventRow> = await this.pool.query<EventRow>(
-        `/* eventTail */ SELECT e.id, e.txid, e.position, e.type, e.dealer_group_id, e.dealer_id, e.subject_id, e.data,
-           e.sync_run_id, e.request_id, e.occurred_at
-         FROM events e
-         WHERE (e.txid, e.position) > ($1::bigint, $2::bigint) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+        `/* eventTail */ SELECT ${EVENT_COLUMNS_SQL} FROM events e
+         WHERE (e.txid, e.position) > ($1::bigint, $2::bigint) AND ${SETTLED_EVENT_SQL}
          ORDER BY e.txid, e.position LIMIT ${BATCH}`,
         [this.at!.txid, this.at!.position],
       );

@@ -1,9 +1,9 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput, forbidden } from '../../errors';
-import { LIMIT_DEFAULT, LIMIT_MAX } from '../../pagination';
+import { pageArgs } from '../../pagination';
 import { dealerIds, enumList } from '../../validation';
-import { EVENT_TYPES, scopeOfEvent, type EventType } from './event-types';
+import { EVENT_COLUMNS_SQL, EVENT_TYPES, scopeOfEvent, SETTLED_EVENT_SQL, type EventType } from './event-types';
 
 /**
  * The change feed: events in the order they were recorded, after a cursor.
@@ -86,21 +86,18 @@ export function readableTypes(
 }
 
 export async function listEvents(caller: Caller, args: EventFeedArgs): Promise<EventFeedPage> {
-  const limit = args.limit ?? LIMIT_DEFAULT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX)
-    throw badInput('limit', `must be a whole number from 1 to ${LIMIT_MAX}`);
+  const { limit } = pageArgs({ limit: args.limit });
   const after = positionOf(args.after);
   const types = readableTypes(caller, args.types);
   const dealers = dealerIds(args.dealer_id);
   // Each group's events read in index order (group, txid, position), then the groups merged.
   const rows = await caller.db.$queryRaw<EventRow[]>(Prisma.sql`/* eventFeed */
     SELECT e.* FROM unnest(${[...caller.session.dealerGroupIds]}::uuid[]) AS g(id) CROSS JOIN LATERAL (
-      SELECT e.id, e.txid, e.position, e.type, e.dealer_group_id, e.dealer_id, e.subject_id, e.data, e.sync_run_id,
-        e.request_id, e.occurred_at
+      SELECT ${Prisma.raw(EVENT_COLUMNS_SQL)}
       FROM events e
       WHERE e.dealer_group_id = g.id
         AND (e.txid, e.position) > (${after.txid}::bigint, ${after.position}::bigint)
-        AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+        AND ${Prisma.raw(SETTLED_EVENT_SQL)}
         AND e.type = ANY(${types}::text[])
         ${dealers ? Prisma.sql`AND e.dealer_id = ANY(${dealers}::uuid[])` : Prisma.empty}
       ORDER BY e.txid, e.position

@@ -6,6 +6,7 @@ import type { Mailer } from '../../mail';
 import type { SecretBox } from '../../secrets';
 import { OutboundError, outboundRequest } from '../../net/outbound';
 import { VERSION } from '../../project-root';
+import { SETTLED_EVENT_SQL } from '../events/event-types';
 
 /**
  * Pushes events to webhook endpoints (the Standard Webhooks specification) through a job queue in
@@ -140,7 +141,7 @@ export class WebhookDispatcher {
       }
       const batch = await client.query<{ txid: string; position: string }>(
         `/* webhookRelayBatch */ SELECT e.txid, e.position FROM events e
-         WHERE (e.txid, e.position) > ($1::bigint, $2::bigint) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+         WHERE (e.txid, e.position) > ($1::bigint, $2::bigint) AND ${SETTLED_EVENT_SQL}
          ORDER BY e.txid, e.position LIMIT ${RELAY_BATCH}`,
         [at.txid, at.position],
       );

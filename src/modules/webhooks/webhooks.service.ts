@@ -6,7 +6,7 @@ import { badInput, forbidden, notFound } from '../../errors';
 import { isPrivateAddress } from '../../net/outbound';
 import { pageArgs, type Page, type WindowArgs } from '../../pagination';
 import { inCallerGroups, targetGroup } from '../../tenancy';
-import { enumList, optionalText, uuid } from '../../validation';
+import { enumList, isUuid, optionalText, uuid } from '../../validation';
 import { EVENT_TYPES, scopeOfEvent } from '../events/event-types';
 import { EVENT_BODY_SQL, queueSubjects, secretContext } from './webhook-dispatcher';
 
@@ -106,7 +106,7 @@ export const viewOf = (row: {
 
 /** The caller's endpoint, else 404 (another group's endpoint does not exist for it). */
 async function findEndpoint(caller: Caller, id: string) {
-  const endpoint = /^[0-9a-f-]{36}$/i.test(id)
+  const endpoint = isUuid(id)
     ? await caller.db.webhookEndpoint.findFirst({ where: { id, dealerGroupId: inCallerGroups(caller.session) } })
     : null;
   if (!endpoint) throw notFound(`webhook endpoint ${id}`);
@@ -300,7 +300,7 @@ export async function redeliver(services: AppServices, caller: Caller, id: strin
   const endpoint = await findEndpoint(caller, id);
   if (!endpoint.enabled) throw badInput('id', 'the endpoint is disabled: enable it first (PATCH {"enabled": true})');
   const pool = services.database.pool;
-  const updated = /^[0-9a-f-]{36}$/i.test(deliveryId)
+  const updated = isUuid(deliveryId)
     ? await pool.query<{ endpoint_id: string; subject: string }>(
         `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), first_attempt_at = NULL
          WHERE id = $1 AND endpoint_id = $2 RETURNING endpoint_id, subject`,
