@@ -59,6 +59,19 @@ describe('rollups kept by every writer', () => {
 
   /** call_daily (rows with anything in them) and dealer_activity equal the rows they summarise. */
   async function expectRollupsMatchRows() {
+    // Other test files write calls into the shared database meanwhile: every read below sees one
+    // snapshot, so the rollups and the rows are compared at the same moment.
+    const client = await app.database.pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await compareRollupsWithRows(<T>(sql: string) => client.query(sql).then((result) => result.rows as T[]));
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  }
+
+  async function compareRollupsWithRows(query: <T>(sql: string) => Promise<T[]>) {
     const nonEmpty = `calls <> 0 OR answered <> 0 OR missed <> 0 OR voicemail <> 0 OR first_time_callers <> 0 OR answered_seconds <> 0`;
     const rollup = await query(
       `SELECT dealer_group_id, day::text, dealer_id, source_id, calls, answered, missed, voicemail, first_time_callers, answered_seconds::int
