@@ -1,6 +1,6 @@
 import { Prisma } from './generated/prisma/client';
 import type { Session } from './auth/session';
-import { callerGroupsSql } from './tenancy';
+import { callerGroupsSql, visibleDealers } from './tenancy';
 import { dealerIds } from './validation';
 
 /**
@@ -31,11 +31,13 @@ function wholeDays(from: Date | null | undefined, to: Date | null | undefined) {
  */
 export function rollupSplit(
   session: Session,
+  kind: 'calls' | 'sales',
   filters: { dealer_id?: string[] | null; from?: Date | null; to?: Date | null },
 ) {
   const days = wholeDays(filters.from, filters.to);
   if (!days) return null;
-  const dealers = dealerIds(filters.dealer_id);
+  // A partner's key reads the rows of each rooftop its link allows, never the whole group's.
+  const dealers = visibleDealers(session, kind, dealerIds(filters.dealer_id));
   const conditions = [
     callerGroupsSql(session, 'r'),
     // Without a rooftop filter, the rows for all rooftops together.

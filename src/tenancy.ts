@@ -1,4 +1,5 @@
 import type { Session } from './auth/session';
+import type { DataKind } from './auth/consent';
 import { badInput, conflict, notFound } from './errors';
 import { Prisma, type PrismaClient } from './generated/prisma/client';
 import { isUuid } from './validation';
@@ -27,15 +28,66 @@ export const callerGroupsSql = (session: Session, alias: string) =>
   equalsAny(Prisma.raw(`${alias}.dealer_group_id`), session.dealerGroupIds, 'uuid');
 
 /**
+ * The caller's rows of one kind of data, as SQL over the table aliased `alias` (which has
+ * dealer_group_id and dealer_id): its groups' rows and, for a partner's key, only those of the
+ * rooftops whose link allows `kind`.
+ */
+export function callerDataSql(session: Session, alias: string, kind: DataKind): Prisma.Sql {
+  const groups = callerGroupsSql(session, alias);
+  if (!session.consent) return groups;
+  return Prisma.sql`${groups} AND ${Prisma.raw(alias)}.dealer_id = ANY(${[...session.consent.dealers(kind)]}::uuid[])`;
+}
+
+/** The same for Prisma, over a model with dealerGroupId and dealerId: `where: { ...inCallerData(session, 'leads') }`. */
+export function inCallerData(session: Session, kind: DataKind) {
+  return {
+    dealerGroupId: inCallerGroups(session),
+    ...(session.consent ? { dealerId: { in: [...session.consent.dealers(kind)] } } : {}),
+  };
+}
+
+/**
+ * The caller's rooftops for Prisma: its groups' and, for a partner's key, those whose link allows
+ * `kind` (`dealers`: the rooftops' own records; another kind when matching a rooftop to write for).
+ */
+export function inCallerDealers(session: Session, kind: DataKind = 'dealers'): Prisma.DealerWhereInput {
+  return {
+    dealerGroupId: inCallerGroups(session),
+    ...(session.consent ? { id: { in: [...session.consent.dealers(kind)] } } : {}),
+  };
+}
+
+/**
+ * The rooftops a `dealer_id` filter names (undefined: every rooftop), narrowed for a partner's key
+ * to those whose link allows `kind` (its whole list when the filter names none).
+ */
+export function visibleDealers(session: Session, kind: DataKind, named: string[] | undefined): string[] | undefined {
+  const consent = session.consent;
+  if (!consent) return named;
+  const allowed = consent.dealers(kind);
+  return named ? named.filter((id) => allowed.includes(id)) : [...allowed];
+}
+
+/**
+ * A rooftop a partner's key writes `kind` data for must be linked to its partner with that
+ * permission; else 400 naming dealer_id, which says no more about a rooftop it may not see.
+ */
+function assertMayWrite(session: Session, kind: DataKind, dealerId: string): void {
+  if (session.consent && !session.consent.allows(kind, dealerId))
+    throw badInput('dealer_id', `no dealer ${dealerId} whose ${kind} this key's partner may send`);
+}
+
+/**
  * The rooftop an input's `dealer_id` names, when it is in the caller's groups (and not archived,
  * with `active`); else 400 naming the field. `purpose` finishes "is required: …".
  */
 export async function inputDealer(
   caller: { db: PrismaClient; session: Session },
   dealerId: string | null | undefined,
-  options: { purpose: string; active?: boolean },
+  options: { purpose: string; active?: boolean; writes?: DataKind },
 ) {
   if (!dealerId || !isUuid(dealerId)) throw badInput('dealer_id', `is required: ${options.purpose}`);
+  if (options.writes) assertMayWrite(caller.session, options.writes, dealerId);
   const dealer = await caller.db.dealer.findFirst({
     where: {
       id: dealerId,
@@ -70,9 +122,12 @@ export async function findInTenant<T>(
   session: Session,
   what: string,
   id: string,
-  find: (where: { id: string; dealerGroupId: { in: string[] } }) => Promise<T | null>,
+  find: (where: { id: string; dealerGroupId: { in: string[] }; dealerId?: { in: string[] } }) => Promise<T | null>,
+  /** The kind of dealer data the record is: a partner's key finds it only at a rooftop its link allows it for. */
+  kind?: DataKind,
 ): Promise<T> {
-  const record = isUuid(id) ? await find({ id, dealerGroupId: inCallerGroups(session) }) : null;
+  const where = { id, ...(kind ? inCallerData(session, kind) : { dealerGroupId: inCallerGroups(session) }) };
+  const record = isUuid(id) ? await find(where) : null;
   if (!record) throw notFound(`${what} ${id}`);
   return record;
 }

@@ -233,12 +233,13 @@ describe('events and the change feed', () => {
     await app.database.pool.query('DELETE FROM webhook_endpoints WHERE id = $1', [endpoint.rows[0]!.id]);
   });
 
-  it('streams live events to a GraphQL subscription over server-sent events, of its own group only', async () => {
+  /** A GraphQL subscription over server-sent events: what it has streamed so far, reading for up to `ms`. */
+  async function subscribe(token: string, query: string) {
     const controller = new AbortController();
     const response = await fetch(`${app.url}/graphql`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: 'subscription { events(types: ["lead.created"]) { type dealer_id subject_id } }' }),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query }),
       signal: controller.signal,
     });
     expect(response.status).toBe(200);
@@ -246,33 +247,69 @@ describe('events and the change feed', () => {
     const reader = response.body!.getReader();
     let text = '';
     let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
-    /** What the stream has said so far, reading for up to `ms`. */
-    const streamed = async (ms: number) => {
-      for (const deadline = Date.now() + ms; Date.now() < deadline;) {
-        pending ??= reader.read();
-        const chunk = await Promise.race([
-          pending,
-          new Promise<null>((resolve) => setTimeout(() => resolve(null), 100)),
-        ]);
-        if (chunk) {
-          pending = null;
-          if (chunk.value) text += new TextDecoder().decode(chunk.value);
+    return {
+      streamed: async (ms: number): Promise<Array<{ type: string; dealer_id: string }>> => {
+        for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+          pending ??= reader.read();
+          const chunk = await Promise.race([
+            pending,
+            new Promise<null>((resolve) => setTimeout(() => resolve(null), 100)),
+          ]);
+          if (chunk) {
+            pending = null;
+            if (chunk.value) text += new TextDecoder().decode(chunk.value);
+          }
         }
-      }
-      return [...text.matchAll(/event: next\ndata: (.*)\n/g)].map((match) => JSON.parse(match[1]!).data.events);
+        return [...text.matchAll(/event: next\ndata: (.*)\n/g)].map((match) => JSON.parse(match[1]!).data.events);
+      },
+      close: async () => {
+        controller.abort();
+        await reader.cancel().catch(() => {});
+      },
     };
+  }
+
+  it('streams live events to a GraphQL subscription over server-sent events, of its own group only', async () => {
+    const stream = await subscribe(
+      admin,
+      'subscription { events(types: ["lead.created"]) { type dealer_id subject_id } }',
+    );
     // Another group's lead and one of ours (and a call, not asked for), until the stream, set at
     // the present once subscribed, shows ours.
     let events: Array<{ type: string; dealer_id: string }> = [];
     for (let round = 0; round < 20 && !events.length; round += 1) {
       await seedActivity(app.database.prisma, other, { leads: [{ dealer: 0 }] });
       await seedActivity(app.database.prisma, group, { leads: [{ dealer: 1 }], calls: [{ dealer: 1 }] });
-      events = await streamed(500);
+      events = await stream.streamed(500);
     }
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((event) => event.type === 'lead.created' && event.dealer_id === group.dealerIds[1])).toBe(true);
-    controller.abort();
-    await reader.cancel().catch(() => {});
+    await stream.close();
+  });
+
+  it("streams a partner's key only the events its partner's links allow", async () => {
+    const partner = (await app.client.post('/partners', { name: 'Live Board', kind: 'agency' }, admin)).body.id;
+    await app.client.post(
+      `/partners/${partner}/dealers`,
+      { dealer_id: group.dealerIds[1], relationship_type: 'analytics', data_permissions: ['leads'] },
+      admin,
+    );
+    const key = (
+      await createKey(app.client, admin, { name: 'board', scopes: ['leads:read', 'calls:read'], partnerId: partner })
+    ).key;
+    const stream = await subscribe(key, 'subscription { events { type dealer_id subject_id } }');
+    // Leads at both rooftops and a call at the linked one (calls not allowed), until the stream shows a lead.
+    let events: Array<{ type: string; dealer_id: string }> = [];
+    for (let round = 0; round < 20 && !events.length; round += 1) {
+      await seedActivity(app.database.prisma, group, {
+        leads: [{ dealer: 0 }, { dealer: 1 }],
+        calls: [{ dealer: 1 }],
+      });
+      events = await stream.streamed(500);
+    }
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.type === 'lead.created' && event.dealer_id === group.dealerIds[1])).toBe(true);
+    await stream.close();
   });
 
   it('answers bad arguments with a 400 naming them', async () => {

@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
+import { createKey } from './helpers/keys';
 
 /**
  * Webhooks, from the receiver's side: a local server records what arrives; the signatures are
@@ -210,6 +211,48 @@ describe('webhooks', () => {
       (await app.client.request('DELETE', `/api/v1/webhook-endpoints/${made.id}`, { token: otherAdmin })).status,
     ).toBe(404);
   });
+
+  it("sends a partner's endpoint only the events its links allow, and stops when a link goes", async () => {
+    receiver = await startReceiver();
+    const partner = (await app.client.post('/partners', { name: 'Lead Router', kind: 'vendor' }, admin)).body.id;
+    const link = (dealerId: string) =>
+      app.client.post(
+        `/partners/${partner}/dealers`,
+        { dealer_id: dealerId, relationship_type: 'crm', data_permissions: ['leads'] },
+        admin,
+      );
+    expect((await link(group.dealerIds[0]!)).status).toBe(201);
+    const key = (
+      await createKey(app.client, admin, {
+        name: 'router',
+        scopes: ['leads:read', 'calls:read', 'webhooks:write'],
+        partnerId: partner,
+      })
+    ).key;
+    const made = await app.client.post(
+      '/webhook-endpoints',
+      { url: receiver.url, event_types: ['lead.created', 'call.created'] },
+      key,
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    // Leads at both rooftops and a call at the linked one: only the linked rooftop's lead is the partner's.
+    const first = await seedActivity(app.database.prisma, group, {
+      leads: [{ dealer: 1 }, { dealer: 0 }],
+      calls: [{ dealer: 0 }],
+    });
+    await until('the lead', () => receiver.received.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(receiver.received.map((entry) => [entry.event.type, entry.event.subject_id])).toEqual([
+      ['lead.created', first.leads[1]],
+    ]);
+    const unlinked = await app.client.request('DELETE', `/api/v1/partners/${partner}/dealers/${group.dealerIds[0]}`, {
+      token: admin,
+    });
+    expect(unlinked.status).toBe(200);
+    await seedActivity(app.database.prisma, group, { leads: [{ dealer: 0 }] });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(receiver.received).toHaveLength(1);
+  });
 });
 
 describe('an endpoint failing past its retry window', () => {
@@ -242,7 +285,7 @@ describe('an endpoint failing past its retry window', () => {
         })();
         return files
           .map((file) => readFileSync(path.join(dir, file), 'utf8'))
-          .find((text) => text.includes('A webhook endpoint was disabled'));
+          .find((text) => text.includes('A webhook endpoint was disabled') && text.includes(group.users.admin!.email));
       });
       expect(mail).toContain(group.users.admin!.email);
       // Nothing goes to a disabled endpoint; enabled again, the next events do.

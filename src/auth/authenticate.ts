@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { forbidden, unauthenticated } from '../errors';
 import { ROLE_SCOPES, type Role } from './scopes';
 import { Session } from './session';
+import { Consent, type PartnerLink } from './consent';
 import { API_KEY_PREFIX, hashApiKey, ipAllowed, sameDigest } from './api-keys';
 import { isScope } from './scopes';
 import type { TokenService } from './tokens';
@@ -48,6 +49,8 @@ interface ApiKeyRow {
   revoked_at: Date | null;
   dealer_group_ids: string[];
   never_used: boolean;
+  partner_id: string | null;
+  partner_links: PartnerLink[];
 }
 
 /** How long a remembered user or key is trusted without a word from the database (a safety net for a lost connection). */
@@ -192,7 +195,10 @@ export class Authenticator {
     const row = await this.remembered.get(`key:${hash}`, async () => {
       const [found] = await this.deps.db.$queryRaw<ApiKeyRow[]>(Prisma.sql`/* sessionApiKey */
         SELECT k.id, k.name, k.key_hash, k.scopes, k.rate_limit_per_hour, k.allowed_ips, k.revoked_at, k.last_used_at IS NULL AS never_used,
-          COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
+          COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids,
+          k.partner_id::text AS partner_id,
+          (SELECT COALESCE(json_agg(json_build_object('dealer_id', pd.dealer_id, 'permissions', pd.data_permissions)), '[]')
+           FROM partner_dealers pd WHERE pd.partner_id = k.partner_id) AS partner_links
         FROM api_keys k LEFT JOIN api_key_dealer_groups g ON g.api_key_id = k.id WHERE k.key_hash = ${hash} GROUP BY k.id`);
       return found ?? null;
     });
@@ -207,6 +213,7 @@ export class Authenticator {
       { kind: 'apiKey', apiKeyId: row.id, name: row.name, rateLimitPerHour: row.rate_limit_per_hour, neverUsed },
       row.scopes.filter(isScope),
       row.dealer_group_ids,
+      row.partner_id ? new Consent(row.partner_id, row.partner_links) : null,
     );
   }
 }

@@ -7,6 +7,7 @@ export const passwordChangeRequired = () =>
     'change the initial password first: POST /auth/password with current_password and new_password',
   );
 import type { Role, Scope } from './scopes';
+import type { Consent } from './consent';
 
 export type Principal =
   | { kind: 'anonymous' }
@@ -39,6 +40,8 @@ export class Session {
     readonly scopes: readonly Scope[],
     /** The dealer groups whose data this caller may see: the tenant filter of every query. */
     readonly dealerGroupIds: readonly string[],
+    /** For a key bound to a partner: the rooftops, and the data of each, the partner may receive. */
+    readonly consent: Consent | null = null,
   ) {}
 
   get isAuthenticated(): boolean {

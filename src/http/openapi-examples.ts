@@ -19,6 +19,7 @@ const apiKey = {
   rotatedFromId: null,
   dealerGroupIds: ['b168616f-26c1-42cb-a815-39c5c943eded'],
   createdById: '95aa775f-ae30-4d0d-a9bd-3e308130ed73',
+  partnerId: null,
 };
 
 export const OPENAPI_EXAMPLES: Record<string, { request?: unknown; response?: unknown }> = {

@@ -1,3 +1,4 @@
+import { PARTNER_SCOPES } from '../../auth/consent';
 import { builder } from '../../builder';
 import { itemsByIds, pageOf } from '../../pages';
 import { maskApiKey } from '../../auth/api-keys';
@@ -59,6 +60,11 @@ export const ApiKey = builder.prismaObject('ApiKey', {
       resolve: (key) => key.dealerGroups.map((group) => group.dealerGroupId),
     }),
     createdById: t.exposeID('createdById'),
+    partnerId: t.exposeID('partnerId', {
+      nullable: true,
+      description:
+        'The partner the key is bound to: it sees only the rooftops linked to that partner, and only the data each link allows.',
+    }),
   }),
 });
 
@@ -98,10 +104,19 @@ builder.mutationFields((t) => ({
       scopes: t.arg.stringList({ required: true, ...choices(SCOPES) }),
       rateLimitPerHour: t.arg.int(),
       allowedIps: t.arg.stringList({ description: 'CIDR blocks, e.g. "203.0.113.0/24"; other addresses get 403.' }),
-      dealerGroupIds: t.arg.idList({ description: 'Defaults to all of your dealer groups.' }),
+      dealerGroupIds: t.arg.idList({
+        description: "Defaults to all of your dealer groups (a partner's key: its partner's group).",
+      }),
+      partnerId: t.arg.id({
+        description: `Binds the key to this partner: it sees only the rooftops linked to the partner (POST /partners/:id/dealers) and only the kinds of data each link allows, and may hold only ${PARTNER_SCOPES.join(', ')}.`,
+      }),
     },
     resolve: (_root, args, context) =>
-      createApiKey(context, { ...args, dealerGroupIds: args.dealerGroupIds?.map(String) }),
+      createApiKey(context, {
+        ...args,
+        dealerGroupIds: args.dealerGroupIds?.map(String),
+        partnerId: args.partnerId == null ? null : String(args.partnerId),
+      }),
   }),
   revokeApiKey: t.prismaField({
     ...operation('DELETE /api-keys/:id', 'Revoke an API key'),

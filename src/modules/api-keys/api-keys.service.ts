@@ -6,6 +6,8 @@ import { isScope, SCOPES } from '../../auth/scopes';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs, type IdPage, type WindowArgs } from '../../pagination';
 import { inCallerGroups } from '../../tenancy';
+import { PARTNER_SCOPES } from '../../auth/consent';
+import { isUuid } from '../../validation';
 
 /** API keys: create, list, revoke and rotate, for the admin users of the keys' dealer groups. */
 
@@ -20,6 +22,7 @@ export interface CreateApiKeyInput {
   rateLimitPerHour?: number | null;
   allowedIps?: string[] | null;
   dealerGroupIds?: string[] | null;
+  partnerId?: string | null;
 }
 
 function validate(session: Caller['session'], input: CreateApiKeyInput) {
@@ -58,8 +61,34 @@ function visibleTo(session: Caller['session']): Prisma.ApiKeyWhereInput {
   return { dealerGroups: { some: {}, every: { dealerGroupId: inCallerGroups(session) } } };
 }
 
+/**
+ * A key bound to a partner: the partner is one of the caller's, the key reads only the partner's
+ * group, and holds only the scopes a partner's key may (PARTNER_SCOPES).
+ */
+async function partnerBinding(caller: Caller, input: CreateApiKeyInput) {
+  if (input.partnerId == null) return null;
+  const partner = isUuid(input.partnerId)
+    ? await caller.db.partner.findFirst({
+        where: { id: input.partnerId, dealerGroupId: inCallerGroups(caller.session) },
+        select: { id: true, dealerGroupId: true },
+      })
+    : null;
+  if (!partner) throw badInput('partnerId', `no partner ${input.partnerId} in your dealer groups`);
+  const others = (input.dealerGroupIds ?? []).filter((id) => id !== partner.dealerGroupId);
+  if (others.length)
+    throw badInput('dealerGroupIds', "a partner's key reads only its partner's dealer group; leave dealerGroupIds out");
+  const refused = input.scopes.filter((scope) => !(PARTNER_SCOPES as readonly string[]).includes(scope));
+  if (refused.length)
+    throw badInput(
+      'scopes',
+      `a partner's key may not hold ${refused.join(', ')}; it may hold ${PARTNER_SCOPES.join(', ')}`,
+    );
+  return partner;
+}
+
 export async function createApiKey(caller: Caller, input: CreateApiKeyInput) {
-  const valid = validate(caller.session, input);
+  const partner = await partnerBinding(caller, input);
+  const valid = validate(caller.session, partner ? { ...input, dealerGroupIds: [partner.dealerGroupId] } : input);
   const secret = generateApiKey();
   const created = await caller.db.$transaction(async (tx) => {
     const apiKey = await tx.apiKey.create({
@@ -71,6 +100,7 @@ export async function createApiKey(caller: Caller, input: CreateApiKeyInput) {
         rateLimitPerHour: valid.rateLimitPerHour,
         allowedIps: valid.allowedIps,
         createdById: caller.session.userId as string,
+        partnerId: partner?.id ?? null,
         dealerGroups: { create: valid.dealerGroupIds.map((dealerGroupId) => ({ dealerGroupId })) },
       },
     });
@@ -84,6 +114,7 @@ export async function createApiKey(caller: Caller, input: CreateApiKeyInput) {
         scopes: valid.scopes,
         rateLimitPerHour: valid.rateLimitPerHour,
         allowedIps: valid.allowedIps,
+        ...(partner ? { partnerId: partner.id } : {}),
       },
     });
     return apiKey;
@@ -164,6 +195,7 @@ export async function rotateApiKey(caller: Caller, id: string, gracePeriodSecond
         rateLimitPerHour: old.rateLimitPerHour,
         allowedIps: old.allowedIps,
         createdById: caller.session.userId as string,
+        partnerId: old.partnerId,
         rotatedFromId: old.id,
         dealerGroups: { create: groups.map((dealerGroupId) => ({ dealerGroupId })) },
       },

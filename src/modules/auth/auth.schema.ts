@@ -1,5 +1,6 @@
 import { builder } from '../../builder';
 import type { Role } from '../../auth/scopes';
+import type { Consent, PartnerLink } from '../../auth/consent';
 import { DealerGroup } from '../dealers/dealers.schema';
 import { login, logout, refresh, type TokenPair } from './auth.service';
 import { restOperations } from '../../http/operations';
@@ -50,7 +51,24 @@ export const AuthTokens = builder.objectRef<TokenPair>('AuthTokens').implement({
   }),
 });
 
+const PartnerLinkView = builder.objectRef<PartnerLink>('PartnerConsentLink').implement({
+  description: 'A rooftop linked to the partner, and the kinds of data the link allows.',
+  fields: (t) => ({
+    dealer_id: t.exposeID('dealer_id'),
+    data_permissions: t.stringList({ resolve: (link) => [...link.permissions] }),
+  }),
+});
+
+const PartnerConsent = builder.objectRef<Consent>('PartnerConsent').implement({
+  description: "What a partner's key may see: the rooftops linked to its partner and the data each link allows.",
+  fields: (t) => ({
+    partner_id: t.exposeID('partnerId'),
+    dealers: t.field({ type: [PartnerLinkView], resolve: (consent) => [...consent.links] }),
+  }),
+});
+
 interface MeShape {
+  consent: Consent | null;
   userId: string | null;
   apiKeyId: string | null;
   role: Role | null;
@@ -73,6 +91,13 @@ const Me = builder.objectRef<MeShape>('Me').implement({
       description: 'When the caller is an API key.',
       resolve: (query, me, _args, context) =>
         me.apiKeyId ? context.db.apiKey.findUniqueOrThrow({ ...query, where: { id: me.apiKeyId } }) : null,
+    }),
+    partner: t.field({
+      type: PartnerConsent,
+      nullable: true,
+      description:
+        "When the caller is a partner's API key: its partner, the rooftops linked to it and what each link allows.",
+      resolve: (me) => me.consent,
     }),
     role: t.field({ type: UserRoleEnum, nullable: true, resolve: (me) => me.role }),
     scopes: t.stringList({ resolve: (me) => [...me.scopes] }),
@@ -129,6 +154,7 @@ builder.queryFields((t) => ({
       role: session.principal.kind === 'user' ? session.principal.role : null,
       scopes: session.scopes,
       dealerGroupIds: session.dealerGroupIds,
+      consent: session.consent,
     }),
   }),
 }));

@@ -1,7 +1,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Session } from '../../auth/session';
 import { badInput } from '../../errors';
-import { callerGroupsSql } from '../../tenancy';
+import { callerDataSql } from '../../tenancy';
 import { dealerIds, enumList, oneOf } from '../../validation';
 import { rangeSql } from '../../sql-filters';
 import { KEY_TYPES, sortableBy } from '../../keyset';
@@ -31,7 +31,7 @@ export function callFilterSql(session: Session, filters: CallFilters): Prisma.Sq
   const statuses = enumList('status', filters.status, CALL_STATUSES);
   const dealers = dealerIds(filters.dealer_id);
   const direction = filters.direction ? oneOf('direction', filters.direction, CALL_DIRECTIONS) : null;
-  const parts = [callerGroupsSql(session, 'c'), ...rangeSql('c.started_at', filters.from, filters.to)];
+  const parts = [callerDataSql(session, 'c', 'calls'), ...rangeSql('c.started_at', filters.from, filters.to)];
   if (dealers) parts.push(Prisma.sql`c.dealer_id = ANY(${dealers}::uuid[])`);
   if (statuses?.length) parts.push(Prisma.sql`c.status = ANY(${statuses}::call_status[])`);
   if (direction) parts.push(Prisma.sql`c.direction = ${direction}::call_direction`);

@@ -34,8 +34,12 @@ export async function callPage(
 }
 
 export async function findCallId(caller: Caller, id: string): Promise<string> {
-  const call = await findInTenant(caller.session, 'call', id, (where) =>
-    caller.db.call.findFirst({ where, select: { id: true } }),
+  const call = await findInTenant(
+    caller.session,
+    'call',
+    id,
+    (where) => caller.db.call.findFirst({ where, select: { id: true } }),
+    'calls',
   );
   return call.id;
 }
@@ -106,7 +110,7 @@ function callMeasureRows(caller: Caller, filters: CallFilters): Prisma.Sql {
     filters.min_duration == null &&
     !filters.department &&
     !filters.updated_since;
-  const split = rollupable ? rollupSplit(caller.session, filters) : null;
+  const split = rollupable ? rollupSplit(caller.session, 'calls', filters) : null;
   if (!split) return raw({});
   callFilterSql(caller.session, filters); // checks the filters once, whatever reads them
   const source = sourceFilterSql('r', filters.source);

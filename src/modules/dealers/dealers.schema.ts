@@ -2,6 +2,8 @@ import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import { Prisma } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { childPageLoader } from '../../loaders';
+import type { Session } from '../../auth/session';
+import type { DataKind } from '../../auth/consent';
 import { builder, Deletion, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
 import { itemsWhere, pageOf, rowsByIds } from '../../pages';
@@ -32,7 +34,16 @@ export const DealerGroup = builder.prismaObject('DealerGroup', {
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     slug: t.exposeString('slug'),
-    dealers: t.relation('dealers', { query: { where: { archivedAt: null }, orderBy: { name: 'asc' } } }),
+    dealers: t.relation('dealers', {
+      description: "Its active rooftops (for a partner's key, those whose link allows dealers).",
+      query: (_args, context) => ({
+        where: {
+          archivedAt: null,
+          ...(context.session.consent ? { id: { in: [...context.session.consent.dealers('dealers')] } } : {}),
+        },
+        orderBy: { name: 'asc' },
+      }),
+    }),
   }),
 });
 
@@ -62,6 +73,20 @@ interface DealerList<Args extends InputFieldMap> {
   filter: (args: InputShapeFromFields<Args>) => Prisma.Sql;
 }
 
+/** The kind of data each of a rooftop's lists holds (the scope it needs, what a partner's link must allow). */
+const KIND_OF = { Vehicle: 'inventory', Call: 'calls', Lead: 'leads', Sale: 'sales' } as const;
+
+/** Whether the caller may read `kind` data of this rooftop (always, unless a partner's key whose link does not allow it). */
+const mayReadAt = (session: Session, kind: DataKind, dealerId: string) =>
+  !session.consent || session.consent.allows(kind, dealerId);
+
+/** A count of one kind of a rooftop's records: needs its scope, and is 0 where a partner's link does not allow the kind. */
+const countOf = (kind: DataKind) => ({
+  ...GRAPHQL_ONLY,
+  authScopes: { scope: `${kind}:read` as const },
+  description: `Needs ${kind}:read; 0 for a partner's key whose link to the rooftop does not allow ${kind}.`,
+});
+
 /**
  * A dashboard view of a rooftop: its latest records of `model`, filtered and paged. For a page of
  * dealers one statement picks every dealer's ids with a LATERAL … LIMIT and one more reads the rows
@@ -73,12 +98,16 @@ function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args ext
   list: DealerList<Args>,
 ) {
   const alias = Prisma.raw(list.alias);
+  const kind = KIND_OF[model];
   return t.prismaField({
     type: [model],
     ...GRAPHQL_ONLY,
+    description: `The rooftop's latest ${kind}: needs ${kind}:read; empty for a partner's key whose link to the rooftop does not allow ${kind}.`,
+    authScopes: { scope: `${kind}:read` },
     args: { ...list.args, ...listArgs(t, { limit: '1-500, default 50.' }) },
     resolve: (query, dealer, args, context) => {
       const { limit, offset } = pageArgs(args);
+      if (!mayReadAt(context.session, kind, dealer.id)) return [];
       // The arguments hold the list's own and the window; TypeScript cannot see the former in the merged shape.
       const filter = list.filter(args as unknown as InputShapeFromFields<Args>);
       return childPageLoader(
@@ -157,23 +186,30 @@ export const Dealer = builder.prismaObject('Dealer', {
       orderBy: Prisma.sql`d.sold_at DESC, d.id`,
       ...inPeriod(t, 'd.sold_at'),
     }),
-    vehicle_count: t.relationCount('vehicles', GRAPHQL_ONLY),
+    vehicle_count: t.relationCount('vehicles', {
+      ...countOf('inventory'),
+      where: (_args, context) =>
+        context.session.consent ? { dealerId: { in: [...context.session.consent.dealers('inventory')] } } : {},
+    }),
     // Counts come from dealer_activity (kept by triggers in every writer's transaction), joined into
     // the dealers' own statement, instead of counting the rows.
     call_count: t.int({
-      ...GRAPHQL_ONLY,
+      ...countOf('calls'),
       select: { activity: true },
-      resolve: (dealer) => dealer.activity?.calls ?? 0,
+      resolve: (dealer, _args, context) =>
+        mayReadAt(context.session, 'calls', dealer.id) ? (dealer.activity?.calls ?? 0) : 0,
     }),
     lead_count: t.int({
-      ...GRAPHQL_ONLY,
+      ...countOf('leads'),
       select: { activity: true },
-      resolve: (dealer) => dealer.activity?.leads ?? 0,
+      resolve: (dealer, _args, context) =>
+        mayReadAt(context.session, 'leads', dealer.id) ? (dealer.activity?.leads ?? 0) : 0,
     }),
     sale_count: t.int({
-      ...GRAPHQL_ONLY,
+      ...countOf('sales'),
       select: { activity: true },
-      resolve: (dealer) => dealer.activity?.sales ?? 0,
+      resolve: (dealer, _args, context) =>
+        mayReadAt(context.session, 'sales', dealer.id) ? (dealer.activity?.sales ?? 0) : 0,
     }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),

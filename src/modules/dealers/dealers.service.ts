@@ -3,7 +3,8 @@ import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs, type PageRef, type WindowArgs } from '../../pagination';
 import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl } from '../../validation';
-import { targetGroup, findInTenant, inCallerGroups, unlessTaken } from '../../tenancy';
+import type { DataKind } from '../../auth/consent';
+import { targetGroup, findInTenant, inCallerDealers, unlessTaken } from '../../tenancy';
 import { keepOrder, rankDealers, type CandidateReranker, type MatchInput } from './matching';
 
 /** Dealers (rooftops) of the caller's groups: profiles, aliases, archiving and matching. */
@@ -30,7 +31,7 @@ export async function dealerPage(
   const { limit, offset } = pageArgs(args);
   const q = optionalText('q', args.q, 100);
   const where: Prisma.DealerWhereInput = {
-    dealerGroupId: inCallerGroups(caller.session),
+    ...inCallerDealers(caller.session),
     ...(args.include_archived ? {} : { archivedAt: null }),
     ...(q
       ? {
@@ -51,7 +52,10 @@ export async function findDealer(
   id: string,
 ): Promise<{ id: string; dealerGroupId: string; archivedAt: Date | null }> {
   return findInTenant(caller.session, 'dealer', id, (where) =>
-    caller.db.dealer.findFirst({ where, select: { id: true, dealerGroupId: true, archivedAt: true } }),
+    caller.db.dealer.findFirst({
+      where: { AND: [where, inCallerDealers(caller.session)] },
+      select: { id: true, dealerGroupId: true, archivedAt: true },
+    }),
   );
 }
 
@@ -152,6 +156,8 @@ export async function matchDealers(
   caller: Caller,
   input: MatchInput & { limit?: number | null },
   reranker: CandidateReranker = keepOrder,
+  /** For a partner's key, the rooftops whose link allows this kind (an ADF lead's vendor: `leads`). */
+  among: DataKind = 'dealers',
 ) {
   if (![input.name, input.street, input.phone, input.website].some((value) => value?.trim())) {
     throw badInput('name', 'give at least a name, street, phone or website to match on');
@@ -160,7 +166,7 @@ export async function matchDealers(
   if (!Number.isInteger(limit) || limit < 1 || limit > 50)
     throw badInput('limit', 'must be a whole number from 1 to 50');
   const dealers = await caller.db.dealer.findMany({
-    where: { dealerGroupId: inCallerGroups(caller.session), archivedAt: null },
+    where: { ...inCallerDealers(caller.session, among), archivedAt: null },
     select: {
       id: true,
       name: true,

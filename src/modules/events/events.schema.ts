@@ -1,6 +1,6 @@
 import { builder } from '../../builder';
 import { restOperations } from '../../http/operations';
-import { EVENT_TYPES } from './event-types';
+import { consentAllowsEvent, EVENT_TYPES } from './event-types';
 import { listEvents, readableTypes, type EventFeedPage, type EventRow } from './events.service';
 import { dealerIds } from '../../validation';
 
@@ -84,11 +84,14 @@ builder.subscriptionFields((t) => ({
       const groups = new Set(context.session.dealerGroupIds);
       const dealers = dealerIds(args.dealer_id?.map(String));
       const rooftops = dealers ? new Set(dealers) : null;
+      const consent = context.session.consent;
       return root.events.subscribe(
         (event) =>
           groups.has(event.dealer_group_id) &&
           types.has(event.type) &&
-          (!rooftops || (event.dealer_id !== null && rooftops.has(event.dealer_id))),
+          (!rooftops || (event.dealer_id !== null && rooftops.has(event.dealer_id))) &&
+          // A partner's key: only the rooftops and kinds of data its partner's links allow.
+          (!consent || consentAllowsEvent(consent, event)),
       );
     },
     resolve: (event) => event,

@@ -3,7 +3,14 @@ import type { Caller } from '../../caller';
 import { badInput, forbidden } from '../../errors';
 import { pageArgs } from '../../pagination';
 import { dealerIds, enumList } from '../../validation';
-import { EVENT_COLUMNS_SQL, EVENT_TYPES, scopeOfEvent, SETTLED_EVENT_SQL, type EventType } from './event-types';
+import {
+  consentedEventSql,
+  EVENT_COLUMNS_SQL,
+  EVENT_TYPES,
+  scopeOfEvent,
+  SETTLED_EVENT_SQL,
+  type EventType,
+} from './event-types';
 
 /**
  * The change feed: events in the order they were recorded, after a cursor.
@@ -90,6 +97,8 @@ export async function listEvents(caller: Caller, args: EventFeedArgs): Promise<E
   const after = positionOf(args.after);
   const types = readableTypes(caller, args.types);
   const dealers = dealerIds(args.dealer_id);
+  // A partner's key: only events of the rooftops and kinds of data its partner's links allow.
+  const consent = caller.session.consent;
   // Each group's events read in index order (group, txid, position), then the groups merged.
   const rows = await caller.db.$queryRaw<EventRow[]>(Prisma.sql`/* eventFeed */
     SELECT e.* FROM unnest(${[...caller.session.dealerGroupIds]}::uuid[]) AS g(id) CROSS JOIN LATERAL (
@@ -100,6 +109,7 @@ export async function listEvents(caller: Caller, args: EventFeedArgs): Promise<E
         AND ${Prisma.raw(SETTLED_EVENT_SQL)}
         AND e.type = ANY(${types}::text[])
         ${dealers ? Prisma.sql`AND e.dealer_id = ANY(${dealers}::uuid[])` : Prisma.empty}
+        ${consent ? Prisma.sql`AND ${consentedEventSql(Prisma.sql`${consent.partnerId}::uuid`)}` : Prisma.empty}
       ORDER BY e.txid, e.position
       LIMIT ${limit + 1}) e
     ORDER BY e.txid, e.position

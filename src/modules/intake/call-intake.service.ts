@@ -53,6 +53,7 @@ export async function createCall(caller: Caller, input: CallInput): Promise<Call
   const dealer = await inputDealer(caller, input.dealer_id, {
     purpose: 'the rooftop the call came in to',
     active: true,
+    writes: 'calls',
   });
   const provider = providerName('provider', input.provider ?? writerSource(caller.session));
   if (!input.external_id?.trim())

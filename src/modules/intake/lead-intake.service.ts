@@ -82,6 +82,7 @@ export async function createLead(caller: Caller, input: LeadInput): Promise<Lead
   const dealer = await inputDealer(caller, given.dealerId, {
     purpose: 'the rooftop the lead is for (or, for ADF, a <vendor> that names one of your rooftops)',
     active: true,
+    writes: 'leads',
   });
   const provider = providerName('provider', input.provider ?? (adf === null ? writerSource(caller.session) : 'adf'));
   const row = given.row;
@@ -252,7 +253,7 @@ async function vendorRooftop(caller: Caller, row: Record<string, unknown>): Prom
       'dealer_id',
       'is required: the ADF document names no <vendor> to find the rooftop by; give dealer_id (a query parameter beside an XML body)',
     );
-  const [best, next] = await matchDealers(caller, { ...vendor, limit: 2 });
+  const [best, next] = await matchDealers(caller, { ...vendor, limit: 2 }, undefined, 'leads');
   const named = vendor.name ? `"${vendor.name}"` : 'in the document';
   if (!best || best.score < 0.5)
     throw badInput('dealer_id', `is required: no rooftop of yours matches the ADF <vendor> ${named}; give dealer_id`);

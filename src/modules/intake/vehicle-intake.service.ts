@@ -67,6 +67,7 @@ export async function upsertVehicle(
   const dealer = await inputDealer(caller, input.dealer_id, {
     purpose: 'the rooftop the vehicle is at',
     active: true,
+    writes: 'inventory',
   });
   if (input.status === 'presumed_sold')
     throw badInput('status', 'presumed_sold is set by the platform when feeds stop listing a vehicle; send sold');

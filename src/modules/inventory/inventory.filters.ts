@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { badInput } from '../../errors';
 import { dealerIds, oneOf } from '../../validation';
 import type { Session } from '../../auth/session';
-import { callerGroupsSql } from '../../tenancy';
+import { callerDataSql } from '../../tenancy';
 import { equalsAny } from '../../sql-filters';
 import { enumKeyType, KEY_TYPES, orderBySql, sortOrder, type ListOrder, type SortColumn } from '../../keyset';
 
@@ -111,7 +111,7 @@ export function inventoryWhere(
   if (q && /\p{Cc}/u.test(q)) throw badInput('q', 'must not contain control characters');
 
   const lower = (values: string[]) => values.map((value) => value.toLowerCase());
-  const conditionsSql: Prisma.Sql[] = [callerGroupsSql(session, 'v')];
+  const conditionsSql: Prisma.Sql[] = [callerDataSql(session, 'v', 'inventory')];
   // make, model and body_style are citext for display; filters compare lower(…) as plain text,
   // which their expression indexes answer without citext's per-entry case folding.
   if (makes) conditionsSql.push(equalsAny(Prisma.sql`lower(v.make::text)`, lower(makes), 'text'));

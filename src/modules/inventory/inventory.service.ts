@@ -12,7 +12,7 @@ import {
   ON_LOT_STATUSES,
   type InventoryFilterArgs,
 } from './inventory.filters';
-import { inCallerGroups } from '../../tenancy';
+import { inCallerData } from '../../tenancy';
 
 /** Inventory reads: filtered pages, one vehicle, its history, and aggregates computed in SQL. */
 
@@ -36,7 +36,7 @@ export async function listVehicleIds(
 /** The caller's vehicle with this VIN (the most recently updated if two rooftops hold it), else 404. */
 export async function findVehicleIdByVin(db: Db, session: Session, vin: string): Promise<string> {
   const vehicle = await db.vehicle.findFirst({
-    where: { vin: normalizeVin(vin), dealerGroupId: inCallerGroups(session) },
+    where: { vin: normalizeVin(vin), ...inCallerData(session, 'inventory') },
     orderBy: { updatedAt: 'desc' },
     select: { id: true },
   });

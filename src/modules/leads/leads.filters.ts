@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Session } from '../../auth/session';
-import { callerGroupsSql } from '../../tenancy';
+import { callerDataSql } from '../../tenancy';
 import { dealerIds, enumList } from '../../validation';
 import { rangeSql } from '../../sql-filters';
 import { KEY_TYPES, sortableBy } from '../../keyset';
@@ -26,7 +26,7 @@ export function leadFilterSql(session: Session, filters: LeadFilters): Prisma.Sq
   const statuses = enumList('status', filters.status, LEAD_STATUSES);
   const types = enumList('type', filters.type, LEAD_TYPES);
   const dealers = dealerIds(filters.dealer_id);
-  const parts = [callerGroupsSql(session, 'l'), ...rangeSql('l.received_at', filters.from, filters.to)];
+  const parts = [callerDataSql(session, 'l', 'leads'), ...rangeSql('l.received_at', filters.from, filters.to)];
   if (dealers) parts.push(Prisma.sql`l.dealer_id = ANY(${dealers}::uuid[])`);
   if (statuses?.length) parts.push(Prisma.sql`l.status = ANY(${statuses}::lead_status[])`);
   if (types?.length) parts.push(Prisma.sql`l.type = ANY(${types}::lead_type[])`);

@@ -1,7 +1,11 @@
 import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
-import { cursorPageOf, itemsByIds } from '../../pages';
+import { cursorPageOf, itemsByIds, rowsByIds } from '../../pages';
+import { Prisma } from '../../generated/prisma/client';
+import type PrismaTypes from '../../generated/pothos-types';
+import { childPageLoader } from '../../loaders';
+import { callerDataSql } from '../../tenancy';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import {
   findLeadId,
@@ -49,7 +53,27 @@ export const Lead = builder.prismaObject('Lead', {
     comments: t.exposeString('comments', { nullable: true }),
     assignee: t.exposeString('assignee', { nullable: true }),
     sale_id: t.exposeID('saleId', { nullable: true, description: 'The deal this lead became, when one matches.' }),
-    sale: t.relation('sale', { nullable: true, ...GRAPHQL_ONLY }),
+    sale: t.prismaField({
+      type: 'Sale',
+      nullable: true,
+      ...GRAPHQL_ONLY,
+      description:
+        "The deal this lead became: needs sales:read; null for a partner's key whose link to the deal's rooftop does not allow sales.",
+      authScopes: { scope: 'sales:read' },
+      resolve: async (query, lead, _args, context) => {
+        if (!lead.saleId) return null;
+        // One statement picks the page's deals the caller may read, one more loads them with the selection.
+        const [sale] = await childPageLoader(
+          context,
+          `leadSale:${JSON.stringify(query)}`,
+          (ids) =>
+            context.db.$queryRaw(Prisma.sql`/* leadSales */ SELECT d.id AS parent_id, d.id FROM sales d
+            WHERE d.id = ANY(${ids}::uuid[]) AND ${callerDataSql(context.session, 'd', 'sales')}`),
+          (ids) => rowsByIds<PrismaTypes['Sale']['Shape']>(context.db, 'Sale', query, ids),
+        ).load(lead.saleId);
+        return sale ?? null;
+      },
+    }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
   }),

@@ -27,8 +27,12 @@ export async function leadPage(
 }
 
 export async function findLeadId(caller: Caller, id: string): Promise<string> {
-  const lead = await findInTenant(caller.session, 'lead', id, (where) =>
-    caller.db.lead.findFirst({ where, select: { id: true } }),
+  const lead = await findInTenant(
+    caller.session,
+    'lead',
+    id,
+    (where) => caller.db.lead.findFirst({ where, select: { id: true } }),
+    'leads',
   );
   return lead.id;
 }

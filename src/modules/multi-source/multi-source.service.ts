@@ -3,7 +3,7 @@ import type { Caller } from '../../caller';
 import type { Database } from '../../db/database';
 import { badInput } from '../../errors';
 import { pageArgs } from '../../pagination';
-import { callerGroupsSql, inCallerGroups, inputDealer } from '../../tenancy';
+import { callerGroupsSql, inCallerGroups, inputDealer, visibleDealers } from '../../tenancy';
 import { equalsAny } from '../../sql-filters';
 import { dealerIds, enumList } from '../../validation';
 import { MERGED_FIELDS } from '../inventory/vehicle-fields';
@@ -26,7 +26,7 @@ export interface DealerPriorities {
 }
 
 export async function priorities(caller: Caller, args: { dealer_id?: string[] | null }): Promise<DealerPriorities[]> {
-  const dealers = dealerIds(args.dealer_id);
+  const dealers = visibleDealers(caller.session, 'inventory', dealerIds(args.dealer_id));
   const rows = await caller.db.dealer.findMany({
     where: {
       dealerGroupId: inCallerGroups(caller.session),
@@ -149,7 +149,7 @@ export async function conflicts(
   filters: ConflictFilters & { limit?: number | null; offset?: number | null },
 ) {
   const { limit, offset } = pageArgs(filters);
-  const dealers = dealerIds(filters.dealer_id);
+  const dealers = visibleDealers(caller.session, 'inventory', dealerIds(filters.dealer_id));
   const kinds = enumList('kind', filters.kind, CONFLICT_KINDS);
   const priceThreshold = filters.price_threshold ?? 500;
   const mileageThreshold = filters.mileage_threshold ?? 250;

@@ -5,6 +5,7 @@ import { pageArgs, type PageRef, type WindowArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, unlessTaken, targetGroup } from '../../tenancy';
 import { isEmailAddress, isUuid, oneOf, optionalText, requiredText, websiteUrl } from '../../validation';
 import { findDealer } from '../dealers/dealers.service';
+import { DATA_KINDS } from '../../auth/consent';
 
 /** Data partners (vendors, agencies, OEM programs) and which rooftops' data each may receive. */
 
@@ -19,7 +20,8 @@ export const RELATIONSHIP_TYPES = [
   'financing',
   'other',
 ] as const;
-export const DATA_PERMISSIONS = ['inventory', 'calls', 'leads', 'sales', 'dealers'] as const;
+/** What a link can allow: the kinds of data a partner's key may receive for the rooftop. */
+export const DATA_PERMISSIONS = DATA_KINDS;
 
 export interface PartnerInput {
   name?: string | null;
@@ -81,12 +83,25 @@ export async function updatePartner(caller: Caller, id: string, input: PartnerIn
   return id;
 }
 
-/** Refused while the partner still has dealer relationships: unlink them first, deliberately. */
+/**
+ * Refused while the partner still has dealer relationships or API keys that work: unlink and
+ * revoke them first, deliberately. Its revoked keys are detached and its webhook endpoints go with it.
+ */
 export async function deletePartner(caller: Caller, id: string): Promise<string> {
   await findPartner(caller, id);
-  const links = await caller.db.partnerDealer.count({ where: { partnerId: id } });
-  if (links) throw conflict(`partner ${id} still receives data from ${links} dealer(s); unlink them first`);
-  await caller.db.partner.delete({ where: { id } });
+  await caller.db.$transaction(async (tx) => {
+    // The partner's row is locked first, so no key can be bound to it meanwhile.
+    await tx.$queryRaw`SELECT id FROM partners WHERE id = ${id}::uuid FOR UPDATE`;
+    const links = await tx.partnerDealer.count({ where: { partnerId: id } });
+    if (links) throw conflict(`partner ${id} still receives data from ${links} dealer(s); unlink them first`);
+    const now = new Date();
+    const keys = await tx.apiKey.count({
+      where: { partnerId: id, OR: [{ revokedAt: null }, { revokedAt: { gt: now } }] },
+    });
+    if (keys) throw conflict(`partner ${id} still has ${keys} API key(s) that work; revoke them first`);
+    await tx.apiKey.updateMany({ where: { partnerId: id }, data: { partnerId: null } });
+    await tx.partner.delete({ where: { id } });
+  });
   return id;
 }
 

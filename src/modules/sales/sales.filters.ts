@@ -1,6 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Session } from '../../auth/session';
-import { callerGroupsSql } from '../../tenancy';
+import { callerDataSql } from '../../tenancy';
 import { dealerIds, enumList, oneOf } from '../../validation';
 import { rangeSql } from '../../sql-filters';
 import { KEY_TYPES, sortableBy } from '../../keyset';
@@ -25,7 +25,7 @@ export function saleFilterSql(session: Session, filters: SaleFilters): Prisma.Sq
   const condition = filters.condition
     ? oneOf('condition', filters.condition, ['new', 'used', 'certified'] as const)
     : null;
-  const parts = [callerGroupsSql(session, 'd'), ...rangeSql('d.sold_at', filters.from, filters.to)];
+  const parts = [callerDataSql(session, 'd', 'sales'), ...rangeSql('d.sold_at', filters.from, filters.to)];
   if (dealers) parts.push(Prisma.sql`d.dealer_id = ANY(${dealers}::uuid[])`);
   if (filters.salesperson?.trim()) parts.push(Prisma.sql`lower(d.salesperson) = lower(${filters.salesperson.trim()})`);
   if (contracts?.length) parts.push(Prisma.sql`d.contract_type = ANY(${contracts}::contract_type[])`);

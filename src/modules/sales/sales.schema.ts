@@ -2,6 +2,7 @@ import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
 import { cursorPageOf, itemsByIds } from '../../pages';
+import { inCallerData } from '../../tenancy';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import {
   CONTRACT_TYPES,
@@ -46,8 +47,20 @@ export const Sale = builder.prismaObject('Sale', {
     customer_name: t.exposeString('customerName', { nullable: true }),
     customer_email: t.exposeString('customerEmail', { nullable: true }),
     customer_phone: t.exposeString('customerPhone', { nullable: true }),
-    leads: t.relation('leads', { ...GRAPHQL_ONLY, description: 'Leads that became this deal.' }),
-    calls: t.relation('calls', { ...GRAPHQL_ONLY, description: 'Calls that became this deal.' }),
+    leads: t.relation('leads', {
+      ...GRAPHQL_ONLY,
+      description:
+        "Leads that became this deal: needs leads:read; for a partner's key, those at rooftops whose link allows leads.",
+      authScopes: { scope: 'leads:read' },
+      query: (_args, context) => ({ where: inCallerData(context.session, 'leads') }),
+    }),
+    calls: t.relation('calls', {
+      ...GRAPHQL_ONLY,
+      description:
+        "Calls that became this deal: needs calls:read; for a partner's key, those at rooftops whose link allows calls.",
+      authScopes: { scope: 'calls:read' },
+      query: (_args, context) => ({ where: inCallerData(context.session, 'calls') }),
+    }),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
   }),

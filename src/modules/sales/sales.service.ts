@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import type { RawSqlClient } from '../../db/database';
 import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
-import { callerGroupsSql, findInTenant } from '../../tenancy';
+import { callerDataSql, findInTenant } from '../../tenancy';
 import { rollupSplit } from '../../rollups';
 import { SALE_SORT, saleFilterSql, type SaleFilters } from './sales.filters';
 
@@ -26,8 +26,12 @@ export async function salePage(
 }
 
 export async function findSaleId(caller: Caller, id: string): Promise<string> {
-  const sale = await findInTenant(caller.session, 'sale', id, (where) =>
-    caller.db.sale.findFirst({ where, select: { id: true } }),
+  const sale = await findInTenant(
+    caller.session,
+    'sale',
+    id,
+    (where) => caller.db.sale.findFirst({ where, select: { id: true } }),
+    'sales',
   );
   return sale.id;
 }
@@ -66,7 +70,7 @@ function saleDayRows(caller: Caller, filters: SaleFilters): Prisma.Sql {
       d.sale_price AS revenue, d.front_gross, d.back_gross FROM sales d WHERE ${saleFilterSql(caller.session, { ...filters, ...range })}`;
   const rollupable =
     !filters.salesperson?.trim() && !filters.contract_type?.length && !filters.condition && !filters.updated_since;
-  const split = rollupable ? rollupSplit(caller.session, filters) : null;
+  const split = rollupable ? rollupSplit(caller.session, 'sales', filters) : null;
   if (!split) return raw({});
   saleFilterSql(caller.session, filters); // checks the filters once, whatever reads them
   return Prisma.join(
@@ -93,7 +97,7 @@ export async function saleStats(caller: Caller, filters: SaleFilters) {
 export async function salespeopleStats(caller: Caller, filters: SaleFilters) {
   const where = saleFilterSql(caller.session, filters);
   const leadRange = [
-    callerGroupsSql(caller.session, 'l'),
+    callerDataSql(caller.session, 'l', 'leads'),
     ...(filters.from ? [Prisma.sql`l.received_at >= ${filters.from}`] : []),
     ...(filters.to ? [Prisma.sql`l.received_at <= ${filters.to}`] : []),
   ];

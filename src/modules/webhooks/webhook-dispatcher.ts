@@ -6,7 +6,8 @@ import type { Mailer } from '../../mail';
 import type { SecretBox } from '../../secrets';
 import { OutboundError, outboundRequest } from '../../net/outbound';
 import { VERSION } from '../../project-root';
-import { SETTLED_EVENT_SQL } from '../events/event-types';
+import { Prisma } from '../../generated/prisma/client';
+import { consentedEventSql, SETTLED_EVENT_SQL } from '../events/event-types';
 
 /**
  * Pushes events to webhook endpoints (the Standard Webhooks specification) through a job queue in
@@ -46,6 +47,7 @@ interface PendingDelivery {
   first_attempt_at: Date | null;
   next_attempt_at: Date | null;
   body: string;
+  consented: boolean;
 }
 
 interface EndpointRow {
@@ -61,6 +63,9 @@ interface EndpointRow {
 
 /** The context a sealed signing secret is bound to. */
 export const secretContext = (endpointId: string) => `webhook-endpoint:${endpointId}`;
+
+/** Whether the endpoint's partner (`w`) may receive the event (`e`): its link to the rooftop allows the kind of data. */
+const PARTNER_CONSENTS = consentedEventSql(Prisma.raw('w.partner_id')).text;
 
 /** The JSON body of an event, as the change feed shows it. */
 export const EVENT_BODY_SQL = `json_build_object('id', e.id, 'type', e.type, 'occurred_at', e.occurred_at, 'dealer_group_id', e.dealer_group_id,
@@ -155,7 +160,7 @@ export class WebhookDispatcher {
          SELECT w.id, e.id, coalesce(e.subject_id::text, e.id::text), e.txid, e.position
          FROM events e JOIN webhook_endpoints w ON w.dealer_group_id = e.dealer_group_id AND w.enabled
            AND e.type = ANY(w.event_types) AND (cardinality(w.dealer_ids) = 0 OR e.dealer_id = ANY(w.dealer_ids))
-           AND e.occurred_at >= w.created_at
+           AND e.occurred_at >= w.created_at AND (w.partner_id IS NULL OR ${PARTNER_CONSENTS})
          WHERE (e.txid, e.position) > ($1::bigint, $2::bigint) AND (e.txid, e.position) <= ($3::bigint, $4::bigint)
          ORDER BY e.txid, e.position
          ON CONFLICT (endpoint_id, event_id) DO NOTHING
@@ -214,14 +219,23 @@ export class WebhookDispatcher {
       if (!endpoint?.enabled) return;
       const next = (
         await pool.query<PendingDelivery>(
-          `/* webhookNext */ SELECT d.id, d.subject, d.event_id, d.attempts, d.first_attempt_at, d.next_attempt_at, ${EVENT_BODY_SQL} AS body
-           FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+          `/* webhookNext */ SELECT d.id, d.subject, d.event_id, d.attempts, d.first_attempt_at, d.next_attempt_at, ${EVENT_BODY_SQL} AS body,
+             (w.partner_id IS NULL OR e.type = 'webhook.test' OR ${PARTNER_CONSENTS}) AS consented
+           FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
            WHERE d.endpoint_id = $1 AND d.subject = $2 AND d.status = 'pending'
            ORDER BY d.txid, d.position LIMIT 1`,
           [endpointId, subject],
         )
       ).rows[0];
       if (!next) return;
+      // A partner's link changed since the event was handed out: it is not sent, and the log says why.
+      if (!next.consented) {
+        await pool.query(
+          `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, error = $2 WHERE id = $1`,
+          [next.id, "not sent: the partner's links no longer allow this event"],
+        );
+        continue;
+      }
       if (next.next_attempt_at && next.next_attempt_at.getTime() > Date.now()) {
         await queueSubjects(pool, [{ endpoint_id: endpointId, subject }], next.next_attempt_at);
         return;

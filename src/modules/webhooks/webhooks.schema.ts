@@ -42,6 +42,11 @@ const WebhookEndpoint = builder.objectRef<EndpointView>('WebhookEndpoint').imple
       nullable: true,
       description: 'Since when every attempt has failed; after the retry window (3 days) the endpoint is disabled.',
     }),
+    partner_id: t.exposeID('partner_id', {
+      nullable: true,
+      description:
+        "The partner whose API key created it: it receives only the events its partner's links allow (rooftops and kinds of data).",
+    }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     updated_at: t.expose('updated_at', { type: 'DateTime' }),
   }),

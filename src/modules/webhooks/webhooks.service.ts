@@ -31,6 +31,8 @@ export interface EndpointView {
   enabled: boolean;
   disabled_reason: string | null;
   failing_since: Date | null;
+  /** The partner whose key created it; only what that partner's links allow is delivered to it. */
+  partner_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -73,6 +75,10 @@ async function rooftops(caller: Caller, groupId: string, values: readonly string
     .filter(Boolean);
   if (!ids.length) return [];
   for (const id of ids) uuid('dealer_ids', id);
+  // A partner's key names only rooftops linked to its partner.
+  const linked = caller.session.consent?.linkedDealers();
+  if (linked && ids.some((id) => !linked.includes(id)))
+    throw badInput('dealer_ids', "name rooftops linked to this key's partner");
   const found = await caller.db.dealer.count({ where: { id: { in: ids }, dealerGroupId: groupId } });
   if (found !== new Set(ids).size) throw badInput('dealer_ids', 'name rooftops of the endpoint dealer group');
   return [...new Set(ids)];
@@ -88,6 +94,7 @@ export const viewOf = (row: {
   enabled: boolean;
   disabledReason: string | null;
   failingSince: Date | null;
+  partnerId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }): EndpointView => ({
@@ -100,14 +107,24 @@ export const viewOf = (row: {
   enabled: row.enabled,
   disabled_reason: row.disabledReason,
   failing_since: row.failingSince,
+  partner_id: row.partnerId,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
+});
+
+/**
+ * The endpoints a caller manages: its groups'; a partner's key, only those its partner's keys
+ * created (the group's admins see and manage those too).
+ */
+const callerEndpoints = (caller: Caller) => ({
+  dealerGroupId: inCallerGroups(caller.session),
+  ...(caller.session.consent ? { partnerId: caller.session.consent.partnerId } : {}),
 });
 
 /** The caller's endpoint, else 404 (another group's endpoint does not exist for it). */
 async function findEndpoint(caller: Caller, id: string) {
   const endpoint = isUuid(id)
-    ? await caller.db.webhookEndpoint.findFirst({ where: { id, dealerGroupId: inCallerGroups(caller.session) } })
+    ? await caller.db.webhookEndpoint.findFirst({ where: { id, ...callerEndpoints(caller) } })
     : null;
   if (!endpoint) throw notFound(`webhook endpoint ${id}`);
   return endpoint;
@@ -126,6 +143,7 @@ export async function createEndpoint(services: AppServices, caller: Caller, inpu
       eventTypes: eventTypes(caller, input.event_types),
       dealerIds: await rooftops(caller, groupId, input.dealer_ids),
       secret: services.secrets.seal(secret, secretContext(id)),
+      partnerId: caller.session.consent?.partnerId ?? null,
     },
   });
   return { endpoint: viewOf(row), secret };
@@ -133,7 +151,7 @@ export async function createEndpoint(services: AppServices, caller: Caller, inpu
 
 export async function listEndpoints(caller: Caller, args: WindowArgs): Promise<Page<EndpointView>> {
   const { limit, offset } = pageArgs(args);
-  const where = { dealerGroupId: inCallerGroups(caller.session) };
+  const where = callerEndpoints(caller);
   const [total, rows] = await Promise.all([
     caller.db.webhookEndpoint.count({ where }),
     caller.db.webhookEndpoint.findMany({
