@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebhookDispatcher } from './modules/webhooks/webhook-dispatcher';
+import { TimedEventsClock } from './modules/events/timed-events';
 import { EventTail } from './modules/events/event-tail';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
@@ -139,6 +140,8 @@ export async function startApp(config: Config): Promise<App> {
     settings: { ...config.webhooks, allowPrivateNetworks: config.allowPrivateNetworks },
   });
   await webhooks.start();
+  const eventClock = config.eventClockMs ? new TimedEventsClock(database.pool, logger, config.eventClockMs) : null;
+  eventClock?.start();
   const fieldLimits = new FieldRateLimiter({ redis, overrides: config.fieldRateLimits, logger });
   const lastUsed = new LastUsedRecorder(database.prisma, logger, config.lastUsedFlushMs);
   const authenticator = new Authenticator({
@@ -276,6 +279,7 @@ export async function startApp(config: Config): Promise<App> {
       stopping ??= (async () => {
         await scheduler?.stop();
         await webhooks.stop();
+        await eventClock?.stop();
         await services.events.stop();
         await sftp?.close();
         await http.close();

@@ -58,6 +58,11 @@ export interface Config {
    * reach loopback and private networks. Off: such addresses are refused (no probing the inside).
    */
   allowPrivateNetworks: boolean;
+  /**
+   * How often this instance looks for events time brings (a feed lagging, silent or recovered, an
+   * API key due for rotation), EVENT_CLOCK_INTERVAL_MS; 0: never (another instance looks).
+   */
+  eventClockMs: number;
   webhooks: {
     /** This instance relays events and delivers webhooks (WEBHOOK_DELIVERY; any number of instances may). */
     deliver: boolean;
@@ -247,6 +252,7 @@ export function loadConfig(env: Env = process.env): Config {
     lastUsedFlushMs: integer(env, 'LAST_USED_FLUSH_MS', 30_000, 10, 60_000),
     logLevel,
     allowPrivateNetworks: boolean(env, 'ALLOW_PRIVATE_NETWORKS', false),
+    eventClockMs: integer(env, 'EVENT_CLOCK_INTERVAL_MS', 60_000, 0, 3_600_000),
     webhooks: {
       deliver: boolean(env, 'WEBHOOK_DELIVERY', true),
       retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { connect, deliver, syncNow } from './helpers/feeds';
 import { createKey } from './helpers/keys';
+import { recordTimedEvents } from '../src/modules/events/timed-events';
 import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
 
 /**
@@ -23,6 +24,9 @@ interface FeedEvent {
   sync_run_id: string | null;
   data: Record<string, unknown>;
 }
+
+/** An event's data: free-form JSON. */
+type EventData = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- event data is free-form JSON
 
 describe('events and the change feed', () => {
   let app: TestApp;
@@ -310,6 +314,65 @@ describe('events and the change feed', () => {
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((event) => event.type === 'lead.created' && event.dealer_id === group.dealerIds[1])).toBe(true);
     await stream.close();
+  });
+
+  it('records a feed falling behind and catching up, and a key due for rotation, once each', async () => {
+    const { prisma, pool } = app.database;
+    const scope = { dealerGroupIds: [group.groupId] };
+    const integration = await prisma.integration.create({
+      data: {
+        dealerGroupId: group.groupId,
+        dealerId: group.dealerIds[0]!,
+        pluginKey: 'homenet_inventory_csv',
+        name: 'Lot feed',
+        source: 'homenet',
+        expectedCadenceHours: 1,
+        lastFileAt: new Date(Date.now() - 2 * 3_600_000),
+      },
+    });
+    const lastFile = (hoursAgo: number) =>
+      prisma.integration.update({
+        where: { id: integration.id },
+        data: { lastFileAt: new Date(Date.now() - hoursAgo * 3_600_000) },
+      });
+    expect(await recordTimedEvents(pool, scope)).toBe(1);
+    expect(await recordTimedEvents(pool, scope)).toBe(0);
+    await lastFile(4);
+    // Two instances looking at once record the change once.
+    const looks = await Promise.all([recordTimedEvents(pool, scope), recordTimedEvents(pool, scope)]);
+    expect(looks[0] + looks[1]).toBe(1);
+    await lastFile(0);
+    expect(await recordTimedEvents(pool, scope)).toBe(1);
+
+    const key = await createKey(app.client, admin, { name: 'old key', scopes: ['inventory:read'] });
+    expect(await recordTimedEvents(pool, scope)).toBe(0);
+    await pool.query(`UPDATE api_keys SET created_at = now() - interval '91 days' WHERE id = $1`, [key.id]);
+    expect(await recordTimedEvents(pool, scope)).toBe(1);
+    expect(await recordTimedEvents(pool, scope)).toBe(0);
+
+    const types = 'feed.lagging,feed.silent,feed.recovered,api_key.rotation_due';
+    const feed = await app.client.get(`/events?types=${types}&limit=500`, admin);
+    expect(feed.status, JSON.stringify(feed.body)).toBe(200);
+    const mine = (
+      feed.body.events as Array<{ type: string; subject_id: string; dealer_id: string | null; data: EventData }>
+    ).filter((event) => [integration.id, key.id].includes(event.subject_id));
+    expect(mine.map((event) => [event.type, event.data.previous_state ?? null, event.data.state ?? null])).toEqual([
+      ['feed.lagging', 'fresh', 'lagging'],
+      ['feed.silent', 'lagging', 'silent'],
+      ['feed.recovered', 'silent', 'fresh'],
+      ['api_key.rotation_due', null, null],
+    ]);
+    expect(mine[0]!.dealer_id).toBe(group.dealerIds[0]);
+    expect(mine[0]!.data.integration).toMatchObject({
+      id: integration.id,
+      name: 'Lot feed',
+      expected_cadence_hours: 1,
+    });
+    expect(mine[3]!.data.api_key).toMatchObject({ id: key.id, name: 'old key', age_days: 91 });
+    expect(JSON.stringify(mine[3])).not.toContain(key.key);
+    // The feed's events need integrations:read, the key's an admin.
+    const reader = await createKey(app.client, admin, { name: 'reader', scopes: ['inventory:read'] });
+    expect((await app.client.get('/events?types=feed.lagging', reader.key)).status).toBe(403);
   });
 
   it('answers bad arguments with a 400 naming them', async () => {

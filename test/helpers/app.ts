@@ -24,6 +24,8 @@ export async function startTestApp(
     SYNC_SCHEDULER: 'false',
     // Likewise webhook delivery: the webhooks tests turn it on for their own instances.
     WEBHOOK_DELIVERY: 'false',
+    // And the clock of feed and key events, which would record other suites' feeds lagging.
+    EVENT_CLOCK_INTERVAL_MS: '0',
     ...(options.ownDatabase ? {} : { DATABASE_URL: inject('databaseUrl') }),
     // The run's embedded database serves every instance from one session: no named statements there.
     ...(options.ownDatabase || inject('externalDatabase') ? {} : { DATABASE_PREPARED_STATEMENTS: 'false' }),

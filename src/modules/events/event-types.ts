@@ -17,6 +17,10 @@ export const EVENT_TYPES = [
   'sale.created',
   'sync.succeeded',
   'sync.failed',
+  'feed.lagging',
+  'feed.silent',
+  'feed.recovered',
+  'api_key.rotation_due',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -28,6 +32,8 @@ const SCOPE_OF_KIND: Record<string, Scope> = {
   call: 'calls:read',
   sale: 'sales:read',
   sync: 'integrations:read',
+  feed: 'integrations:read',
+  api_key: 'admin',
 };
 
 export const scopeOfEvent = (type: EventType): Scope => SCOPE_OF_KIND[type.slice(0, type.indexOf('.'))]!;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Prisma } from '../../generated/prisma/client';
+import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import type { AppServices, FeedSettings } from '../../app-services';
 import type { SecretBox } from '../../secrets';
@@ -313,35 +313,48 @@ export interface Freshness {
   state: 'fresh' | 'lagging' | 'silent';
 }
 
+export const FEED_STATES = ['fresh', 'lagging', 'silent'] as const;
+
 /**
- * Per active feed: its cadence and when data last came (the last file, or the last successful run
- * for pulls). Lagging: later than its cadence; silent: nothing for three cadences, or never.
- * Worst first.
+ * Per active feed picked by `where` (over integrations `i`): its cadence and when data last came
+ * (the last file, or the last successful run for pulls), and its state. Lagging: later than its
+ * cadence; silent: nothing for three cadences, or never. The freshness endpoint and the clock that
+ * records feed.lagging, feed.silent and feed.recovered read this one definition.
  */
+export function feedStatesSql(where: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`WITH feeds AS (
+      SELECT i.id AS integration_id, i.dealer_group_id, i.name, i.plugin_key, i.dealer_id, i.expected_cadence_hours, i.last_file_at,
+        i.created_at, i.freshness_state AS recorded_state, last_ok.finished_at AS last_sync_at, last_run.status::text AS last_run_status
+      FROM integrations i
+      LEFT JOIN LATERAL (SELECT r.finished_at FROM sync_runs r WHERE r.integration_id = i.id AND r.status = 'succeeded' ORDER BY r.started_at DESC LIMIT 1) last_ok ON true
+      LEFT JOIN LATERAL (SELECT r.status FROM sync_runs r WHERE r.integration_id = i.id ORDER BY r.started_at DESC LIMIT 1) last_run ON true
+      WHERE ${where} AND i.disconnected_at IS NULL AND i.enabled),
+    aged AS (
+      SELECT feeds.*, EXTRACT(EPOCH FROM (now() - COALESCE(GREATEST(last_file_at, last_sync_at), created_at))) / 3600 AS hours,
+        GREATEST(last_file_at, last_sync_at) IS NULL AS never FROM feeds)
+    SELECT integration_id, dealer_group_id, name, plugin_key, dealer_id, expected_cadence_hours, last_file_at, last_sync_at,
+      last_run_status, recorded_state, hours / expected_cadence_hours AS lateness,
+      CASE WHEN never THEN NULL ELSE round(hours::numeric, 1)::float8 END AS hours_since_data,
+      CASE WHEN hours > 3 * expected_cadence_hours OR (never AND hours > expected_cadence_hours) THEN 'silent'
+           WHEN hours > expected_cadence_hours THEN 'lagging' ELSE 'fresh' END AS state
+    FROM aged`;
+}
+
+/** Per active feed of the caller's: its cadence, when data last came, and whether it is lagging or silent. Worst first. */
 export async function freshness(
   caller: Caller,
   args: { state?: string[] | null; dealer_id?: string[] | null },
 ): Promise<Freshness[]> {
-  const states = args.state?.map((state) => oneOf('state', state, ['fresh', 'lagging', 'silent'] as const));
+  const states = args.state?.map((state) => oneOf('state', state, FEED_STATES));
   const dealers = dealerIds(args.dealer_id);
-  const rows = await caller.db.$queryRaw<Freshness[]>`/* integrationFreshness */
-    WITH feeds AS (
-      SELECT i.id AS integration_id, i.name, i.plugin_key, i.dealer_id, i.expected_cadence_hours, i.last_file_at, i.created_at,
-        last_ok.finished_at AS last_sync_at, last_run.status::text AS last_run_status
-      FROM integrations i
-      LEFT JOIN LATERAL (SELECT r.finished_at FROM sync_runs r WHERE r.integration_id = i.id AND r.status = 'succeeded' ORDER BY r.started_at DESC LIMIT 1) last_ok ON true
-      LEFT JOIN LATERAL (SELECT r.status FROM sync_runs r WHERE r.integration_id = i.id ORDER BY r.started_at DESC LIMIT 1) last_run ON true
-      WHERE ${callerGroupsSql(caller.session, 'i')} AND i.disconnected_at IS NULL AND i.enabled
-        AND (${dealers ?? null}::uuid[] IS NULL OR i.dealer_id = ANY(${dealers ?? null}::uuid[]))),
-    aged AS (
-      SELECT feeds.*, EXTRACT(EPOCH FROM (now() - COALESCE(GREATEST(last_file_at, last_sync_at), created_at))) / 3600 AS hours,
-        GREATEST(last_file_at, last_sync_at) IS NULL AS never FROM feeds)
+  const where = Prisma.sql`${callerGroupsSql(caller.session, 'i')}
+    AND (${dealers ?? null}::uuid[] IS NULL OR i.dealer_id = ANY(${dealers ?? null}::uuid[]))`;
+  const rows = await caller.db.$queryRaw<Array<Freshness & { lateness: number }>>`/* integrationFreshness */
     SELECT integration_id, name, plugin_key, dealer_id, expected_cadence_hours, last_file_at, last_sync_at, last_run_status,
-      CASE WHEN never THEN NULL ELSE round(hours::numeric, 1)::float8 END AS hours_since_data,
-      CASE WHEN hours > 3 * expected_cadence_hours OR (never AND hours > expected_cadence_hours) THEN 'silent'
-           WHEN hours > expected_cadence_hours THEN 'lagging' ELSE 'fresh' END AS state
-    FROM aged ORDER BY (hours / expected_cadence_hours) DESC, name`;
-  return states?.length ? rows.filter((row) => states.includes(row.state)) : rows;
+      hours_since_data, state, lateness
+    FROM (${feedStatesSql(where)}) f ORDER BY lateness DESC, name`;
+  const shown = rows.map(({ lateness: _lateness, ...row }) => row);
+  return states?.length ? shown.filter((row) => states.includes(row.state)) : shown;
 }
 
 /** After a new key is put first in CREDENTIALS_KEYS: re-encrypts credentials still sealed with an older key. */
