@@ -119,7 +119,7 @@ export async function startApp(config: Config): Promise<App> {
     },
     background: new BackgroundWork(),
     feeds,
-    events: new EventTail(database.pool, logger),
+    events: new EventTail(database.pool, logger, undefined, database.notifications),
   };
   const sftp =
     config.ingestion.sftpPort !== null

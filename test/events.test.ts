@@ -250,8 +250,11 @@ describe('events and the change feed', () => {
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const reader = response.body!.getReader();
     let text = '';
+    let ended = false;
     let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
     return {
+      /** Whether the server has ended the stream (seen by the last `streamed`). */
+      ended: () => ended,
       streamed: async (ms: number): Promise<Array<{ type: string; dealer_id: string }>> => {
         for (const deadline = Date.now() + ms; Date.now() < deadline;) {
           pending ??= reader.read();
@@ -262,6 +265,10 @@ describe('events and the change feed', () => {
           if (chunk) {
             pending = null;
             if (chunk.value) text += new TextDecoder().decode(chunk.value);
+            if (chunk.done) {
+              ended = true;
+              break;
+            }
           }
         }
         return [...text.matchAll(/event: next\ndata: (.*)\n/g)].map((match) => JSON.parse(match[1]!).data.events);
@@ -314,6 +321,27 @@ describe('events and the change feed', () => {
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((event) => event.type === 'lead.created' && event.dealer_id === group.dealerIds[1])).toBe(true);
     await stream.close();
+  });
+
+  it('ends a stream when its key is revoked, and holds each caller to a few open streams', async () => {
+    const key = await createKey(app.client, admin, { name: 'live', scopes: ['leads:read'] });
+    const query = 'subscription { events(types: ["lead.created"]) { type } }';
+    const streams = [];
+    for (let index = 0; index < 5; index += 1) streams.push(await subscribe(key.key, query));
+    const sixth = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query }),
+    });
+    expect(sixth.status).toBe(429);
+    expect(await sixth.text()).toContain('at most 5 open subscriptions');
+    const revoked = await app.client.request('DELETE', `/api/v1/api-keys/${key.id}`, { token: admin });
+    expect(revoked.status).toBe(200);
+    for (const stream of streams) {
+      for (let round = 0; round < 20 && !stream.ended(); round += 1) await stream.streamed(250);
+      expect(stream.ended()).toBe(true);
+      await stream.close();
+    }
   });
 
   it('records a feed falling behind and catching up, and a key due for rotation, once each', async () => {

@@ -180,28 +180,15 @@ export class Authenticator {
   }
 
   private user(key: string, where: Prisma.Sql): Promise<UserRow | null> {
-    return this.remembered.get(key, async () => {
-      const [row] = await this.deps.db.$queryRaw<UserRow[]>(Prisma.sql`/* sessionUser */
-        SELECT u.id, u.email, u.role::text AS role, u.disabled_at, u.must_change_password,
-          COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
-        FROM users u LEFT JOIN user_dealer_groups g ON g.user_id = u.id WHERE ${where} GROUP BY u.id`);
-      return row ?? null;
-    });
+    return this.remembered.get(key, () => loadUser(this.deps.db, where));
   }
 
   /** The key by its digest; its revocation time and address allow-list are checked on every request. */
   private async apiKeySession(key: string, ip: string | null): Promise<Session> {
     const hash = hashApiKey(key);
-    const row = await this.remembered.get(`key:${hash}`, async () => {
-      const [found] = await this.deps.db.$queryRaw<ApiKeyRow[]>(Prisma.sql`/* sessionApiKey */
-        SELECT k.id, k.name, k.key_hash, k.scopes, k.rate_limit_per_hour, k.allowed_ips, k.revoked_at, k.last_used_at IS NULL AS never_used,
-          COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids,
-          k.partner_id::text AS partner_id,
-          (SELECT COALESCE(json_agg(json_build_object('dealer_id', pd.dealer_id, 'permissions', pd.data_permissions)), '[]')
-           FROM partner_dealers pd WHERE pd.partner_id = k.partner_id) AS partner_links
-        FROM api_keys k LEFT JOIN api_key_dealer_groups g ON g.api_key_id = k.id WHERE k.key_hash = ${hash} GROUP BY k.id`);
-      return found ?? null;
-    });
+    const row = await this.remembered.get(`key:${hash}`, () =>
+      loadApiKey(this.deps.db, Prisma.sql`k.key_hash = ${hash}`),
+    );
     if (!row || !sameDigest(row.key_hash, hash)) throw unauthenticated('invalid API key');
     if (row.revoked_at && row.revoked_at.getTime() <= Date.now()) throw unauthenticated('API key revoked');
     if (!ipAllowed(ip, row.allowed_ips))
@@ -216,4 +203,58 @@ export class Authenticator {
       row.partner_id ? new Consent(row.partner_id, row.partner_links) : null,
     );
   }
+}
+
+async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
+  const [row] = await db.$queryRaw<UserRow[]>(Prisma.sql`/* sessionUser */
+    SELECT u.id, u.email, u.role::text AS role, u.disabled_at, u.must_change_password,
+      COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids
+    FROM users u LEFT JOIN user_dealer_groups g ON g.user_id = u.id WHERE ${where} GROUP BY u.id`);
+  return row ?? null;
+}
+
+async function loadApiKey(db: Db, where: Prisma.Sql): Promise<ApiKeyRow | null> {
+  const [row] = await db.$queryRaw<ApiKeyRow[]>(Prisma.sql`/* sessionApiKey */
+    SELECT k.id, k.name, k.key_hash, k.scopes, k.rate_limit_per_hour, k.allowed_ips, k.revoked_at, k.last_used_at IS NULL AS never_used,
+      COALESCE(array_agg(g.dealer_group_id::text) FILTER (WHERE g.dealer_group_id IS NOT NULL), '{}') AS dealer_group_ids,
+      k.partner_id::text AS partner_id,
+      (SELECT COALESCE(json_agg(json_build_object('dealer_id', pd.dealer_id, 'permissions', pd.data_permissions) ORDER BY pd.dealer_id), '[]')
+       FROM partner_dealers pd WHERE pd.partner_id = k.partner_id) AS partner_links
+    FROM api_keys k LEFT JOIN api_key_dealer_groups g ON g.api_key_id = k.id WHERE ${where} GROUP BY k.id`);
+  return row ?? null;
+}
+
+/** What a session may see and do, comparable between two reads of it. */
+const accessOf = (session: Session) =>
+  JSON.stringify([
+    [...session.scopes].sort(),
+    [...session.dealerGroupIds].sort(),
+    session.consent ? [session.consent.partnerId, session.consent.links] : null,
+  ]);
+
+/**
+ * Whether a session made earlier still stands as it was: its user enabled with the same role and
+ * groups, its key unrevoked with the same scopes, groups and partner links. A long-lived stream
+ * (a subscription) asks it whenever the database announces a change (AUTH_CHANGES), and ends when
+ * the answer is no, so a revoked key or a narrowed link stops receiving at once.
+ */
+export async function accessUnchanged(db: Db, session: Session): Promise<boolean> {
+  const { principal } = session;
+  if (principal.kind === 'apiKey') {
+    const row = await loadApiKey(db, Prisma.sql`k.id = ${principal.apiKeyId}::uuid`);
+    if (!row || (row.revoked_at && row.revoked_at.getTime() <= Date.now())) return false;
+    const now = new Session(
+      principal,
+      row.scopes.filter(isScope),
+      row.dealer_group_ids,
+      row.partner_id ? new Consent(row.partner_id, row.partner_links) : null,
+    );
+    return accessOf(now) === accessOf(session);
+  }
+  if (principal.kind === 'user') {
+    const row = await loadUser(db, Prisma.sql`u.id = ${principal.userId}::uuid`);
+    if (!row || row.disabled_at || row.must_change_password) return false;
+    return accessOf(new Session(principal, ROLE_SCOPES[row.role], row.dealer_group_ids)) === accessOf(session);
+  }
+  return false;
 }

@@ -1,4 +1,7 @@
+import type { EventEmitter } from 'node:events';
 import type pg from 'pg';
+import { AUTH_CHANGES } from '../../auth/authenticate';
+import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
 import type { EventRow } from './events.service';
 import { EVENT_COLUMNS_SQL, SETTLED_EVENT_SQL } from './event-types';
@@ -15,9 +18,21 @@ export interface EventListener {
   accepts(event: EventRow): boolean;
   push(event: EventRow): void;
   end(): void;
+  owner: string;
+  stillHolds?: () => Promise<boolean>;
+}
+
+/** What a subscriber is: whose stream it is, and how to ask whether its access still stands. */
+export interface Subscriber {
+  /** The user or key the stream belongs to (each may hold SUBSCRIPTIONS_PER_CALLER at once on an instance). */
+  owner: string;
+  /** Asked whenever the database announces a change to users, keys or partner links; false ends the stream. */
+  stillHolds?: () => Promise<boolean>;
 }
 
 const BATCH = 500;
+/** Open subscriptions one user or key may hold on one instance. */
+export const SUBSCRIPTIONS_PER_CALLER = 5;
 
 export class EventTail {
   private readonly listeners = new Set<EventListener>();
@@ -30,14 +45,37 @@ export class EventTail {
     private readonly pool: pg.Pool,
     private readonly logger: Logger,
     private readonly intervalMs = 250,
-  ) {}
+    /** Where the database announces changes to who callers are and what they may see (Database.notifications). */
+    changes?: EventEmitter,
+  ) {
+    changes?.on(AUTH_CHANGES, () => void this.recheckAccess());
+  }
+
+  /** Ends the streams whose caller's access changed (a revoked key, a disabled user, a narrowed link). */
+  private async recheckAccess(): Promise<void> {
+    for (const listener of [...this.listeners]) {
+      if (!listener.stillHolds) continue;
+      const holds = await listener.stillHolds().catch(() => false);
+      if (!holds) listener.end();
+    }
+  }
 
   /**
    * Events from now on that `accepts` takes, as an async iterator that ends when the subscriber
    * leaves. It resolves once the tail knows where "now" is, so anything recorded after the
    * subscription is answered reaches it.
    */
-  async subscribe(accepts: (event: EventRow) => boolean): Promise<AsyncIterableIterator<EventRow>> {
+  async subscribe(
+    accepts: (event: EventRow) => boolean,
+    subscriber: Subscriber,
+  ): Promise<AsyncIterableIterator<EventRow>> {
+    const open = [...this.listeners].filter((listener) => listener.owner === subscriber.owner).length;
+    if (open >= SUBSCRIPTIONS_PER_CALLER)
+      throw new AppError(
+        429,
+        'RATE_LIMITED',
+        `at most ${SUBSCRIPTIONS_PER_CALLER} open subscriptions per user or API key; close one first`,
+      );
     const queue: EventRow[] = [];
     let wake: (() => void) | null = null;
     let done = false;
@@ -48,6 +86,7 @@ export class EventTail {
       if (!this.listeners.size) this.halt();
     };
     const listener: EventListener = {
+      ...subscriber,
       accepts,
       push: (event) => {
         queue.push(event);

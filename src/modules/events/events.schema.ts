@@ -1,4 +1,5 @@
 import { builder } from '../../builder';
+import { accessUnchanged } from '../../auth/authenticate';
 import { restOperations } from '../../http/operations';
 import { consentAllowsEvent, EVENT_TYPES } from './event-types';
 import { listEvents, readableTypes, type EventFeedPage, type EventRow } from './events.service';
@@ -85,6 +86,7 @@ builder.subscriptionFields((t) => ({
       const dealers = dealerIds(args.dealer_id?.map(String));
       const rooftops = dealers ? new Set(dealers) : null;
       const consent = context.session.consent;
+      const { session } = context;
       return root.events.subscribe(
         (event) =>
           groups.has(event.dealer_group_id) &&
@@ -92,6 +94,10 @@ builder.subscriptionFields((t) => ({
           (!rooftops || (event.dealer_id !== null && rooftops.has(event.dealer_id))) &&
           // A partner's key: only the rooftops and kinds of data its partner's links allow.
           (!consent || consentAllowsEvent(consent, event)),
+        {
+          owner: session.apiKeyId ?? session.userId ?? 'anonymous',
+          stillHolds: () => accessUnchanged(context.db, session),
+        },
       );
     },
     resolve: (event) => event,
