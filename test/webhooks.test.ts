@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
 import { createKey } from './helpers/keys';
+import { GROUP_LANES } from '../src/modules/webhooks/webhook-dispatcher';
 
 /**
  * Webhooks, from the receiver's side: a local server records what arrives; the signatures are
@@ -210,6 +211,59 @@ describe('webhooks', () => {
     expect(
       (await app.client.request('DELETE', `/api/v1/webhook-endpoints/${made.id}`, { token: otherAdmin })).status,
     ).toBe(404);
+    // A group has at most 20 endpoints.
+    for (let index = 0; index < 20; index += 1) {
+      const created = await app.client.post(
+        '/webhook-endpoints',
+        { url: `https://example.com/hook-${index}`, event_types: ['lead.created'] },
+        otherAdmin,
+      );
+      expect(created.status).toBe(201);
+    }
+    const beyond = await app.client.post(
+      '/webhook-endpoints',
+      { url: 'https://example.com/hook-21', event_types: ['lead.created'] },
+      otherAdmin,
+    );
+    expect(beyond.status).toBe(409);
+    expect(beyond.body.error.message).toContain('20');
+  });
+
+  it("keeps one group's slow receiver to its own lanes, so another group's events go out meanwhile", async () => {
+    receiver = await startReceiver();
+    let inFlight = 0;
+    let most = 0;
+    let slowDone = 0;
+    const slow = createServer((request, response) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      request.resume();
+      setTimeout(() => {
+        inFlight -= 1;
+        slowDone += 1;
+        response.writeHead(200).end('ok');
+      }, 700);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const busy = await seedGroup(app.database.prisma, { dealers: 1 });
+      const busyAdmin = await busy.login(app.client);
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow`;
+      expect(
+        (await app.client.post('/webhook-endpoints', { url, event_types: ['lead.created'] }, busyAdmin)).status,
+      ).toBe(201);
+      await endpoint({ event_types: ['call.created'] });
+      // Six leads (six subjects) for the slow receiver, then one call for ours.
+      await seedActivity(app.database.prisma, busy, { leads: Array.from({ length: 6 }, () => ({ dealer: 0 })) });
+      await until('the slow receiver busy', () => inFlight > 0);
+      await seedActivity(app.database.prisma, group, { calls: [{ dealer: 0 }] });
+      await until('our call', () => receiver.received.length > 0);
+      expect(slowDone).toBeLessThan(6);
+      await until('the slow receiver done', () => slowDone === 6, 30_000);
+      expect(most).toBeLessThanOrEqual(GROUP_LANES);
+    } finally {
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
   });
 
   it("sends a partner's endpoint only the events its links allow, and stops when a link goes", async () => {

@@ -26,6 +26,8 @@ import { consentedEventSql, SETTLED_EVENT_SQL } from '../events/event-types';
 const TASK = 'webhook_deliver';
 const MAX_DELAY_MS = 6 * 3_600_000;
 const RELAY_BATCH = 1000;
+/** Deliveries one dealer group may have under way at once, across every instance. */
+export const GROUP_LANES = 2;
 const SWEEP_EVERY_MS = 10 * 60_000;
 const SWEEP_BATCH = 10_000;
 
@@ -364,13 +366,18 @@ export async function queueSubjects(
 ): Promise<void> {
   const unique = [...new Map(pairs.map((pair) => [`${pair.endpoint_id}:${pair.subject}`, pair])).values()];
   if (!unique.length) return;
+  // Each dealer group's deliveries run in GROUP_LANES named queues (a subject always in the same
+  // one, so its events stay in order), and a named queue runs one job at a time across every
+  // instance: one group's slow or failing receivers hold at most GROUP_LANES delivery slots, and
+  // the other slots stay free for the other groups.
   await client.query(
     `SELECT graphile_worker.add_job($1, json_build_object('endpoint_id', p.endpoint_id, 'subject', p.subject),
-       queue_name := 'webhook:' || p.endpoint_id || ':' || p.subject, run_at := $4::timestamptz, max_attempts := 10,
+       queue_name := 'webhook:' || w.dealer_group_id || ':' || (abs(hashtext(p.subject)::bigint) % $5),
+       run_at := $4::timestamptz, max_attempts := 10,
        job_key := 'webhook:' || p.endpoint_id || ':' || p.subject,
        job_key_mode := CASE WHEN $4::timestamptz IS NULL THEN 'preserve_run_at' ELSE 'replace' END)
-     FROM unnest($2::text[], $3::text[]) AS p(endpoint_id, subject)`,
-    [TASK, unique.map((pair) => pair.endpoint_id), unique.map((pair) => pair.subject), runAt],
+     FROM unnest($2::text[], $3::text[]) AS p(endpoint_id, subject) JOIN webhook_endpoints w ON w.id = p.endpoint_id::uuid`,
+    [TASK, unique.map((pair) => pair.endpoint_id), unique.map((pair) => pair.subject), runAt, GROUP_LANES],
   );
 }
 

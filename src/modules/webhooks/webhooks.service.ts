@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Caller } from '../../caller';
 import type { AppServices } from '../../app-services';
-import { badInput, forbidden, notFound } from '../../errors';
+import { badInput, conflict, forbidden, notFound } from '../../errors';
 import { isPrivateAddress } from '../../net/outbound';
 import { pageArgs, type Page, type WindowArgs } from '../../pagination';
 import { inCallerGroups, targetGroup } from '../../tenancy';
@@ -130,8 +130,16 @@ async function findEndpoint(caller: Caller, id: string) {
   return endpoint;
 }
 
+/** Endpoints one dealer group may have: each event is copied to every matching one. */
+export const MAX_ENDPOINTS_PER_GROUP = 20;
+
 export async function createEndpoint(services: AppServices, caller: Caller, input: EndpointInput) {
   const groupId = targetGroup(caller.session, input.dealer_group_id);
+  const existing = await caller.db.webhookEndpoint.count({ where: { dealerGroupId: groupId } });
+  if (existing >= MAX_ENDPOINTS_PER_GROUP)
+    throw conflict(
+      `the dealer group already has ${existing} webhook endpoints, the most it may have (${MAX_ENDPOINTS_PER_GROUP}); delete one first`,
+    );
   const id = randomUUID();
   const secret = newSecret();
   const row = await caller.db.webhookEndpoint.create({
