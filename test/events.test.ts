@@ -145,6 +145,32 @@ describe('events and the change feed', () => {
     });
   });
 
+  it('names the request whose mapping gave waiting leads their source', async () => {
+    const seeded = await seedActivity(app.database.prisma, group, {
+      leads: [{ dealer: 0, rawSource: 'Portal Zeta 9' }],
+    });
+    const source = await app.client.post('/sources', { name: 'Portal Zeta', category: 'third_party_listing' }, admin);
+    expect(source.status, JSON.stringify(source.body)).toBe(201);
+    const mapped = await app.client.post(
+      '/sources/mappings',
+      { source_id: source.body.id, raw_value: 'Portal Zeta 9' },
+      admin,
+    );
+    expect(mapped.status, JSON.stringify(mapped.body)).toBe(201);
+    const events = await app.database.pool.query<{ request_id: string | null; data: EventData }>(
+      `SELECT request_id, data FROM events WHERE type = 'lead.updated' AND subject_id = $1`,
+      [seeded.leads[0]],
+    );
+    expect(events.rows).toEqual([
+      expect.objectContaining({
+        request_id: mapped.headers.get('x-request-id'),
+        data: expect.objectContaining({
+          changes: expect.objectContaining({ source_id: { old: null, new: source.body.id } }),
+        }),
+      }),
+    ]);
+  });
+
   it.skipIf(!external)(
     'never lets a transaction that commits late slip in behind a cursor already handed out',
     async () => {

@@ -105,6 +105,12 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     expect(provenance.trim).toMatchObject({ source: 'website' });
     const history = (await app.client.get(`/inventory/${vins.merged}/history?field=price`, admin)).body;
     expect(history.changes[0]).toMatchObject({ old_value: '27000.00', new_value: '26200.00', source: 'website' });
+    // The change's events name the request that rebuilt it.
+    const events = await app.database.pool.query<{ type: string; request_id: string | null }>(
+      `SELECT e.type, e.request_id FROM events e JOIN vehicles v ON v.id = e.subject_id WHERE v.vin = $1 AND e.type = 'vehicle.price_changed'`,
+      [vins.merged],
+    );
+    expect(events.rows.map((row) => row.request_id)).toContain(rebuilt.headers.get('x-request-id'));
     const again = await app.client.post('/multi-source/rebuild', { dealer_id: group.dealerIds[0] }, admin);
     expect(again.body.vehicles_changed).toBe(0);
   });

@@ -52,11 +52,16 @@ export function inCausedTransaction<T>(
   db: Db,
   cause: EventCause,
   work: (tx: Prisma.TransactionClient) => Promise<T>,
+  /** How long the transaction may run (ms); a sync's set-based passes over a whole rooftop take longer than a request's. */
+  options: { timeout?: number } = {},
 ): Promise<T> {
-  return db.$transaction(async (tx) => {
-    await tx.$queryRawUnsafe(CAUSE_SQL, cause.syncRunId ?? '', cause.requestId ?? '');
-    return work(tx);
-  });
+  return db.$transaction(
+    async (tx) => {
+      await tx.$queryRawUnsafe(CAUSE_SQL, cause.syncRunId ?? '', cause.requestId ?? '');
+      return work(tx);
+    },
+    options.timeout ? { timeout: options.timeout } : undefined,
+  );
 }
 
 /** Multi-row INSERT in chunks: far faster than row-by-row writes for thousands of rows. */

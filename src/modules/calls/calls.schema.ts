@@ -1,5 +1,6 @@
 import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
+import { inCausedTransaction } from '../../db/bulk';
 import { builder } from '../../builder';
 import { cursorPageOf, itemsByIds, itemsLoaded, pageOf } from '../../pages';
 import { rangeLongerThan } from '../../http/field-rate-limits';
@@ -233,6 +234,8 @@ builder.mutationFields((t) => ({
       overwrite: t.arg.boolean({ description: 'Also re-resolve calls that already have a source.' }),
     },
     resolve: (_root, args, context) =>
-      enrich(context.db, context.session.dealerGroupIds, 'calls', { ...args, dealer_id: args.dealer_id?.map(String) }),
+      inCausedTransaction(context.db, { requestId: context.requestId }, (tx) =>
+        enrich(tx, context.session.dealerGroupIds, 'calls', { ...args, dealer_id: args.dealer_id?.map(String) }),
+      ),
   }),
 }));

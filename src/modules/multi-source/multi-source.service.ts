@@ -93,21 +93,30 @@ export async function rebuild(caller: Caller, pool: Database['pool'], args: { de
     );
     if (!ids.rows.length) break;
     after = ids.rows.at(-1)!.id;
-    const outcome = await inTransaction(pool, async (client) => {
-      await lockDealerMerges(client, dealer.id);
-      return remergeVehicles(
-        client,
-        { priority, source: 'rebuild', syncRunId: null, trackHistory: true },
-        ids.rows.map((row) => row.id),
-      );
-    });
+    // The vehicle.updated events of a rebuild name the request that asked for it.
+    const outcome = await inTransaction(
+      pool,
+      async (client) => {
+        await lockDealerMerges(client, dealer.id);
+        return remergeVehicles(
+          client,
+          { priority, source: 'rebuild', syncRunId: null, trackHistory: true },
+          ids.rows.map((row) => row.id),
+        );
+      },
+      { requestId: caller.requestId },
+    );
     examined += ids.rows.length;
     changed += outcome.updated;
   }
-  await inTransaction(pool, async (client) => {
-    await lockDealerMerges(client, dealer.id);
-    await refreshDealerConflicts(client, dealer.id);
-  });
+  await inTransaction(
+    pool,
+    async (client) => {
+      await lockDealerMerges(client, dealer.id);
+      await refreshDealerConflicts(client, dealer.id);
+    },
+    { requestId: caller.requestId },
+  );
   return { dealer_id: dealer.id, vehicles_examined: examined, vehicles_changed: changed };
 }
 

@@ -1,5 +1,6 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
+import { inCausedTransaction } from '../../db/bulk';
 import type { RawSqlClient } from '../../db/database';
 import { badInput, conflict, notFound } from '../../errors';
 import { pageArgs, type Page, type PageRef, type WindowArgs } from '../../pagination';
@@ -191,11 +192,12 @@ export async function createMappings(
     select: { id: true },
   });
   // Calls and leads waiting in the unmapped queue take the new mapping at once.
+  // Their events (lead.updated with the new source) name this request as their cause.
   if (fresh.length)
-    await Promise.all([
-      enrich(caller.db, [source.dealerGroupId], 'calls', {}),
-      enrich(caller.db, [source.dealerGroupId], 'leads', {}),
-    ]);
+    await inCausedTransaction(caller.db, { requestId: caller.requestId }, async (tx) => {
+      await enrich(tx, [source.dealerGroupId], 'calls', {});
+      await enrich(tx, [source.dealerGroupId], 'leads', {});
+    });
   return { ids: [...new Set([...ids.map((row) => row.id), ...existing.map((row) => row.id)])], created: fresh.length };
 }
 

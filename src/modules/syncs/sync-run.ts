@@ -1,7 +1,7 @@
 import type { Integration } from '../../generated/prisma/client';
 import type { AppServices } from '../../app-services';
 import { conflict } from '../../errors';
-import { inTransaction } from '../../db/bulk';
+import { inCausedTransaction, inTransaction } from '../../db/bulk';
 import { timeSlicer } from '../../time-slice';
 import { enrich } from '../sources/sources.service';
 import { linkLeadsAndCalls } from '../sales/sales.service';
@@ -14,6 +14,9 @@ import { upsertActivity } from './activity-writer';
 import { loadPipeline, pipelineRows, type FeedSource, type Pipeline } from './pipeline';
 import { deliveredName, fileToRead, markProcessed, pendingFiles } from './inbox';
 import { RunLedger, type RowError, type RunCounts, type RunProgress, type SyncTrigger } from './run-ledger';
+
+/** How long a run's set-based passes (sources, deal links) over a rooftop may take in one transaction. */
+const SET_PASS_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Runs syncs: one run per integration at a time (409 otherwise, across instances), rows streamed
@@ -274,10 +277,18 @@ function batchWriter(app: SyncServices, plugin: PluginDefinition, feed: FeedCont
           { syncRunId: feed.syncRunId },
         );
       } else {
-        const db = app.database.prisma;
-        if (plugin.target === 'calls' || plugin.target === 'leads')
-          await enrich(db, [integration.dealerGroupId], plugin.target, { dealer_id: [integration.dealerId] });
-        await linkLeadsAndCalls(db, [integration.dealerGroupId]);
+        // Sources and deal links found for the run's records are the run's doing: their events name it.
+        const cause = { syncRunId: feed.syncRunId };
+        await inCausedTransaction(
+          app.database.prisma,
+          cause,
+          async (tx) => {
+            if (plugin.target === 'calls' || plugin.target === 'leads')
+              await enrich(tx, [integration.dealerGroupId], plugin.target, { dealer_id: [integration.dealerId] });
+            await linkLeadsAndCalls(tx, [integration.dealerGroupId]);
+          },
+          { timeout: SET_PASS_TIMEOUT_MS },
+        );
       }
       // Planner statistics go stale after a large load; refresh them so the API keeps its plans.
       if (counts.created + counts.updated > 10_000)
