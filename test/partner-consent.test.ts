@@ -71,6 +71,7 @@ describe("a partner's key sees only what the partner's links allow", () => {
     await app.database.prisma.lead.update({ where: { id: activity.leads[0] }, data: { saleId: activity.sales[1] } });
     await app.database.prisma.lead.update({ where: { id: activity.leads[1] }, data: { saleId: activity.sales[2] } });
 
+    await app.database.prisma.dealerAlias.create({ data: { dealerId: dealer(0), alias: 'Acura of Nowhere Secret' } });
     const partner = await app.client.post('/partners', { name: 'Lot Syndicator', kind: 'vendor' }, admin);
     expect(partner.status, JSON.stringify(partner.body)).toBe(201);
     partnerId = partner.body.id;
@@ -124,6 +125,8 @@ describe("a partner's key sees only what the partner's links allow", () => {
       adminEndpoint,
       adminDelivery,
       'hooks.example.com',
+      // Rooftop 0's own records (its names elsewhere) need a link allowing dealers.
+      'Acura of Nowhere Secret',
     ];
   });
   afterAll(() => app?.stop());
@@ -418,7 +421,7 @@ describe("a partner's key sees only what the partner's links allow", () => {
         me { dealer_groups { dealers { id name } } }
         dealers(limit: 10) { dealers { id vehicles(limit: 10) { vin } calls(limit: 10) { id } leads(limit: 10) { id }
           sales(limit: 10) { id } vehicle_count call_count lead_count sale_count } }
-        inventory(limit: 10) { vehicles { vin dealer { id calls(limit: 10) { id } leads(limit: 10) { id } sales(limit: 10) { id }
+        inventory(limit: 10) { vehicles { vin dealer { id aliases { alias } calls(limit: 10) { id } leads(limit: 10) { id } sales(limit: 10) { id }
           call_count sale_count } } }
         leads(limit: 20) { leads { id sale { id salesperson } } }
         sales(limit: 20) { sales { id leads { id email } calls { id } } }
@@ -439,7 +442,7 @@ describe("a partner's key sees only what the partner's links allow", () => {
     expect(rooftop.calls.length).toBeGreaterThan(0);
     // Rooftop 0 allows inventory and leads, not calls or deals.
     const lot = data.inventory.vehicles[0].dealer;
-    expect(lot).toMatchObject({ id: dealer(0), calls: [], sales: [], call_count: 0, sale_count: 0 });
+    expect(lot).toMatchObject({ id: dealer(0), aliases: [], calls: [], sales: [], call_count: 0, sale_count: 0 });
     expect(lot.leads.length).toBeGreaterThan(0);
   });
 

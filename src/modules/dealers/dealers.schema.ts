@@ -152,7 +152,14 @@ export const Dealer = builder.prismaObject('Dealer', {
       type: 'JSON',
       description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.',
     }),
-    aliases: t.relation('aliases', { ...GRAPHQL_ONLY, query: { orderBy: { alias: 'asc' } } }),
+    aliases: t.relation('aliases', {
+      ...GRAPHQL_ONLY,
+      description: "Its names in other systems (for a partner's key, only where its link allows dealers).",
+      query: (_args, context) => ({
+        where: context.session.consent ? { dealerId: { in: [...context.session.consent.dealers('dealers')] } } : {},
+        orderBy: { alias: 'asc' },
+      }),
+    }),
     // Dashboard views: a rooftop's latest records, filtered and paged, loaded for a whole page of dealers at once.
     vehicles: dealerList(t, 'Vehicle', {
       name: 'dealerVehicles',
