@@ -299,13 +299,27 @@ describe('webhooks', () => {
     expect(receiver.received.map((entry) => [entry.event.type, entry.event.subject_id])).toEqual([
       ['lead.created', first.leads[1]],
     ]);
+    // A lead the receiver refuses waits for its retry; the link goes meanwhile: the retry is not sent.
+    receiver.answerNext([500, 500, 500, 500, 500]);
+    const refused = await seedActivity(app.database.prisma, group, { leads: [{ dealer: 0 }] });
+    await until('the refused attempt', () => receiver.received.length === 2);
     const unlinked = await app.client.request('DELETE', `/api/v1/partners/${partner}/dealers/${group.dealerIds[0]}`, {
       token: admin,
     });
     expect(unlinked.status).toBe(200);
+    const stopped = await until('the retry withheld', async () => {
+      const log = await app.client.get(`/webhook-endpoints/${made.body.endpoint.id}/deliveries`, admin);
+      return (log.body.deliveries as Array<{ status: string; error: string | null; event_id: string }>).find(
+        (delivery) => delivery.status === 'failed' && delivery.error?.includes('no longer allow'),
+      );
+    });
+    expect(receiver.received.at(-1)!.event.subject_id).toBe(refused.leads[0]);
+    expect(stopped).toBeTruthy();
+    const attempts = receiver.received.length;
+    // New leads at the unlinked rooftop are not handed to the partner at all.
     await seedActivity(app.database.prisma, group, { leads: [{ dealer: 0 }] });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received).toHaveLength(attempts);
   });
 });
 
