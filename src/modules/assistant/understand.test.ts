@@ -24,6 +24,7 @@ const vocabulary: Vocabulary = {
   ],
   bodyStyles: ['SUV', 'Sedan', 'Truck', 'Coupe', 'Minivan'],
   sources: ['Google Ads', 'Cars.com', 'Facebook'],
+  salespeople: ['Sam Lee', 'Alex Rivera', 'Jordan Patel'],
 };
 const NOW = new Date('2026-11-21T15:00:00Z');
 const read = (question: string, previous: AssistantQuery | null = null) =>
@@ -144,5 +145,106 @@ describe('reading questions', () => {
     expect(dateRangeOf('in december', NOW)).toEqual({ from: '2025-12-01', to: '2025-12-31' });
     expect(dateRangeOf('last year', NOW)).toEqual({ from: '2025-01-01', to: '2025-12-31' });
     expect(dateRangeOf('lately', NOW)).toBeNull();
+  });
+
+  it('keeps every constraint it hears: in the query, or said back as not used', () => {
+    const full = (question: string, previous: AssistantQuery | null = null) =>
+      understand(question, vocabulary, previous, NOW) as { query: AssistantQuery; unused: string[] };
+    expect(full('how many deals did Sam Lee do this month')).toMatchObject({
+      query: { subject: 'sales', filters: { salesperson: 'Sam Lee', from: '2026-11-01', to: '2026-11-21' } },
+      unused: [],
+    });
+    expect(full('how many calls did we miss yesterday').query).toMatchObject({
+      subject: 'calls',
+      filters: { status: ['missed'], from: '2026-11-20', to: '2026-11-20' },
+    });
+    expect(full('how many calls did Sam take last week')).toMatchObject({
+      query: { subject: 'calls', filters: { from: '2026-11-09', to: '2026-11-15' } },
+      unused: ['the salesperson Sam Lee'],
+    });
+    expect(full('how many trucks came in this month').unused).toEqual(['the period 2026-11-01 to 2026-11-21']);
+    expect(full('how many calls about Tacomas').unused).toEqual(['the model Tacoma']);
+    expect(full('missed calls by day this week').unused).toEqual([
+      'a breakdown by day (I give the total for the period)',
+    ]);
+    expect(full('how many leases this month').query).toMatchObject({
+      subject: 'sales',
+      filters: { contract_type: ['lease'] },
+    });
+    expect(full('how many F150s did we sell this year').query).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['F-150'] },
+    });
+  });
+
+  it('reads models, typos and shorthand as dealers type them', () => {
+    expect(read('any silverados under 40k with less than 30k miles?')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'count',
+      filters: { model: ['Silverado 1500'], price_max: 39999.99, mileage_max: 29999 },
+    });
+    expect(read('how many F150s')).toMatchObject({ filters: { model: ['F-150'] } });
+    expect(read('avg price of a crv')).toMatchObject({ measure: 'average', filters: { model: ['CR-V'] } });
+    expect(read('how many grand cherokees')).toMatchObject({ filters: { model: ['Grand Cherokee'] } });
+    expect(read('hw many lds lst mo')).toMatchObject({
+      subject: 'leads',
+      measure: 'count',
+      filters: { from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(read('how many toyta suvs')).toMatchObject({ filters: { make: ['Toyota'], body_style: ['SUV'] } });
+  });
+
+  it('reads rates and rankings', () => {
+    expect(read('what % of leads from cars.com closed')).toMatchObject({
+      subject: 'leads',
+      measure: 'rate',
+      field: 'sold',
+      filters: { source: 'Cars.com' },
+    });
+    expect(read("what's our answer rate")).toMatchObject({ subject: 'calls', measure: 'rate', field: 'answered' });
+    expect(read('whats our missed call rate this month')).toMatchObject({ measure: 'rate', field: 'missed' });
+    expect(read('close rate by salesperson')).toMatchObject({ measure: 'rate', group_by: 'salesperson' });
+    expect(read('conversion by store')).toMatchObject({ measure: 'rate', group_by: 'dealer' });
+    expect(read('which source brought the most leads')).toMatchObject({ measure: 'count', group_by: 'source' });
+    expect(read('which ones have been sitting the longest')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'list',
+      field: 'days_on_lot',
+      order: 'desc',
+      limit: 10,
+    });
+  });
+
+  it('declines what is not a question about the data, even with data words in it', () => {
+    for (const question of [
+      'write me an email to a customer letting them know their car is ready for pickup',
+      'what will used car prices be next year?',
+      'how much is a 2019 camry worth',
+      'should we drop the price on our aged trucks',
+      'how can we improve our close rate',
+    ])
+      expect(understand(question, vocabulary, null, NOW)).toMatchObject({ query: null, declined: true });
+  });
+
+  it('keeps the subject of a follow-up about leads, calls or deals', () => {
+    const chain = (questions: string[]) =>
+      questions.reduce<AssistantQuery[]>(
+        (queries, question) => [...queries, read(question, queries.at(-1) ?? null)!],
+        [],
+      );
+    const [, fromCars, sold, rate] = chain([
+      'how many leads did we get last month',
+      'how many of em came from cars.com',
+      'how many of those sold',
+      'and the close rate',
+    ]);
+    expect(fromCars).toMatchObject({ subject: 'leads', filters: { source: 'Cars.com', from: '2026-10-01' } });
+    expect(sold).toMatchObject({ subject: 'leads', filters: { source: 'Cars.com', status: ['sold'] } });
+    expect(rate).toMatchObject({ subject: 'leads', measure: 'rate', filters: { source: 'Cars.com' } });
+    expect(rate!.filters.status).toBeUndefined();
+    const [, taylor] = chain(['how many deals did Sam Lee do this month', 'what about Jordan']);
+    expect(taylor).toMatchObject({ subject: 'sales', filters: { salesperson: 'Jordan Patel', from: '2026-11-01' } });
+    const [, yesterday] = chain(['how many missed calls this week', 'yesterday']);
+    expect(yesterday).toMatchObject({ subject: 'calls', filters: { status: ['missed'], from: '2026-11-20' } });
   });
 });
