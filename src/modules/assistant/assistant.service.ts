@@ -241,7 +241,7 @@ async function builtIn(
     const [figure, ...rest] = composed.text.split('\n');
     const unused = understanding.unused.length
       ? [
-          `Not used: ${understanding.unused.join('; ')} (${{ vehicles: 'vehicles', leads: 'leads', calls: 'calls', sales: 'deals' }[result.query.subject]} cannot be filtered that way here), so the figure above does not take ${understanding.unused.length === 1 ? 'it' : 'them'} into account.`,
+          `Not used: ${understanding.unused.join('; ')}. The figure above is without ${understanding.unused.length === 1 ? 'it' : 'them'}.`,
         ]
       : [];
     return {

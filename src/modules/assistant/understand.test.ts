@@ -138,6 +138,12 @@ describe('reading questions', () => {
   });
 
   it('reads date ranges in UTC days', () => {
+    // On a Saturday the weekend so far is that day; on Monday it is the two days before.
+    expect(dateRangeOf('leads over the weekend', NOW)).toEqual({ from: '2026-11-21', to: '2026-11-21' });
+    expect(dateRangeOf('over the weekend', new Date('2026-11-23T09:00:00Z'))).toEqual({
+      from: '2026-11-21',
+      to: '2026-11-22',
+    });
     expect(dateRangeOf('last 30 days', NOW)).toEqual({ from: '2026-10-23', to: '2026-11-21' });
     expect(dateRangeOf('this week', NOW)).toEqual({ from: '2026-11-16', to: '2026-11-21' });
     expect(dateRangeOf('last week', NOW)).toEqual({ from: '2026-11-09', to: '2026-11-15' });
@@ -166,6 +172,17 @@ describe('reading questions', () => {
     expect(full('how many calls about Tacomas').unused).toEqual(['the model Tacoma']);
     expect(full('missed calls by day this week').unused).toEqual([
       'a breakdown by day (I give the total for the period)',
+    ]);
+    // A negation is never read as the status it negates.
+    expect(full('how many leads havent been contacted').query).toMatchObject({ filters: { status: ['new'] } });
+    expect(full('how many leads not sold last month')).toMatchObject({
+      query: { filters: { from: '2026-10-01' } },
+      unused: ['"not sold" (I cannot count what is not in a status)'],
+    });
+    expect(full('how many leads not sold last month').query.filters.status).toBeUndefined();
+    expect(full('how many cars have no price').unused).toEqual(['vehicles without a price']);
+    expect(full('leads this month vs last month').unused).toEqual([
+      'the comparison with another period (I give one period)',
     ]);
     expect(full('how many leases this month').query).toMatchObject({
       subject: 'sales',

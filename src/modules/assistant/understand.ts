@@ -143,6 +143,11 @@ export function dateRangeOf(q: string, now = new Date()): { from?: string; to?: 
   }
   const weekday = (today.getUTCDay() + 6) % 7; // Monday = 0
   if (/\bthis week\b/.test(q)) return { from: isoDay(daysAgo(weekday)), to: isoDay(today) };
+  // The weekend: the latest Saturday and Sunday, up to today.
+  if (/\b(?:this|last|past|over the) weekend\b|\bweekend\b/.test(q)) {
+    const saturday = weekday >= 5 ? weekday - 5 : weekday + 2;
+    return { from: isoDay(daysAgo(saturday)), to: isoDay(daysAgo(Math.max(0, saturday - 1))) };
+  }
   if (/\blast week\b/.test(q)) return { from: isoDay(daysAgo(weekday + 7)), to: isoDay(daysAgo(weekday + 1)) };
   const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month, 1));
   if (/\bthis month\b|\bmonth to date\b|\bmtd\b/.test(q))
@@ -223,14 +228,18 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:lds|leds|leeds|laeds|lesds)\b/g, 'leads'],
   [/\b(?:clls|cals|callz)\b/g, 'calls'],
   [/\b(?:deels|dels|deala)\b/g, 'deals'],
-  [/\b(?:avg|averge|avrage|avergae|aveage|averag)\b/g, 'average'],
+  [/\b(?:avg|ave|averge|avrage|avergae|aveage|averag)\b/g, 'average'],
   [/\b(?:cheapst|cheepest|chepest|cheapeast)\b/g, 'cheapest'],
   [/\b(?:expensve|expnsive|expensiv)\b/g, 'expensive'],
   [/\b(?:mised|missd|misssed)\b/g, 'missed'],
   [/\b(?:answerd|anwsered|answred)\b/g, 'answered'],
   [/\b(?:salesman|salesmen|sales ?guys?|reps?)\b/g, 'salesperson'],
   [/\b(?:conv(?:ersion)?|convrsion|converison)\b/g, 'conversion'],
-  [/\bclosing (?:ratio|rate|%|percent(?:age)?)\b|\bclose ratio\b/g, 'close rate'],
+  [/\bclos(?:e|ing) (?:ratio|rate|percent(?:age)?)\b|\bclos(?:e|ing) %/g, 'close rate'],
+  [/\bchev(?:y|ie)(s?)\b/g, 'chevrolet$1'],
+  [/\bvw\b/g, 'volkswagen'],
+  [/\bappts?\b/g, 'appointments'],
+  [/\bwhos\b/g, "who's"],
   [/\bdays on lot\b|\bdol\b/g, 'days on the lot'],
   [/\bpre ?owned\b/g, 'used'],
   [/\bcpo\b/g, 'certified'],
@@ -284,7 +293,9 @@ function salespersonNamed(q: string, salespeople: string[]): string | undefined 
 
 function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean): Subject | null {
   if (
-    /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b/.test(q)
+    /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b|\bappointments? (?:set|made|booked)\b|\bshowed\b/.test(
+      q,
+    )
   )
     return 'leads';
   if (
@@ -300,7 +311,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     return 'sales';
   if (
     mentionsVehicle ||
-    /\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|in stock|on hand|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
+    /\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
       q,
     )
   )
@@ -358,8 +369,13 @@ function measureOf(
           limit: listSize ?? 10,
         }
       : { measure, field };
-  if (/\baverage\b|\bavg\b|\bmean\b|\btypical\b/.test(q)) return { measure: 'average', field: fieldOf(q, subject) };
-  if (/\bhow many\b|\bnumber of\b|\bcount\b|\bhow much inventory\b/.test(q)) return { measure: 'count' };
+  if (
+    /\baverage\b|\bavg\b|\bmean\b|\btypical\b/.test(q) ||
+    (subject === 'sales' && /\b(?:per|a) (?:deal|unit|car|copy|sale)\b/.test(q))
+  )
+    return { measure: 'average', field: fieldOf(q, subject) };
+  if (/\bhow many\b|\bnumber of\b|\bcount\b|\bhow much inventory\b|\btotal (?:inventory|units|stock)\b$/.test(q))
+    return { measure: 'count' };
   if (
     /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b/.test(
       q,
@@ -386,6 +402,12 @@ function measureOf(
     // "Our oldest Escape": on a lot, oldest means aged the longest.
     if (/\boldest\b/.test(q)) return superlative('max', 'days_on_lot');
   } else if (subject === 'sales') {
+    // "What did we gross in October?": gross or revenue with no other measure is their total.
+    if (
+      /\bgross(?:ed)?\b|\brevenue\b|\bprofit\b/.test(q) &&
+      !/\bbiggest\b|\blargest\b|\bhighest\b|\bsmallest\b|\blowest\b|\bwhich\b|\blist\b|\bshow\b|\bwho\b/.test(q)
+    )
+      return { measure: 'sum', field: fieldOf(q, subject) ?? 'total_gross' };
     if (
       /\bbiggest\b|\blargest\b|\bhighest\b|\bmost expensive\b/.test(q) &&
       !/\b(?:most|highest) (?:deals|units|sales)\b/.test(q)
@@ -412,7 +434,11 @@ function measureOf(
 
 function fieldOf(q: string, subject: Subject): string | undefined {
   if (subject === 'vehicles') {
-    if (/\bdays? on (?:the )?lot\b|\bdays in (?:stock|inventory)\b|\bon the lot\b|\baging\b|\bage\b|\bturn\b/.test(q))
+    if (
+      /\bdays? on (?:the )?lot\b|\bdays in (?:stock|inventory)\b|\bon the lot\b|\baging\b|\bage\b|\bturn\b|\bhow long\b|\bsit(?:ting|s)?\b/.test(
+        q,
+      )
+    )
       return 'days_on_lot';
     if (/\bmileage\b|\bmiles\b|\bodometer\b/.test(q)) return 'mileage';
     if (/\bmodel year\b|\byear\b/.test(q)) return 'year';
@@ -421,7 +447,7 @@ function fieldOf(q: string, subject: Subject): string | undefined {
   if (subject === 'sales') {
     if (/\bfront(?:[- ]end)? gross\b/.test(q)) return 'front_gross';
     if (/\bback(?:[- ]end)? gross\b/.test(q)) return 'back_gross';
-    if (/\bgross\b|\bprofit\b/.test(q)) return 'total_gross';
+    if (/\bgross(?:ed)?\b|\bprofit\b/.test(q)) return 'total_gross';
     return 'sale_price';
   }
   if (subject === 'calls') return 'duration';
@@ -430,7 +456,7 @@ function fieldOf(q: string, subject: Subject): string | undefined {
 
 function groupOf(q: string, subject: Subject): Grouping | null {
   if (
-    /\b(?:by|per|each|every|across|between)\s+(?:the\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b/.test(
+    /\b(?:by|per|each|every|across|between|rank|all)\s+(?:the\s+|our\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b/.test(
       q,
     )
   )
@@ -438,7 +464,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (/\b(?:by|per|each)\s+make\b|\bwhich makes?\b/.test(q)) return 'make';
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
   if (
-    /\b(?:by|per|each|every)\s+(?:lead\s+)?(?:source|channel|provider|vendor)\b|\bwhich (?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:the\s+|our\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
@@ -448,7 +474,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    /\bsalespe(?:rson|ople)\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is) (?:the )?(?:best|top)\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b/.test(
       q,
     )
   )
@@ -705,6 +731,7 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
     const statuses = ['contacted', 'appointment', 'showed', 'lost'].filter((status) =>
       new RegExp(`\\b${status}s?\\b`).test(q),
     );
+    if (/\b(?:lose|losing)\b/.test(q) && !statuses.includes('lost')) statuses.push('lost');
     if (
       !rateOf(q, subject) &&
       /\bsold leads?\b|\bleads? (?:that|which|who) (?:sold|bought|converted|closed)\b|\b(?:sold|closed|converted)\b/.test(
@@ -728,6 +755,20 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
     filters.status = [...(filters.status ?? []), ...callStatuses];
   return filters;
 }
+
+const NOT_WORKED =
+  /\b(?:not|never|haven'?t|hasn'?t|have not|has not|wasn'?t|weren'?t)\s+(?:been\s+|yet\s+|ever\s+)*(?:contacted|worked|touched|called back|responded to)\b|\buncontacted\b/g;
+const NEGATED =
+  /\b(?:not|never|haven'?t|hasn'?t|have not|has not|didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|aren'?t|isn'?t)\s+(?:been\s+|yet\s+|ever\s+|get\s+|got\s+)*(?:sold|closed|bought|converted|showed|shown|show(?:ed)? up|lost|set)\b/g;
+/** Constraints dealers ask for that no filter expresses: said back as not used. */
+const CANNOT_FILTER: Array<[RegExp, string]> = [
+  [/\bno price\b|\bwithout (?:a )?price\b|\bunpriced\b|\bmissing (?:a )?price\b/, 'vehicles without a price'],
+  [
+    /\bno (?:photos?|pictures?|pics)\b|\bwithout (?:photos?|pictures?|pics)\b|\bmissing (?:photos?|pictures?|pics)\b/,
+    'photos',
+  ],
+  [/\binternet\b|\bonline\b|\bweb\b/, '"internet" or "online" as a group of sources (name one, such as Cars.com)'],
+];
 
 const GENERIC = new Set(['the', 'and', 'auto', 'autos', 'motors', 'motor', 'group', 'cars', 'store', 'dealership']);
 
@@ -771,10 +812,17 @@ export function understand(
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
-  const measured = measureOf(q, subject);
-  const heard = filtersOf(q, subject, vocabulary, now);
-  const filters: QueryFilters = {};
+  // "Haven't been contacted" is not "contacted": an untouched lead is new; other negations are said back, not read.
   const unused: string[] = [];
+  let read = q.replace(NOT_WORKED, ' unworked ');
+  read = read.replace(NEGATED, (phrase) => {
+    unused.push(`"${phrase.trim()}" (I cannot count what is not in a status)`);
+    return ' ';
+  });
+  for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(read)) unused.push(said);
+  const measured = measureOf(read, subject);
+  const heard = filtersOf(read, subject, vocabulary, now);
+  const filters: QueryFilters = {};
   for (const key of Object.keys(heard) as Array<keyof QueryFilters>) {
     if (SUPPORTED[subject].includes(key)) Object.assign(filters, { [key]: heard[key] });
     else {
@@ -796,6 +844,8 @@ export function understand(
     return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
   if (group === 'salesperson' && subject !== 'sales' && subject !== 'leads')
     unused.push('the breakdown by salesperson');
+  if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && dateRangeOf(q, now))
+    unused.push('the comparison with another period (I give one period)');
   const byTime =
     /\b(?:by|per|each|every) (day|week|month|hour|year)\b|\b(daily|weekly|monthly|hourly)\b|\b(trend)s?\b/.exec(q);
   if (byTime) unused.push(`a breakdown by ${byTime[1] ?? byTime[2] ?? 'period'} (I give the total for the period)`);
