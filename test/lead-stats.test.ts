@@ -10,6 +10,7 @@ describe('lead stats count a sale the same way everywhere', () => {
   let app: TestApp;
   let group: SeededGroup;
   let viewer: string;
+  let analyst: string;
 
   // [lead, source, linked to a deal]
   const LEADS: Array<[Lead, string | null, boolean]> = [
@@ -34,8 +35,9 @@ describe('lead stats count a sale the same way everywhere', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    group = await seedGroup(app.database.prisma, { users: { viewer: 'viewer' } });
+    group = await seedGroup(app.database.prisma, { users: { viewer: 'viewer', analyst: 'analyst' } });
     viewer = await group.login(app.client, 'viewer');
+    analyst = await group.login(app.client, 'analyst');
     const seeded = await seedActivity(app.database.prisma, group, {
       sources: [{ name: 'Cars.com' }, { name: 'Google Ads' }],
       leads: LEADS.map(([lead], index) => ({ ...lead, rawSource: LEADS[index]![1] })),
@@ -114,6 +116,35 @@ describe('lead stats count a sale the same way everywhere', () => {
     expect(sum(data.leadsByStatus.stages, 'sold')).toBe(8);
     expect(sum(data.leadsByType.types, 'sold')).toBe(8);
     expect(sum(data.leadsBySource.sources, 'sold')).toBe(8);
+  });
+
+  it('the assistant counts a sale for a lead the same way', async () => {
+    const conversation = (await app.client.post('/assistant/conversations', {}, analyst)).body.id as string;
+    const ask = async (content: string) => {
+      const response = await app.client.post(`/assistant/conversations/${conversation}/messages`, { content }, analyst);
+      expect(response.status).toBe(201);
+      return response.body.answer as {
+        content: string;
+        citations: { figures: Array<{ label: string; value: string }> };
+      };
+    };
+    const figure = (answer: Awaited<ReturnType<typeof ask>>, label: string) =>
+      answer.citations.figures.find((entry) => entry.label === label)?.value;
+    const byStatus = (await app.client.get('/leads/stats/by-status', viewer)).body;
+    const sold = await ask('how many sold leads do we have');
+    expect(sold.citations.figures[0]!.value).toBe(String(byStatus.sold));
+    const rate = await ask('what is our close rate');
+    expect(figure(rate, 'rate (%)')).toBe(String(Math.round(byStatus.conversion_rate * 1000) / 10));
+    expect(rate.content).toMatch(/8 of 13 sold/);
+    const bySource = (await app.client.get('/leads/stats/by-source', viewer)).body.sources as Array<{
+      source_name: string | null;
+      conversion_rate: number;
+    }>;
+    const perSource = await ask('close rate by source');
+    for (const row of bySource)
+      expect(figure(perSource, row.source_name ?? 'unattributed')).toBe(
+        String(Math.round(row.conversion_rate * 1000) / 10),
+      );
   });
 
   it('names a bad filter with a 400', async () => {
