@@ -210,7 +210,9 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
     else if (result.groups.length > 1) {
       const top = result.groups[0]!;
       lines.push(
-        valued ? `Highest: ${top.label}.` : `Most: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
+        valued
+          ? `${query.measure === 'min' ? 'Lowest' : 'Highest'}: ${top.label}.`
+          : `Most: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
       );
     }
     return { text: lines.join('\n'), figures };

@@ -529,8 +529,13 @@ async function activityValue(
   throw badInput('measure', 'leads can be counted or listed');
 }
 
-/** Counts (and, for a rate, the percent) per dealer, source, status, type or salesperson, with names, largest first. */
-async function activityGroups(caller: Caller, query: AssistantQuery, where: Prisma.Sql): Promise<ResultRow[]> {
+/** Counts per dealer, source, status, type or salesperson, with names, and the figure asked for (a rate's percent, a deal's average gross…), largest first. */
+async function activityGroups(
+  caller: Caller,
+  query: AssistantQuery,
+  where: Prisma.Sql,
+  field: string | undefined,
+): Promise<ResultRow[]> {
   const groupBy = query.group_by!;
   const { table, groups: columns } = ACTIVITY_TABLES[query.subject as keyof typeof ACTIVITY_TABLES];
   const column = (columns as Record<string, string>)[groupBy];
@@ -539,40 +544,43 @@ async function activityGroups(caller: Caller, query: AssistantQuery, where: Pris
       'group_by',
       `${query.subject} group by dealer, source${query.subject === 'sales' ? ' or salesperson' : ', status'}${query.subject === 'leads' ? ', type or salesperson' : ''}`,
     );
+  const person = groupBy === 'salesperson';
+  // DMS exports spell a salesperson's name several ways: one row per person, named as most of their rows spell it.
+  const key = person ? Prisma.sql`lower(${Prisma.raw(column)})` : Prisma.sql`${Prisma.raw(column)}::text`;
   const label =
     groupBy === 'dealer'
       ? Prisma.sql`dealer.name::text`
       : groupBy === 'source'
         ? Prisma.sql`COALESCE(source.name::text, 'unattributed')`
-        : Prisma.sql`COALESCE(${Prisma.raw(column)}::text, ${groupBy === 'salesperson' ? 'unassigned' : 'unknown'})`;
+        : person
+          ? Prisma.sql`COALESCE(mode() WITHIN GROUP (ORDER BY ${Prisma.raw(column)}), 'unassigned')`
+          : Prisma.sql`COALESCE(${Prisma.raw(column)}::text, 'unknown')`;
   const part = query.measure === 'rate' ? Prisma.sql`count(*) FILTER (WHERE ${rateSql(query)})::int` : Prisma.sql`0`;
-  let groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantActivityGroups */
-    SELECT ${Prisma.raw(column)}::text AS key, ${label} AS label, count(*)::int AS count, ${part} AS part, NULL::float8 AS value
+  const value = groupValueSql(query, field);
+  const groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantActivityGroups */
+    SELECT ${key} AS key, ${label} AS label, count(*)::int AS count, ${part} AS part, ${value}::float8 AS value
     FROM ${Prisma.raw(table)}
     ${groupBy === 'dealer' ? Prisma.sql`JOIN dealers dealer ON dealer.id = ${Prisma.raw(column)}` : groupBy === 'source' ? Prisma.sql`LEFT JOIN sources source ON source.id = ${Prisma.raw(column)}` : Prisma.empty}
-    WHERE ${where} GROUP BY 1, 2`);
-  if (groupBy === 'salesperson') {
-    // DMS exports spell a salesperson's name several ways: one row per person, named as most deals spell it.
-    const people = new Map<string, ResultRow & { spelled: number }>();
-    for (const group of groups) {
-      const person = people.get(group.label.toLowerCase());
-      if (!person) people.set(group.label.toLowerCase(), { ...group, spelled: group.count });
-      else {
-        if (group.count > person.spelled)
-          Object.assign(person, { key: group.key, label: group.label, spelled: group.count });
-        person.count += group.count;
-        person.part = (person.part ?? 0) + (group.part ?? 0);
-      }
-    }
-    groups = [...people.values()].map(({ spelled: _spelled, ...group }) => group);
-  }
-  if (query.measure === 'rate') {
-    for (const group of groups) group.value = percent(group.part ?? 0, group.count);
-    return groups.sort(
-      (a, b) => (b.value ?? 0) - (a.value ?? 0) || b.count - a.count || a.label.localeCompare(b.label),
-    );
-  }
-  return groups.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+    WHERE ${where} GROUP BY ${person ? Prisma.sql`1` : Prisma.sql`1, 2`}`);
+  if (query.measure === 'rate') for (const group of groups) group.value = percent(group.part ?? 0, group.count);
+  // Ranked by what was asked: a rate or figure when there is one, else the count.
+  const ranked = query.measure !== 'count' && query.measure !== 'list';
+  return groups.sort(
+    (a, b) =>
+      (ranked ? (query.measure === 'min' ? -1 : 1) * ((b.value ?? -Infinity) - (a.value ?? -Infinity)) || 0 : 0) ||
+      b.count - a.count ||
+      a.label.localeCompare(b.label),
+  );
+}
+
+/** Per group: the average, sum, max or min of a deal's figure or an answered call's duration. */
+function groupValueSql(query: AssistantQuery, field: string | undefined): Prisma.Sql {
+  if (!['average', 'sum', 'max', 'min'].includes(query.measure)) return Prisma.sql`NULL`;
+  const aggregate = Prisma.raw(AGGREGATES[query.measure as FigureMeasure]);
+  if (query.subject === 'sales') return Prisma.sql`${aggregate}(${Prisma.raw(SALE_COLUMNS[field ?? 'sale_price']!)})`;
+  if (query.subject === 'calls')
+    return Prisma.sql`${aggregate}(c.duration_seconds) FILTER (WHERE c.status = 'answered')`;
+  throw badInput('measure', 'leads can be counted, listed or rated');
 }
 
 const percent = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : null);
@@ -636,7 +644,7 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
     query.group_by === 'source' && query.subject === 'sales'
       ? await salesBySource(caller, query)
       : query.group_by
-        ? await activityGroups(caller, query, where)
+        ? await activityGroups(caller, query, where, field)
         : [];
   let activity: ActivityRow[] = [];
   if (query.measure === 'list' || ((query.measure === 'max' || query.measure === 'min') && query.subject === 'sales')) {

@@ -704,7 +704,9 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
   if (range) Object.assign(filters, range);
   const source = [...vocabulary.sources]
     .sort((a, b) => b.length - a.length)
-    .find((name) => word(name).test(q) || normalize(q).includes(normalize(name)));
+    .find(
+      (name) => word(name).test(q) || word(name.replace(/-/g, ' ')).test(q) || normalize(q).includes(normalize(name)),
+    );
   if (source) filters.source = source;
   const salesperson = salespersonNamed(q, vocabulary.salespeople);
   if (salesperson) filters.salesperson = salesperson;
@@ -759,7 +761,7 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
 const NOT_WORKED =
   /\b(?:not|never|haven'?t|hasn'?t|have not|has not|wasn'?t|weren'?t)\s+(?:been\s+|yet\s+|ever\s+)*(?:contacted|worked|touched|called back|responded to)\b|\buncontacted\b/g;
 const NEGATED =
-  /\b(?:not|never|haven'?t|hasn'?t|have not|has not|didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|aren'?t|isn'?t)\s+(?:been\s+|yet\s+|ever\s+|get\s+|got\s+)*(?:sold|closed|bought|converted|showed|shown|show(?:ed)? up|lost|set)\b/g;
+  /\b(?:not|never|haven'?t|hasn'?t|have not|has not|didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|aren'?t|isn'?t)\s+(?:been\s+|yet\s+|ever\s+|get\s+|got\s+)*(?:sold|closed|bought|converted|showed|shown|show(?:ed)? up|lost|set)\b|\bunsold\b|\bno[- ]shows?\b/g;
 /** Constraints dealers ask for that no filter expresses: said back as not used. */
 const CANNOT_FILTER: Array<[RegExp, string]> = [
   [/\bno price\b|\bwithout (?:a )?price\b|\bunpriced\b|\bmissing (?:a )?price\b/, 'vehicles without a price'],
@@ -904,7 +906,10 @@ export function understand(
     };
   }
   // "What percentage of inventory is used?": the count, with its share of the whole.
-  if (measured?.measure !== 'rate' && /\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b/.test(q)) {
+  if (
+    measured?.measure !== 'rate' &&
+    /\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b|\bpenetration\b/.test(q)
+  ) {
     return {
       followUp: false,
       unused,
