@@ -178,6 +178,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       status: 'status',
       type: 'type',
       salesperson: 'salesperson',
+      model: 'model',
     }[query.group_by];
     if (query.measure === 'rate') {
       const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;

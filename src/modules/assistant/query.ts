@@ -30,6 +30,7 @@ export const GROUPINGS = [
   'status',
   'type',
   'salesperson',
+  'model',
 ] as const;
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year'] as const;
 export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross'] as const;
@@ -66,6 +67,10 @@ export interface QueryFilters {
   salesperson?: string;
   /** Deals: cash, finance, lease. */
   contract_type?: string[];
+  /** Calls: inbound or outbound. */
+  direction?: string;
+  /** Calls: at least this many seconds long. */
+  duration_min?: number;
 }
 
 export interface AssistantQuery {
@@ -153,7 +158,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee).',
+        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee).',
     },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
     share: {
@@ -208,6 +213,8 @@ export const QUERY_SCHEMA = {
         first_time: { type: 'boolean', description: 'Calls from first-time callers only.' },
         salesperson: { type: 'string', description: 'Sales: who sold the deal; leads: who the lead is assigned to.' },
         contract_type: { type: 'array', items: { type: 'string', enum: ['cash', 'finance', 'lease'] } },
+        direction: { type: 'string', enum: ['inbound', 'outbound'], description: 'Calls only.' },
+        duration_min: { type: 'integer', description: 'Calls at least this many seconds long.' },
       },
     },
   },
@@ -233,6 +240,7 @@ const NUMBER_FILTERS = [
   'mileage_max',
   'days_on_lot_min',
   'days_on_lot_max',
+  'duration_min',
 ] as const;
 
 /** Filters from outside (a provider's tool call), checked field by field: lists of short strings, finite numbers, ISO dates. */
@@ -252,7 +260,7 @@ export function cleanFilters(raw: unknown): QueryFilters {
       const number = typeof value === 'string' && value.trim() !== '' ? Number(value.replace(/[$,]/g, '')) : value;
       if (typeof number !== 'number' || !Number.isFinite(number)) throw badInput(`filters.${key}`, 'must be a number');
       filters[key as (typeof NUMBER_FILTERS)[number]] = number;
-    } else if (key === 'from' || key === 'to' || key === 'source' || key === 'salesperson') {
+    } else if (key === 'from' || key === 'to' || key === 'source' || key === 'salesperson' || key === 'direction') {
       if (typeof value !== 'string' || value.length > 100) throw badInput(`filters.${key}`, 'must be a string');
       filters[key] = value;
     } else if (key === 'first_time') {
@@ -305,6 +313,7 @@ const VEHICLE_GROUP_SQL: Partial<Record<Grouping, Prisma.Sql>> = {
   body_style: Prisma.sql`v.body_style::text`,
   condition: Prisma.sql`v.condition::text`,
   status: Prisma.sql`v.status::text`,
+  model: Prisma.sql`v.model::text`,
 };
 
 async function vehicleRows(
@@ -347,7 +356,7 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
   let groups: ResultRow[] = [];
   if (query.group_by) {
     const key = VEHICLE_GROUP_SQL[query.group_by];
-    if (!key) throw badInput('group_by', 'vehicles group by dealer, make, body_style, condition or status');
+    if (!key) throw badInput('group_by', 'vehicles group by dealer, make, model, body_style, condition or status');
     const aggregate =
       query.measure === 'average'
         ? Prisma.sql`avg(${figure})`
@@ -390,6 +399,7 @@ const ACTIVITY_TABLES = {
       status: 'l.status',
       type: 'l.type',
       salesperson: 'l.assignee',
+      model: 'l.vehicle_model',
     },
   },
   calls: {
@@ -397,7 +407,11 @@ const ACTIVITY_TABLES = {
     at: 'c.started_at',
     groups: { dealer: 'c.dealer_id', source: 'c.source_id', status: 'c.status' },
   },
-  sales: { table: 'sales d', at: 'd.sold_at', groups: { dealer: 'd.dealer_id', salesperson: 'd.salesperson' } },
+  sales: {
+    table: 'sales d',
+    at: 'd.sold_at',
+    groups: { dealer: 'd.dealer_id', salesperson: 'd.salesperson', model: 'd.vehicle_model' },
+  },
 } as const;
 
 const SALE_COLUMNS: Record<string, string> = {
@@ -483,6 +497,8 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
       source: filters.source,
       status: filters.status,
       first_time: filters.first_time,
+      direction: filters.direction,
+      min_duration: filters.duration_min,
     } satisfies CallFilters);
   const price = [
     ...(filters.price_min !== undefined ? [Prisma.sql`d.sale_price >= ${filters.price_min}`] : []),
@@ -542,7 +558,7 @@ async function activityGroups(
   if (!column)
     throw badInput(
       'group_by',
-      `${query.subject} group by dealer, source${query.subject === 'sales' ? ' or salesperson' : ', status'}${query.subject === 'leads' ? ', type or salesperson' : ''}`,
+      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson or model' : ', status'}${query.subject === 'leads' ? ', type, salesperson or model' : ''}`,
     );
   const person = groupBy === 'salesperson';
   // DMS exports spell a salesperson's name several ways: one row per person, named as most of their rows spell it.

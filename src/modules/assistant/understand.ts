@@ -102,7 +102,8 @@ const COLORS = [
   'purple',
 ];
 
-const AMOUNT = String.raw`\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m)?`;
+// The unit stands alone: "5 minutes" is not 5 million.
+const AMOUNT = String.raw`\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m)?\b`;
 const amount = (digits: string, unit: string | undefined) =>
   Number(digits.replace(/,/g, '')) * (unit === 'k' || unit === 'thousand' ? 1000 : unit === 'm' ? 1_000_000 : 1);
 
@@ -304,7 +305,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     return 'calls';
   if (/\bpresumed sold\b/.test(q)) return 'vehicles';
   if (
-    /\bsales\b(?!\s*person)|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b/.test(
+    /\bsales\b(?!\s*person)|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b/.test(
       q,
     )
   )
@@ -462,6 +463,12 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'dealer';
   if (/\b(?:by|per|each)\s+make\b|\bwhich makes?\b/.test(q)) return 'make';
+  if (
+    /\b(?:by|per|each)\s+model\b|\bwhich models?\b|\bwhat models?\b|\bmost popular models?\b|\bbest[- ]selling models?\b|\btop models?\b/.test(
+      q,
+    )
+  )
+    return 'model';
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
   if (
     /\b(?:by|per|each|every|rank)\s+(?:the\s+|our\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
@@ -474,7 +481,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    /\bsalespe(?:rson|ople)\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b/.test(
       q,
     )
   )
@@ -504,7 +511,7 @@ const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'days_on_lot_max',
   ],
   leads: ['dealer_id', 'from', 'to', 'source', 'type', 'status', 'salesperson', 'make', 'model'],
-  calls: ['dealer_id', 'from', 'to', 'source', 'status', 'first_time'],
+  calls: ['dealer_id', 'from', 'to', 'source', 'status', 'first_time', 'direction', 'duration_min'],
   sales: [
     'dealer_id',
     'from',
@@ -562,6 +569,10 @@ function heardAs(key: keyof QueryFilters, filters: QueryFilters): string | null 
       return key === 'days_on_lot_max' && filters.days_on_lot_min !== undefined ? null : 'the days on the lot';
     case 'first_time':
       return 'first-time callers';
+    case 'direction':
+      return `${value} calls`;
+    case 'duration_min':
+      return null;
     default:
       return null;
   }
@@ -638,19 +649,6 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
     else if (/\bpending\b/.test(q)) filters.status = ['pending'];
     else if (/\bsold\b/.test(q)) filters.status = ['sold'];
 
-    // Days on the lot.
-    const days = new RegExp(
-      String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST})|(${STRICT_BELOW})|(${AT_MOST}))\s+(\d+)\s*(day|week|month)s?\b`,
-    ).exec(q);
-    const plus = /\b(\d+)\+\s*days?\b/.exec(q);
-    if (days) {
-      const span = Number(days[5]) * (days[6] === 'week' ? 7 : days[6] === 'month' ? 30 : 1);
-      if (days[1]) filters.days_on_lot_min = span + 1;
-      else if (days[2]) filters.days_on_lot_min = span;
-      else if (days[3]) filters.days_on_lot_max = span - 1;
-      else filters.days_on_lot_max = span;
-    } else if (plus) filters.days_on_lot_min = Number(plus[1]);
-
     // Model years.
     const since =
       /\b((?:19|20)\d{2})\s*(?:\+|or (?:newer|later)|and (?:newer|up|later))|\b(?:since|from|newer than|after)\s+((?:19|20)\d{2})\b/.exec(
@@ -668,6 +666,23 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
       if (exact) filters.year_min = filters.year_max = Number(exact[1]);
     }
   }
+
+  // Days on the lot (heard on any subject: "cars we sold over 60 days old").
+  const days = new RegExp(
+    String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST})|(${STRICT_BELOW})|(${AT_MOST}))\s+(\d+)\s*(day|week|month)s?\b`,
+  ).exec(q);
+  const plus = /\b(\d+)\+\s*days?\b/.exec(q);
+  if (days) {
+    const span = Number(days[5]) * (days[6] === 'week' ? 7 : days[6] === 'month' ? 30 : 1);
+    if (days[1]) filters.days_on_lot_min = span + 1;
+    else if (days[2]) filters.days_on_lot_min = span;
+    else if (days[3]) filters.days_on_lot_max = span - 1;
+    else filters.days_on_lot_max = span;
+  } else if (plus) filters.days_on_lot_min = Number(plus[1]);
+
+  // Call length ("calls over 5 minutes"), in seconds.
+  const length = /\b(?:(over|longer than|more than)|(at least))\s+(\d+)\s*(min(?:ute)?s?|sec(?:ond)?s?)\b/.exec(q);
+  if (length) filters.duration_min = Number(length[3]) * (length[4]!.startsWith('m') ? 60 : 1) + (length[1] ? 1 : 0);
 
   // Mileage.
   const miles = new RegExp(
@@ -722,6 +737,8 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
     // A rate names its numerator, not a filter: "answer rate" is over every call.
     if (callStatuses.length && !rateOf(q, subject)) filters.status = callStatuses;
     if (/\bfirst[- ]time\b|\bnew callers?\b/.test(q)) filters.first_time = true;
+    if (/\binbound\b|\bincoming\b/.test(q)) filters.direction = 'inbound';
+    else if (/\boutbound\b|\boutgoing\b/.test(q)) filters.direction = 'outbound';
   }
   if (subject === 'leads') {
     const types = ['service', 'finance', 'trade_in'].filter((type) =>
@@ -741,7 +758,12 @@ function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Dat
       )
     )
       statuses.push('sold');
-    if (/\bunworked\b|\buntouched\b|\bnew leads?\b(?! this| last| today)/.test(q) && !/\bnew[- ]car\b/.test(q))
+    if (
+      /\bunworked\b|\buntouched\b|\bstill new\b|\b(?:in |with )?(?:status )?new status\b|\bstatus (?:is )?new\b|\bnew leads?\b(?! this| last| today)/.test(
+        q,
+      ) &&
+      !/\bnew[- ]car\b/.test(q)
+    )
       statuses.push('new');
     if (statuses.length) filters.status = statuses;
   }
@@ -849,8 +871,17 @@ export function understand(
   if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && dateRangeOf(q, now))
     unused.push('the comparison with another period (I give one period)');
   const byTime =
-    /\b(?:by|per|each|every) (day|week|month|hour|year)\b|\b(daily|weekly|monthly|hourly)\b|\b(trend)s?\b/.exec(q);
+    /\b(?:by|per|each|every|best|busiest|worst|slowest) (day|week|month|hour|year|time)\b|\b(daily|weekly|monthly|hourly)\b|\b(trend)s?\b/.exec(
+      q,
+    );
   if (byTime) unused.push(`a breakdown by ${byTime[1] ?? byTime[2] ?? 'period'} (I give the total for the period)`);
+  if (subject !== 'leads' && /\btrade[- ]?ins?\b/.test(q)) unused.push('trade-ins');
+  if (subject !== 'calls' && heard.duration_min !== undefined) unused.push('the call length');
+  if (
+    subject === 'calls' &&
+    /\b(?:under|below|less than|shorter than|at most)\s+\d+\s*(?:min(?:ute)?s?|sec(?:ond)?s?)\b/.test(q)
+  )
+    unused.push('a longest call length (I can only count calls of at least a length)');
   if (measured?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales')
     unused.push(`a dollar total (${SUBJECT_NOUN[subject]} have no dollar amount; I counted them)`);
   // "Sedans vs SUVs", "Toyota versus Honda", "north compared to downtown": a breakdown over what is named.
@@ -917,8 +948,12 @@ export function understand(
     };
   }
   if (!measured && !grouping) {
-    // "Used SUVs under 30k?", "missed calls yesterday?": a count; anything else we do not recognise is not guessed at.
-    if (Object.keys(filters).length) return { followUp: false, unused, query: { subject, measure: 'count', filters } };
+    // "Used SUVs under 30k?", "missed calls yesterday?": a count. "What's the spread on used cars?" asks for
+    // something we do not know, and is not counted instead.
+    const asked = /\b(?:what(?:'s| is| was| are| were)?|how(?:'s| is| are| does| do)?|why|when)\b/.exec(q);
+    if (Object.keys(filters).length && (!asked || /\bany\b|\bdo (?:we|i|you) have\b|\bgot\b/.test(q)))
+      return { followUp: false, unused, query: { subject, measure: 'count', filters } };
+    if (asked) return { query: null, reason: 'I could not tell what it asks me to count, list, average or compare' };
     return { query: null, reason: 'I could not tell what to count, list, average or compare' };
   }
   // "Which rooftop has the most used cars?" is a breakdown: counted per group, not listed.
