@@ -261,6 +261,15 @@ describe('reading questions', () => {
     expect(rate!.filters.status).toBeUndefined();
     const [, taylor] = chain(['how many deals did Sam Lee do this month', 'what about Jordan']);
     expect(taylor).toMatchObject({ subject: 'sales', filters: { salesperson: 'Jordan Patel', from: '2026-11-01' } });
+    // A follow-up that changes nothing we read is not answered as the last question again.
+    const missed = read('how many missed calls yesterday');
+    expect(understand('and the day before', vocabulary, missed, NOW)).toMatchObject({ query: null });
+    expect(read('day before yesterday', missed)).toMatchObject({ filters: { status: ['missed'], from: '2026-11-19' } });
+    // What the new subject cannot use of the last question is said back.
+    expect(understand('and deals', vocabulary, read('how many calls from Facebook this month'), NOW)).toMatchObject({
+      query: { subject: 'sales', filters: { from: '2026-11-01' } },
+      unused: ['the source Facebook (from the last question)'],
+    });
     const [, yesterday] = chain(['how many missed calls this week', 'yesterday']);
     expect(yesterday).toMatchObject({ subject: 'calls', filters: { status: ['missed'], from: '2026-11-20' } });
   });

@@ -244,14 +244,13 @@ export function understand(
     BODY_WORDS.some(([pattern]) => pattern.test(subjectText) && !/\bready for pickup\b/.test(subjectText)) ||
     modelsNamed(subjectText, vocabulary.models).length > 0;
   const readAs = subjectOf(subjectText, vocabulary, vehicleWords);
-  // "How many of those sold?" after a question about leads is still about those leads.
-  const explicitSubject =
+  // "How many of those sold?" or "how many sold?" after a question about leads is still about those leads.
+  const soldOfLeads =
     readAs === 'sales' &&
     previous?.subject === 'leads' &&
-    FOLLOW_UP.test(q) &&
-    !/\b(?:deals?|sales|units|cars|vehicles|revenue|gross|leases?)\b/.test(subjectText)
-      ? 'leads'
-      : readAs;
+    (FOLLOW_UP.test(q) || q.split(' ').length <= 5) &&
+    !/\b(?:deals?|sales|units|cars|vehicles|revenue|gross|leases?)\b/.test(subjectText);
+  const explicitSubject = soldOfLeads ? 'leads' : readAs;
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
@@ -279,6 +278,7 @@ export function understand(
   const followUp =
     previous !== null &&
     (FOLLOW_UP.test(q) ||
+      soldOfLeads ||
       (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
       (!explicitSubject &&
         q.split(' ').length <= 8 &&
@@ -319,6 +319,26 @@ export function understand(
 
   if (followUp && previous) {
     const sameSubject = subject === previous.subject;
+    // A follow-up that changes nothing we read ("and the week before that?") would repeat the last answer.
+    if (
+      sameSubject &&
+      !measured &&
+      !grouping &&
+      !Object.keys(heard).length &&
+      !unused.length &&
+      !/\b(?:same|again|those|these|them|'?em|ones)\b/.test(q)
+    )
+      return { query: null, reason: 'I could not tell what to change from the last answer' };
+    // Across subjects, what the new subject cannot use of the last question is said back too.
+    if (!sameSubject)
+      for (const key of Object.keys(previous.filters) as Array<keyof QueryFilters>)
+        if (
+          !(['dealer_id', 'from', 'to', 'source', 'salesperson'] as string[]).includes(key) ||
+          !SUPPORTED[subject].includes(key)
+        ) {
+          const said = heardAs(key, previous.filters);
+          if (said && !(key in heard)) unused.push(`${said} (from the last question)`);
+        }
     // Across subjects a follow-up keeps what the new subject can use: rooftops, period, source, salesperson.
     // A rate counts its own statuses (sold, answered…): the previous status filter would make it 0 or 100%.
     const { status: _status, ...unrated } = previous.filters;

@@ -124,6 +124,7 @@ export function dateRangeOf(q: string, now = new Date()): { from?: string; to?: 
   const today = startOfUtcDay(now);
   const daysAgo = (days: number) => new Date(today.getTime() - days * 86_400_000);
   if (/\btoday\b/.test(q)) return { from: isoDay(today), to: isoDay(today) };
+  if (/\b(?:the )?day before yesterday\b/.test(q)) return { from: isoDay(daysAgo(2)), to: isoDay(daysAgo(2)) };
   if (/\byesterday\b/.test(q)) return { from: isoDay(daysAgo(1)), to: isoDay(daysAgo(1)) };
   const last =
     /\b(?:last|past|previous)\s+(\d+)\s+(day|week|month)s?\b/.exec(q) ??
