@@ -202,6 +202,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     else if (/\bsold\b/.test(q)) filters.status = ['sold'];
 
     // Model years.
+    // "Next year's models", "this year's models": model years named as dealers say them.
+    const yearModels = /\b(next|this|last) year'?s? models?\b/.exec(q);
+    if (yearModels) {
+      const year = now.getUTCFullYear() + (yearModels[1] === 'next' ? 1 : yearModels[1] === 'last' ? -1 : 0);
+      q = q.replace(yearModels[0], String(year));
+    }
     const since =
       /\b((?:19|20)\d{2})\s*(?:\+|or (?:newer|later)|and (?:newer|up|later))|\b(?:since|from|newer than|after)\s+((?:19|20)\d{2})\b/.exec(
         q,

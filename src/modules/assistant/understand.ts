@@ -53,7 +53,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     return 'sales';
   if (
     mentionsVehicle ||
-    /\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
+    /\b(?:cars?|vehicles?|inventory|units?|stock|models?|on the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
       q,
     )
   )
@@ -261,7 +261,8 @@ export function understand(
     unused.push(`"${phrase.trim()}" (I cannot count what is not in a status)`);
     return ' ';
   });
-  for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(read)) unused.push(said);
+  // Read without source and rooftop names: "OEM Website" is a source, not "website" leads.
+  for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(subjectText)) unused.push(said);
   const measured = measureOf(read, subject);
   const heard = filtersOf(read, subject, vocabulary, now);
   const filters: QueryFilters = {};

@@ -181,7 +181,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'writing messages is not a question about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|will (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need)|going to (?:be|sell|go|rise|drop)|next (?:year|quarter)|tomorrow|expect (?:to|next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|will (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need)|going to (?:be|sell|go|rise|drop)|next (?:year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
@@ -232,6 +232,7 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bvw\b/g, 'volkswagen'],
   [/\bappts?\b/g, 'appointments'],
   [/\bwhos\b/g, "who's"],
+  [/\bhow much (?:money )?(?:did|do|have) we (?:make|made)\b/g, 'how much gross did we'],
   [/\bdays on lot\b|\bdol\b/g, 'days on the lot'],
   [/\bpre ?owned\b/g, 'used'],
   [/\bcpo\b/g, 'certified'],
@@ -294,7 +295,11 @@ export const CANNOT_FILTER: Array<[RegExp, string]> = [
     /\bno (?:photos?|pictures?|pics)\b|\bwithout (?:photos?|pictures?|pics)\b|\bmissing (?:photos?|pictures?|pics)\b/,
     'photos',
   ],
-  [/\binternet\b|\bonline\b|\bweb\b/, '"internet" or "online" as a group of sources (name one, such as Cars.com)'],
+  [
+    /\binternet\b|\bonline\b|\bweb\b|\bweb ?site\b/,
+    '"internet", "online" or "website" as a group of sources (name one, such as Cars.com)',
+  ],
+  [/\b(?:e-?mail|text|sms|chat) leads?\b/, 'how leads came in (email, text or chat)'],
 ];
 
 export const GENERIC = new Set([
