@@ -82,7 +82,8 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     else if (f.price_min !== undefined) parts.push(`at ${dollars(f.price_min)} or more`);
     if (f.dealer_id?.length) parts.push(`at ${list(f.dealer_id.map((id) => dealerNames.get(id) ?? 'a rooftop'))}`);
     const when = period(f.from, f.to);
-    if (when) parts.push(when);
+    // "deals by Sam Lee, 1–22 November 2026": a range of days reads apart from the names before it.
+    if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
     return parts.join(' ');
   }
   const adjectives = [
