@@ -9,6 +9,7 @@ import {
   modelsNamed,
   NEGATED,
   NOT_DATA,
+  NOT_MEASURED,
   NOT_WORKED,
   normalize,
   readable,
@@ -229,6 +230,8 @@ export function understand(
   if (!q) return { query: null, reason: 'the question is empty' };
   const declined = NOT_DATA.find(([pattern]) => pattern.test(q));
   if (declined) return { query: null, reason: declined[1], declined: true };
+  const unmeasured = NOT_MEASURED.find(([pattern]) => pattern.test(q));
+  if (unmeasured) return { query: null, reason: unmeasured[1] };
   const stocked = new Set(vocabulary.makes.map((make) => make.toLowerCase()));
   vocabulary = {
     ...vocabulary,

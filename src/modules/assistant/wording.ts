@@ -181,7 +181,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'writing messages is not a question about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|will (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need)|going to (?:be|sell|go|rise|drop)|next (?:year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|will (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|going to (?:be|sell|go|rise|drop)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
@@ -191,6 +191,10 @@ export const NOT_DATA: Array<[RegExp, string]> = [
   [
     /\b(?:should (?:i|we)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve))\b/,
     'I do not give advice; I answer questions about your data',
+  ],
+  [
+    /\b(?:good|bad|normal|healthy|decent)\b.*\b(?:rate|ratio|number|gross|price|turn|percentage)\b|\bbenchmarks?\b|\bindustry (?:average|standard)\b/,
+    'I do not judge figures against benchmarks; I report your own',
   ],
   [/\b(?:joke|weather|poem|story|song|recipe|news|stock market|translate)\b/, 'it is not about your data'],
 ];
@@ -288,6 +292,14 @@ export const NOT_WORKED =
   /\b(?:not|never|haven'?t|hasn'?t|have not|has not|wasn'?t|weren'?t)\s+(?:been\s+|yet\s+|ever\s+)*(?:contacted|worked|touched|called back|responded to)\b|\buncontacted\b/g;
 export const NEGATED =
   /\b(?:not|never|haven'?t|hasn'?t|have not|has not|didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|aren'?t|isn'?t)\s+(?:been\s+|yet\s+|ever\s+|get\s+|got\s+)*(?:sold|closed|bought|converted|showed|shown|show(?:ed)? up|lost|set)\b|\bunsold\b|\bno[- ]shows?\b/g;
+/** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
+export const NOT_MEASURED: Array<[RegExp, string]> = [
+  [
+    /\bcost per (?:lead|sale|deal)\b|\bcpl\b|\bspend(?:ing)?\b|\bspent\b|\broi\b|\breturn on\b|\bad budget\b|\bcost of\b/,
+    'I do not read what sources cost (GET /leads/stats/by-source gives cost per lead)',
+  ],
+];
+
 /** Constraints dealers ask for that no filter expresses: said back as not used. */
 export const CANNOT_FILTER: Array<[RegExp, string]> = [
   [/\bno price\b|\bwithout (?:a )?price\b|\bunpriced\b|\bmissing (?:a )?price\b/, 'vehicles without a price'],
@@ -300,6 +312,7 @@ export const CANNOT_FILTER: Array<[RegExp, string]> = [
     '"internet", "online" or "website" as a group of sources (name one, such as Cars.com)',
   ],
   [/\b(?:e-?mail|text|sms|chat) leads?\b/, 'how leads came in (email, text or chat)'],
+  [/\brespon(?:d|ded|se|ses)\b|\bwithin (?:an? |\d+ )(?:hours?|minutes?)\b/, 'response times (not in the data I read)'],
 ];
 
 export const GENERIC = new Set([
