@@ -150,6 +150,12 @@ const RATE_WORDS: Record<string, { title: string; counted: string; of: string; n
   voicemail: { title: 'Voicemail rate', counted: 'sent to voicemail', of: 'calls' },
 };
 
+/** The group with the highest (or lowest) figure; the first of equals, in the order shown. */
+const extreme = <T>(groups: T[], figure: (group: T) => number, lowest: boolean): T =>
+  groups.reduce((best, group) =>
+    lowest ? (figure(group) < figure(best) ? group : best) : figure(group) > figure(best) ? group : best,
+  );
+
 export interface Composed {
   text: string;
   figures: Array<{ label: string; value: string }>;
@@ -191,7 +197,10 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         figures.push({ label: group.label, value: group.value === null ? 'none' : String(group.value) });
       }
       if (!result.groups.length) lines.push(`- none`);
-      else if (result.groups.length > 1) lines.push(`Highest: ${result.groups[0]!.label}.`);
+      else if (result.groups.length > 1)
+        lines.push(
+          `${query.order === 'asc' ? 'Lowest' : 'Highest'}: ${extreme(result.groups, (group) => group.value ?? 0, query.order === 'asc').label}.`,
+        );
       if (rate.note) lines.push(rate.note);
       return { text: lines.join('\n'), figures };
     }
@@ -210,11 +219,15 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
     }
     if (!result.groups.length) lines.push(`- none${inStock}`);
     else if (result.groups.length > 1) {
-      const top = result.groups[0]!;
+      // "Which store has the fewest leads?" asks for the other end of the same ranking.
+      const fewest = query.order === 'asc';
+      const top = valued
+        ? extreme(result.groups, (group) => group.value ?? 0, query.measure === 'min' || fewest)
+        : extreme(result.groups, (group) => group.count, fewest);
       lines.push(
         valued
-          ? `${query.measure === 'min' ? 'Lowest' : 'Highest'}: ${top.label}.`
-          : `Most: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
+          ? `${query.measure === 'min' || fewest ? 'Lowest' : 'Highest'}: ${top.label}.`
+          : `${fewest ? 'Fewest' : 'Most'}: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
       );
     }
     return { text: lines.join('\n'), figures };

@@ -402,6 +402,13 @@ export function understand(
   // "Which rooftop has the most used cars?" is a breakdown: counted per group, not listed.
   const chosen = usable(measured);
   const measure = chosen && !(grouping && chosen.measure === 'list') ? chosen : { measure: 'count' as const };
+  // "Which store has the fewest leads?", "worst close rate by salesperson": the low end of the ranking.
+  if (grouping && /\b(?:fewest|least|lowest|worst|bottom|slowest)\b/.test(q))
+    return {
+      followUp: false,
+      unused,
+      query: { subject, ...measure, order: 'asc', group_by: grouping, filters },
+    };
   return {
     followUp: false,
     unused,
