@@ -19,11 +19,19 @@ interface Expectation {
   vins_among?: string;
   records?: string;
   records_among?: string;
+  /** SQL giving `part` and `whole`: the answer's rate is part ÷ whole in percent. */
+  rate?: string;
   unanswerable?: boolean;
+  /** Declined as not a question about the data ("I can't help with that: …"). */
+  declined?: boolean;
+  /** A pattern the answer's text must match as well (case-insensitive): what it restates or says it did not use. */
+  says?: string;
 }
-const FIXTURE = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, 'fixtures/assistant-questions.json'), 'utf8'),
-) as { questions: Array<{ q: string; conversation?: string; expect: Expectation }> };
+type Fixture = { questions: Array<{ q: string; conversation?: string; expect: Expectation }> };
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(path.resolve(import.meta.dirname, 'fixtures', name), 'utf8')) as Fixture;
+const FIXTURE = fixture('assistant-questions.json');
+const DEALER_FIXTURE = fixture('assistant-dealer-questions.json');
 
 const PASSWORD = 'assistant-test-password';
 
@@ -63,7 +71,13 @@ function expandSql(sql: string, now = new Date()): string {
     .replaceAll('{month_start}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))))
     .replaceAll('{last_month_start}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1))))
     .replaceAll('{last_month_end}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0))))
-    .replaceAll('{year_start}', `${today.getUTCFullYear()}-01-01`);
+    .replaceAll('{year_start}', `${today.getUTCFullYear()}-01-01`)
+    .replaceAll('{week_start}', iso(new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * 86_400_000)))
+    .replaceAll('{last_week_start}', iso(new Date(today.getTime() - (((today.getUTCDay() + 6) % 7) + 7) * 86_400_000)))
+    .replaceAll('{last_week_end}', iso(new Date(today.getTime() - (((today.getUTCDay() + 6) % 7) + 1) * 86_400_000)))
+    .replaceAll('{last_year_start}', `${today.getUTCFullYear() - 1}-01-01`)
+    .replaceAll('{last_year_end}', `${today.getUTCFullYear() - 1}-12-31`)
+    .replaceAll('{sold}', "(l.sale_id IS NOT NULL OR l.status = 'sold')");
 }
 
 interface Answer {
@@ -79,7 +93,11 @@ describe('the assistant without a provider', () => {
   let otherToken: string;
 
   beforeAll(async () => {
-    app = await startTestApp({ SYNC_SCHEDULER: 'false' });
+    // The fixtures ask a few hundred questions: more than one caller may ask in ten minutes.
+    app = await startTestApp({
+      SYNC_SCHEDULER: 'false',
+      FIELD_RATE_LIMITS: 'assistant-messages=2000/10m',
+    });
     demo = await demoGroupWithAnalyst(app, 'assistant-demo');
     other = await seedGroup(app.database.prisma, {
       users: { admin: 'admin', analyst: 'analyst', viewer: 'viewer' },
@@ -93,10 +111,33 @@ describe('the assistant without a provider', () => {
     (await app.database.pool.query(expandSql(text), [groups])).rows as T[];
 
   async function judge(answer: Answer, expectation: Expectation): Promise<string | null> {
+    const problem = await judgeFigures(answer, expectation);
+    if (problem) return problem;
+    if (expectation.says && !new RegExp(expectation.says, 'i').test(answer.content))
+      return `the text does not say /${expectation.says}/: ${answer.content.slice(0, 200)}`;
+    return null;
+  }
+
+  async function judgeFigures(answer: Answer, expectation: Expectation): Promise<string | null> {
+    if (expectation.declined)
+      return !answer.answered && answer.content.startsWith("I can't help with that")
+        ? null
+        : `did not decline: "${answer.content.slice(0, 100)}"`;
     if (expectation.unanswerable)
       return answer.answered ? `answered "${answer.content.slice(0, 80)}" instead of saying it cannot` : null;
     if (!answer.answered || !answer.citations) return `did not answer: ${answer.content.slice(0, 120)}`;
     const figures = answer.citations.figures;
+    if (expectation.rate) {
+      const [row] = await sql<{ part: string; whole: string }>(expectation.rate);
+      const whole = Number(row!.whole);
+      const percent = whole ? Math.round((Number(row!.part) / whole) * 1000) / 10 : null;
+      const got = figures.find((entry) => entry.label === 'rate (%)');
+      if (String(percent ?? 'none') !== got?.value || Number(figures[0]?.value) !== whole)
+        return `rate ${got?.value}% of ${figures[0]?.value}, expected ${percent}% of ${whole}`;
+      return percent === null || answer.content.includes(`${percent.toLocaleString('en-US')}%`)
+        ? null
+        : `the text does not say ${percent}%`;
+    }
     if (expectation.count) {
       const [row] = await sql<{ n: string }>(expectation.count);
       const expected = Number(row!.n);
@@ -153,6 +194,7 @@ describe('the assistant without a provider', () => {
         ? null
         : `cited ${vins.join(',')}, expected among ${expected.slice(0, 5).join(',')}`;
     }
+    if (!expectation.records && !expectation.records_among) return null;
     const expected = (await sql<{ id: string }>((expectation.records ?? expectation.records_among)!)).map(
       (row) => row.id,
     );
@@ -164,11 +206,11 @@ describe('the assistant without a provider', () => {
     return ids.length && ids.every((id) => expected.includes(id)) ? null : 'cited records outside the expected ones';
   }
 
-  it(`answers at least 90% of the ${FIXTURE.questions.length}-question fixture correctly, with follow-ups in their conversations`, async () => {
-    expect(FIXTURE.questions.length).toBeGreaterThanOrEqual(40);
+  /** Asks a fixture's questions (those sharing a conversation in one), and says which answers were wrong. */
+  async function ask(questions: Fixture['questions']): Promise<string[]> {
     const conversations = new Map<string, string>();
     const failures: string[] = [];
-    for (const entry of FIXTURE.questions) {
+    for (const entry of questions) {
       let conversationId = entry.conversation ? conversations.get(entry.conversation) : undefined;
       if (!conversationId) {
         const started = await app.client.post('/assistant/conversations', {}, demo.token);
@@ -186,12 +228,186 @@ describe('the assistant without a provider', () => {
       const problem = await judge(response.body.answer, entry.expect);
       if (problem) failures.push(`"${entry.q}": ${problem}`);
     }
+    return failures;
+  }
+
+  it(`answers at least 90% of the ${FIXTURE.questions.length}-question fixture correctly, with follow-ups in their conversations`, async () => {
+    expect(FIXTURE.questions.length).toBeGreaterThanOrEqual(40);
+    const failures = await ask(FIXTURE.questions);
     const correct = FIXTURE.questions.length - failures.length;
     console.log(
       `assistant fixture: ${correct}/${FIXTURE.questions.length} correct${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
     );
     expect(correct / FIXTURE.questions.length).toBeGreaterThanOrEqual(0.9);
   }, 120_000);
+
+  it(`answers at least 95% of the ${DEALER_FIXTURE.questions.length} questions typed as dealers type them, declining what is not about the data`, async () => {
+    const { questions } = DEALER_FIXTURE;
+    expect(questions.length).toBeGreaterThanOrEqual(120);
+    expect(questions.filter((entry) => entry.expect.declined).length).toBeGreaterThanOrEqual(20);
+    const failures = await ask(questions);
+    const correct = questions.length - failures.length;
+    console.log(
+      `dealer fixture: ${correct}/${questions.length} correct (${Math.round((correct / questions.length) * 1000) / 10}%)${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
+    );
+    expect(correct / questions.length).toBeGreaterThanOrEqual(0.95);
+  }, 240_000);
+
+  // Issue 16's verbatim questions, each answered as asked (they were answered as different questions).
+  it.each<[string, Fixture['questions']]>([
+    [
+      'a salesperson named in a question about deals',
+      [
+        {
+          q: 'how many deals did Sam Lee do this month',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND lower(d.salesperson) = 'sam lee' AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start}' AND '{today}'",
+            says: 'deals by Sam Lee',
+          },
+        },
+      ],
+    ],
+    [
+      'calls missed yesterday',
+      [
+        {
+          q: 'how many calls did we miss yesterday',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM calls c WHERE c.dealer_group_id {g} AND c.status = 'missed' AND (c.started_at AT TIME ZONE 'UTC')::date = '{ago:1}'",
+            says: 'missed calls? on',
+          },
+        },
+      ],
+    ],
+    [
+      'a follow-up about leads that names a source called Cars.com',
+      [
+        {
+          conversation: 'leads',
+          q: 'how many leads did we get last month',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM leads l WHERE l.dealer_group_id {g} AND (l.received_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+          },
+        },
+        {
+          conversation: 'leads',
+          q: 'how many of em came from cars.com',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM leads l JOIN sources s ON s.id = l.source_id WHERE l.dealer_group_id {g} AND s.name = 'Cars.com' AND (l.received_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+            says: 'leads from Cars.com',
+          },
+        },
+      ],
+    ],
+    [
+      'a close rate, not a share of all leads',
+      [
+        {
+          q: 'what % of leads from cars.com closed',
+          expect: {
+            rate: "SELECT count(*) FILTER (WHERE {sold}) AS part, count(*) AS whole FROM leads l JOIN sources s ON s.id = l.source_id WHERE l.dealer_group_id {g} AND s.name = 'Cars.com'",
+            says: 'close rate of leads from Cars.com',
+          },
+        },
+      ],
+    ],
+    [
+      'requests that are not about the data, though they name cars and prices',
+      [
+        {
+          q: 'write me an email to a customer letting them know their car is ready for pickup',
+          expect: { declined: true },
+        },
+        { q: 'what will used car prices be next year?', expect: { declined: true } },
+      ],
+    ],
+    [
+      'a model as dealers say it, with a price and a mileage',
+      [
+        {
+          q: 'any silverados under 40k with less than 30k miles?',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.model ILIKE 'silverado%' AND v.price < 40000 AND v.mileage < 30000",
+            says: 'Silverado 1500',
+          },
+        },
+      ],
+    ],
+    [
+      'leases, answer rate and close rate, and a period alone as a follow-up',
+      [
+        {
+          q: 'how many leases this month',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND d.contract_type = 'lease' AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start}' AND '{today}'",
+          },
+        },
+        {
+          q: "what's our answer rate",
+          expect: {
+            rate: "SELECT count(*) FILTER (WHERE c.status = 'answered') AS part, count(*) AS whole FROM calls c WHERE c.dealer_group_id {g}",
+          },
+        },
+        {
+          q: 'close rate by source',
+          expect: {
+            groups:
+              "SELECT COALESCE(s.name, 'unattributed') AS label, round(count(*) FILTER (WHERE {sold}) * 100.0 / count(*), 1)::float8 AS n FROM leads l LEFT JOIN sources s ON s.id = l.source_id WHERE l.dealer_group_id {g} GROUP BY 1",
+          },
+        },
+        { conversation: 'missed', q: 'how many missed calls in the last 7 days', expect: { says: 'missed calls?' } },
+        {
+          conversation: 'missed',
+          q: 'yesterday',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM calls c WHERE c.dealer_group_id {g} AND c.status = 'missed' AND (c.started_at AT TIME ZONE 'UTC')::date = '{ago:1}'",
+          },
+        },
+      ],
+    ],
+    [
+      'a ranking of sources, and which ones have been sitting longest',
+      [
+        {
+          q: 'Which source brought the most leads',
+          expect: {
+            groups:
+              "SELECT COALESCE(s.name, 'unattributed') AS label, count(*) AS n FROM leads l LEFT JOIN sources s ON s.id = l.source_id WHERE l.dealer_group_id {g} GROUP BY 1",
+            says: 'Most: ',
+          },
+        },
+        {
+          q: 'which ones have been sitting the longest',
+          expect: {
+            vins: 'SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} ORDER BY {dol} DESC, v.id DESC LIMIT 10',
+          },
+        },
+      ],
+    ],
+    [
+      'a salesperson named in a question about calls, said back as not used',
+      [
+        {
+          q: 'how many calls did Sam Lee take last week',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM calls c WHERE c.dealer_group_id {g} AND (c.started_at AT TIME ZONE 'UTC')::date BETWEEN '{last_week_start}' AND '{last_week_end}'",
+            says: 'Not used: the salesperson Sam Lee',
+          },
+        },
+      ],
+    ],
+  ])('answers %s as asked (issue 16)', async (_name, questions) => {
+    // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
+    expect(await ask(questions)).toEqual([]);
+  });
 
   it('keeps context for follow-ups and says plainly when it cannot answer', async () => {
     const started = await app.client.post(
@@ -222,7 +438,7 @@ describe('the assistant without a provider', () => {
     );
     expect(unknown.body.answer).toMatchObject({
       answered: false,
-      content: expect.stringMatching(/^I can't answer that/),
+      content: expect.stringMatching(/^I can't (?:answer|help with) that/),
     });
     const empty = await app.client.post(
       `/assistant/conversations/${started.body.id}/messages`,

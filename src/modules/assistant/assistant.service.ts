@@ -69,7 +69,9 @@ export async function vocabularyOf(caller: Caller): Promise<Vocabulary> {
     caller.db.$queryRaw<Array<{ kind: string; term: string }>>(Prisma.sql`/* assistantVocabulary */
       SELECT DISTINCT 'make' AS kind, make::text AS term FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
       UNION SELECT DISTINCT 'model', model::text FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
-      UNION SELECT DISTINCT 'body', body_style::text FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[]) AND body_style IS NOT NULL`),
+      UNION SELECT DISTINCT 'body', body_style::text FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[]) AND body_style IS NOT NULL
+      UNION SELECT DISTINCT 'person', salesperson FROM sales WHERE dealer_group_id = ANY(${groups}::uuid[])
+      UNION SELECT DISTINCT 'person', assignee FROM leads WHERE dealer_group_id = ANY(${groups}::uuid[]) AND assignee IS NOT NULL`),
     caller.db.source.findMany({ where: { dealerGroupId: { in: groups } }, select: { name: true } }),
   ]);
   const of = (kind: string) => terms.filter((term) => term.kind === kind).map((term) => term.term);
@@ -79,6 +81,8 @@ export async function vocabularyOf(caller: Caller): Promise<Vocabulary> {
     models: of('model'),
     bodyStyles: of('body'),
     sources: sources.map((source) => source.name),
+    // One person however the DMS spells the name.
+    salespeople: [...new Map(of('person').map((name) => [name.toLowerCase(), name] as const)).values()],
   };
 }
 
@@ -223,17 +227,27 @@ async function builtIn(
     return {
       ...base,
       answered: false,
-      content: `I can't answer that: ${understanding.reason}. ${CAPABILITIES}`,
+      content: understanding.declined
+        ? `I can't help with that: ${understanding.reason}. ${CAPABILITIES}`
+        : `I can't answer that: ${understanding.reason}. ${CAPABILITIES}`,
       data: { query: previous } as Prisma.InputJsonObject,
     };
   }
   try {
     const result = await execute(caller, understanding.query);
     const composed = compose(result, dealerNamesOf(vocabulary));
+    // What the question named that the query could not use is said, never dropped in silence.
+    // Said right after the figure it qualifies, before any list of records.
+    const [figure, ...rest] = composed.text.split('\n');
+    const unused = understanding.unused.length
+      ? [
+          `Not used: ${understanding.unused.join('; ')}. The figure above is without ${understanding.unused.length === 1 ? 'it' : 'them'}.`,
+        ]
+      : [];
     return {
       ...base,
       answered: true,
-      content: composed.text,
+      content: [figure, ...unused, ...rest].join('\n'),
       data: {
         query: result.query,
         ...citationsOf([result]),

@@ -19,26 +19,71 @@ const BODY_PLURALS: Record<string, string> = {
   hatchback: 'hatchbacks',
   convertible: 'convertibles',
 };
-const list = (items: string[], joiner = 'or') =>
+const list = (items: string[], joiner = 'or'): string =>
   items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${joiner} ${items.at(-1)}`;
 
-/** "used white Toyota SUVs under $30,000 at Summit Toyota North". */
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const dayName = (iso: string) => {
+  const [year, month, date] = iso.split('-').map(Number);
+  return { year: year!, month: MONTH_NAMES[month! - 1] ?? '', date: date! };
+};
+
+/** A period in words: "on 21 November 2026", "1–22 November 2026", "from 2026-10-01 to 2026-11-22". */
+export function period(from: string | undefined, to: string | undefined): string | null {
+  const days = /^\d{4}-\d{2}-\d{2}$/;
+  if (from && to && days.test(from) && days.test(to)) {
+    const [start, end] = [dayName(from), dayName(to)];
+    if (from === to) return `on ${start.date} ${start.month} ${start.year}`;
+    if (start.year === end.year && start.month === end.month)
+      return `${start.date}–${end.date} ${end.month} ${end.year}`;
+    return `from ${from} to ${to}`;
+  }
+  if (from && to) return `from ${from} to ${to}`;
+  if (from) return `since ${from}`;
+  if (to) return `up to ${to}`;
+  return null;
+}
+
+/** "used white Toyota SUVs under $30,000 at Summit Toyota North"; "deals by Sam Lee, 1–22 November 2026". */
 export function describe(query: AssistantQuery, dealerNames: Map<string, string>, plural = true): string {
   const f = query.filters;
   if (query.subject !== 'vehicles') {
-    const noun = { leads: 'leads', calls: 'calls', sales: 'deals' }[query.subject];
+    const noun = plural
+      ? { leads: 'leads', calls: 'calls', sales: 'deals' }[query.subject]
+      : { leads: 'lead', calls: 'call', sales: 'deal' }[query.subject];
     const kind = [
-      ...(f.status ?? []).map((status) => status.replace('_', ' ')),
+      ...(f.status?.length ? [list(f.status.map((status) => status.replace('_', ' ')))] : []),
       ...(f.type ?? []).map((type) => `${type.replace('_', '-')}`),
       ...(f.first_time ? ['first-time'] : []),
       ...(query.subject === 'sales' && f.condition ? f.condition : []),
+      ...(query.subject === 'sales' && f.contract_type?.length ? [list(f.contract_type)] : []),
+      ...(f.make ?? []),
+      ...(f.model?.length ? [list(f.model)] : []),
     ];
     const parts = [`${kind.length ? `${kind.join(' ')} ` : ''}${noun}`];
+    if (f.salesperson) parts.push(query.subject === 'sales' ? `by ${f.salesperson}` : `assigned to ${f.salesperson}`);
     if (f.source) parts.push(`from ${f.source}`);
+    if (f.price_min !== undefined && f.price_max !== undefined)
+      parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
+    else if (f.price_max !== undefined) parts.push(`at ${dollars(f.price_max)} or less`);
+    else if (f.price_min !== undefined) parts.push(`at ${dollars(f.price_min)} or more`);
     if (f.dealer_id?.length) parts.push(`at ${list(f.dealer_id.map((id) => dealerNames.get(id) ?? 'a rooftop'))}`);
-    if (f.from && f.to) parts.push(f.from === f.to ? `on ${f.from}` : `from ${f.from} to ${f.to}`);
-    else if (f.from) parts.push(`since ${f.from}`);
-    else if (f.to) parts.push(`up to ${f.to}`);
+    const when = period(f.from, f.to);
+    // "deals by Sam Lee, 1–22 November 2026": a range of days reads apart from the names before it.
+    if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
     return parts.join(' ');
   }
   const adjectives = [
@@ -46,8 +91,8 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     ...(f.condition ?? []),
     ...(f.color ?? []),
     ...(f.year_min && f.year_min === f.year_max ? [String(f.year_min)] : []),
-    ...(f.make ?? []),
-    ...(f.model ?? []),
+    ...(f.make?.length ? [list(f.make)] : []),
+    ...(f.model?.length ? [list(f.model)] : []),
   ];
   const body = f.body_style?.length
     ? list([
@@ -93,6 +138,24 @@ const FIELD_WORDS: Record<string, { label: string; format: (value: number) => st
   duration: { label: 'answered-call duration', format: (value) => `${one(value)} seconds` },
 };
 
+const RATE_WORDS: Record<string, { title: string; counted: string; of: string; note?: string }> = {
+  sold: {
+    title: 'Close rate',
+    counted: 'sold',
+    of: 'leads',
+    note: 'A lead counts as sold when it is linked to a deal or its status is sold.',
+  },
+  answered: { title: 'Answer rate', counted: 'answered', of: 'calls' },
+  missed: { title: 'Missed-call rate', counted: 'missed', of: 'calls' },
+  voicemail: { title: 'Voicemail rate', counted: 'sent to voicemail', of: 'calls' },
+};
+
+/** The group with the highest (or lowest) figure; the first of equals, in the order shown. */
+const extreme = <T>(groups: T[], figure: (group: T) => number, lowest: boolean): T =>
+  groups.reduce((best, group) =>
+    lowest ? (figure(group) < figure(best) ? group : best) : figure(group) > figure(best) ? group : best,
+  );
+
 export interface Composed {
   text: string;
   figures: Array<{ label: string; value: string }>;
@@ -122,7 +185,25 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       status: 'status',
       type: 'type',
       salesperson: 'salesperson',
+      model: 'model',
     }[query.group_by];
+    if (query.measure === 'rate') {
+      const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;
+      lines.push(`${rate.title} of ${what} by ${groupWord}:`);
+      for (const group of result.groups) {
+        lines.push(
+          `- ${group.label}: ${group.value === null ? 'no ' + rate.of : `${one(group.value)}%`} (${number(group.part ?? 0)} of ${number(group.count)} ${rate.counted})`,
+        );
+        figures.push({ label: group.label, value: group.value === null ? 'none' : String(group.value) });
+      }
+      if (!result.groups.length) lines.push(`- none`);
+      else if (result.groups.length > 1)
+        lines.push(
+          `${query.order === 'asc' ? 'Lowest' : 'Highest'}: ${extreme(result.groups, (group) => group.value ?? 0, query.order === 'asc').label}.`,
+        );
+      if (rate.note) lines.push(rate.note);
+      return { text: lines.join('\n'), figures };
+    }
     const valued = query.measure !== 'count' && query.measure !== 'list';
     lines.push(
       `${what[0]!.toUpperCase()}${what.slice(1)}${inStock} by ${groupWord}${valued ? `, ${query.measure === 'average' ? 'average' : query.measure} ${field.label}` : ''}:`,
@@ -138,15 +219,33 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
     }
     if (!result.groups.length) lines.push(`- none${inStock}`);
     else if (result.groups.length > 1) {
-      const top = result.groups[0]!;
+      // "Which store has the fewest leads?" asks for the other end of the same ranking.
+      const fewest = query.order === 'asc';
+      const top = valued
+        ? extreme(result.groups, (group) => group.value ?? 0, query.measure === 'min' || fewest)
+        : extreme(result.groups, (group) => group.count, fewest);
       lines.push(
-        valued ? `Highest: ${top.label}.` : `Most: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
+        valued
+          ? `${query.measure === 'min' || fewest ? 'Lowest' : 'Highest'}: ${top.label}.`
+          : `${fewest ? 'Fewest' : 'Most'}: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
       );
     }
     return { text: lines.join('\n'), figures };
   }
 
   switch (query.measure) {
+    case 'rate': {
+      const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;
+      lines.push(
+        result.value === null
+          ? `${rate.title} of ${what}: there are none to rate.`
+          : `${rate.title} of ${what}: ${one(result.value)}% (${number(result.part ?? 0)} of ${number(result.count)} ${rate.counted}).`,
+      );
+      if (rate.note) lines.push(rate.note);
+      figures.push({ label: 'rate (%)', value: result.value === null ? 'none' : String(result.value) });
+      figures.push({ label: rate.counted, value: String(result.part ?? 0) });
+      break;
+    }
     case 'count': {
       lines.push(
         result.count === 0
@@ -256,4 +355,4 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
 }
 
 export const CAPABILITIES =
-  'I answer from your own data: counts and lists of vehicles with filters ("how many used SUVs under $30k"), averages and extremes ("average days on lot for Toyota", "most expensive car at the north store"), comparisons across rooftops, and leads, calls and sales by source and period ("leads by source last month").';
+  'I answer from your own data: counts and lists of vehicles with filters ("how many used SUVs under $30k"), averages and extremes ("average days on lot for Toyota", "most expensive car at the north store"), comparisons across rooftops, leads, calls and deals by source, rooftop, salesperson and period ("leads by source last month", "deals by Sam Lee this month"), close rates and answer rates ("close rate by source", "answer rate last week").';

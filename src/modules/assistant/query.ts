@@ -1,6 +1,7 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
+import { enumList } from '../../validation';
 import {
   DAYS_ON_LOT_SQL,
   inventoryOrderBy,
@@ -8,7 +9,7 @@ import {
   ON_LOT_STATUSES,
   type InventoryFilterArgs,
 } from '../inventory/inventory.filters';
-import { leadFilterSql, type LeadFilters } from '../leads/leads.filters';
+import { LEAD_SOLD_SQL, LEAD_STATUSES, leadFilterSql, type LeadFilters } from '../leads/leads.filters';
 import { callFilterSql, type CallFilters } from '../calls/calls.filters';
 import { saleFilterSql, type SaleFilters } from '../sales/sales.filters';
 
@@ -19,7 +20,7 @@ import { saleFilterSql, type SaleFilters } from '../sales/sales.filters';
  */
 
 export const SUBJECTS = ['vehicles', 'leads', 'calls', 'sales'] as const;
-export const MEASURES = ['count', 'list', 'average', 'max', 'min', 'sum'] as const;
+export const MEASURES = ['count', 'list', 'average', 'max', 'min', 'sum', 'rate'] as const;
 export const GROUPINGS = [
   'dealer',
   'make',
@@ -29,9 +30,12 @@ export const GROUPINGS = [
   'status',
   'type',
   'salesperson',
+  'model',
 ] as const;
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year'] as const;
 export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross'] as const;
+/** What a rate counts: leads sold (close rate), calls answered, missed or sent to voicemail. */
+export const RATE_FIELDS = ['sold', 'answered', 'missed', 'voicemail'] as const;
 
 export type Subject = (typeof SUBJECTS)[number];
 export type Measure = (typeof MEASURES)[number];
@@ -59,6 +63,14 @@ export interface QueryFilters {
   source?: string;
   type?: string[];
   first_time?: boolean;
+  /** Deals: who sold them; leads: who they are assigned to. */
+  salesperson?: string;
+  /** Deals: cash, finance, lease. */
+  contract_type?: string[];
+  /** Calls: inbound or outbound. */
+  direction?: string;
+  /** Calls: at least this many seconds long. */
+  duration_min?: number;
 }
 
 export interface AssistantQuery {
@@ -78,6 +90,8 @@ export interface ResultRow {
   key: string | null;
   label: string;
   count: number;
+  /** For a rate: how many of `count` it counts (sold, answered…); `value` is then the percent. */
+  part?: number;
   value: number | null;
 }
 export interface VehicleRow {
@@ -108,6 +122,8 @@ export interface QueryResult {
   count: number;
   /** With `share`: the count of the whole the answer is a part of. */
   whole?: number;
+  /** For a rate: how many of `count` it counts (sold, answered…); `value` is then the percent. */
+  part?: number;
   /** The figure asked for (an average, a maximum, a sum), when there is one. */
   value: number | null;
   groups: ResultRow[];
@@ -129,19 +145,20 @@ export const QUERY_SCHEMA = {
     measure: {
       type: 'string',
       enum: MEASURES,
-      description: 'count; list (records, ordered by field); average, max, min or sum of field.',
+      description:
+        'count; list (records, ordered by field); average, max, min or sum of field; rate: the share of leads sold (field sold: linked to a deal or status sold) or of calls answered, missed or voicemail (field), in percent.',
     },
     field: {
       type: 'string',
-      enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration'],
+      enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration', ...RATE_FIELDS],
       description:
-        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year; sales sale_price, front_gross, back_gross, total_gross; calls duration.',
+        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year; sales sale_price, front_gross, back_gross, total_gross; calls duration. For rate: sold (leads), answered, missed or voicemail (calls).',
     },
     group_by: {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make, body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales).',
+        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee).',
     },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
     share: {
@@ -194,12 +211,26 @@ export const QUERY_SCHEMA = {
           description: 'Lead type.',
         },
         first_time: { type: 'boolean', description: 'Calls from first-time callers only.' },
+        salesperson: { type: 'string', description: 'Sales: who sold the deal; leads: who the lead is assigned to.' },
+        contract_type: { type: 'array', items: { type: 'string', enum: ['cash', 'finance', 'lease'] } },
+        direction: { type: 'string', enum: ['inbound', 'outbound'], description: 'Calls only.' },
+        duration_min: { type: 'integer', description: 'Calls at least this many seconds long.' },
       },
     },
   },
 } as const;
 
-const LIST_FILTERS = ['dealer_id', 'condition', 'body_style', 'make', 'model', 'color', 'status', 'type'] as const;
+const LIST_FILTERS = [
+  'dealer_id',
+  'condition',
+  'body_style',
+  'make',
+  'model',
+  'color',
+  'status',
+  'type',
+  'contract_type',
+] as const;
 const NUMBER_FILTERS = [
   'price_min',
   'price_max',
@@ -209,6 +240,7 @@ const NUMBER_FILTERS = [
   'mileage_max',
   'days_on_lot_min',
   'days_on_lot_max',
+  'duration_min',
 ] as const;
 
 /** Filters from outside (a provider's tool call), checked field by field: lists of short strings, finite numbers, ISO dates. */
@@ -228,7 +260,7 @@ export function cleanFilters(raw: unknown): QueryFilters {
       const number = typeof value === 'string' && value.trim() !== '' ? Number(value.replace(/[$,]/g, '')) : value;
       if (typeof number !== 'number' || !Number.isFinite(number)) throw badInput(`filters.${key}`, 'must be a number');
       filters[key as (typeof NUMBER_FILTERS)[number]] = number;
-    } else if (key === 'from' || key === 'to' || key === 'source') {
+    } else if (key === 'from' || key === 'to' || key === 'source' || key === 'salesperson' || key === 'direction') {
       if (typeof value !== 'string' || value.length > 100) throw badInput(`filters.${key}`, 'must be a string');
       filters[key] = value;
     } else if (key === 'first_time') {
@@ -281,6 +313,7 @@ const VEHICLE_GROUP_SQL: Partial<Record<Grouping, Prisma.Sql>> = {
   body_style: Prisma.sql`v.body_style::text`,
   condition: Prisma.sql`v.condition::text`,
   status: Prisma.sql`v.status::text`,
+  model: Prisma.sql`v.model::text`,
 };
 
 async function vehicleRows(
@@ -296,6 +329,7 @@ async function vehicleRows(
 }
 
 async function runVehicles(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
+  if (query.measure === 'rate') throw badInput('measure', 'a rate is of leads (sold) or calls (answered, missed)');
   const where = inventoryWhere(caller.session, inventoryArgs(query.filters));
   const field =
     query.field && VEHICLE_FIELD_SQL[query.field] ? query.field : query.measure === 'list' ? 'days_on_lot' : 'price';
@@ -322,7 +356,7 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
   let groups: ResultRow[] = [];
   if (query.group_by) {
     const key = VEHICLE_GROUP_SQL[query.group_by];
-    if (!key) throw badInput('group_by', 'vehicles group by dealer, make, body_style, condition or status');
+    if (!key) throw badInput('group_by', 'vehicles group by dealer, make, model, body_style, condition or status');
     const aggregate =
       query.measure === 'average'
         ? Prisma.sql`avg(${figure})`
@@ -359,14 +393,25 @@ const ACTIVITY_TABLES = {
   leads: {
     table: 'leads l',
     at: 'l.received_at',
-    groups: { dealer: 'l.dealer_id', source: 'l.source_id', status: 'l.status', type: 'l.type' },
+    groups: {
+      dealer: 'l.dealer_id',
+      source: 'l.source_id',
+      status: 'l.status',
+      type: 'l.type',
+      salesperson: 'l.assignee',
+      model: 'l.vehicle_model',
+    },
   },
   calls: {
     table: 'calls c',
     at: 'c.started_at',
     groups: { dealer: 'c.dealer_id', source: 'c.source_id', status: 'c.status' },
   },
-  sales: { table: 'sales d', at: 'd.sold_at', groups: { dealer: 'd.dealer_id', salesperson: 'd.salesperson' } },
+  sales: {
+    table: 'sales d',
+    at: 'd.sold_at',
+    groups: { dealer: 'd.dealer_id', salesperson: 'd.salesperson', model: 'd.vehicle_model' },
+  },
 } as const;
 
 const SALE_COLUMNS: Record<string, string> = {
@@ -383,6 +428,8 @@ function saleFilters(query: AssistantQuery): SaleFilters {
     from: day(filters.from, 'from'),
     to: day(filters.to, 'to', true),
     condition: filters.condition?.[0],
+    salesperson: filters.salesperson,
+    contract_type: filters.contract_type,
   };
 }
 
@@ -397,8 +444,21 @@ async function salesBySource(caller: Caller, query: AssistantQuery): Promise<Res
         UNION ALL SELECT c.source_id, c.started_at, c.id FROM calls c WHERE c.sale_id = d.id) t
       ORDER BY t.at, t.id LIMIT 1) first_touch ON true
     LEFT JOIN sources s ON s.id = first_touch.source_id
-    WHERE ${saleFilterSql(caller.session, saleFilters(query))}
+    WHERE ${activityWhere(caller, query)}
     GROUP BY 1, 2 ORDER BY count DESC, label`);
+}
+
+/** The vehicle a lead asked about or a deal sold, by make and model (the API's filters have neither). */
+function vehicleOfSql(alias: 'l' | 'd', filters: QueryFilters): Prisma.Sql[] {
+  const lower = (values: string[]) => values.map((value) => value.toLowerCase());
+  return [
+    ...(filters.make?.length
+      ? [Prisma.sql`lower(${Prisma.raw(`${alias}.vehicle_make`)}) = ANY(${lower(filters.make)}::text[])`]
+      : []),
+    ...(filters.model?.length
+      ? [Prisma.sql`lower(${Prisma.raw(`${alias}.vehicle_model`)}) = ANY(${lower(filters.model)}::text[])`]
+      : []),
+  ];
 }
 
 /** The query's filters as SQL over its subject's table, through the API's own filter builders. */
@@ -406,15 +466,29 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
   const { filters } = query;
   const from = day(filters.from, 'from');
   const to = day(filters.to, 'to', true);
-  if (query.subject === 'leads')
-    return leadFilterSql(caller.session, {
-      dealer_id: filters.dealer_id,
-      from,
-      to,
-      source: filters.source,
-      status: filters.status,
-      type: filters.type,
-    } satisfies LeadFilters);
+  if (query.subject === 'leads') {
+    // Sold, for a lead, is LEAD_SOLD_SQL (a linked deal or the status), as in the lead stats.
+    const statuses = enumList('filters.status', filters.status, LEAD_STATUSES);
+    const sold = statuses?.includes('sold');
+    const others = statuses?.filter((status) => status !== 'sold') ?? [];
+    const parts = [
+      leadFilterSql(caller.session, {
+        dealer_id: filters.dealer_id,
+        from,
+        to,
+        source: filters.source,
+        status: sold ? null : statuses,
+        type: filters.type,
+        assignee: filters.salesperson,
+      } satisfies LeadFilters),
+      ...vehicleOfSql('l', filters),
+    ];
+    if (sold)
+      parts.push(
+        others.length ? Prisma.sql`(${LEAD_SOLD_SQL} OR l.status = ANY(${others}::lead_status[]))` : LEAD_SOLD_SQL,
+      );
+    return Prisma.join(parts, ' AND ');
+  }
   if (query.subject === 'calls')
     return callFilterSql(caller.session, {
       dealer_id: filters.dealer_id,
@@ -423,8 +497,26 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
       source: filters.source,
       status: filters.status,
       first_time: filters.first_time,
+      direction: filters.direction,
+      min_duration: filters.duration_min,
     } satisfies CallFilters);
-  return saleFilterSql(caller.session, saleFilters(query));
+  const price = [
+    ...(filters.price_min !== undefined ? [Prisma.sql`d.sale_price >= ${filters.price_min}`] : []),
+    ...(filters.price_max !== undefined ? [Prisma.sql`d.sale_price <= ${filters.price_max}`] : []),
+  ];
+  return Prisma.join(
+    [saleFilterSql(caller.session, saleFilters(query)), ...vehicleOfSql('d', filters), ...price],
+    ' AND ',
+  );
+}
+
+/** What a rate counts among its subject's rows: leads sold (LEAD_SOLD_SQL), or calls with a status. */
+function rateSql(query: AssistantQuery): Prisma.Sql {
+  const field = query.field ?? (query.subject === 'leads' ? 'sold' : 'answered');
+  if (query.subject === 'leads' && field === 'sold') return LEAD_SOLD_SQL;
+  if (query.subject === 'calls' && ['answered', 'missed', 'voicemail'].includes(field))
+    return Prisma.sql`c.status = ${field}::call_status`;
+  throw badInput('field', 'a rate is of leads sold (field sold) or of calls answered, missed or voicemail');
 }
 
 type FigureMeasure = 'average' | 'sum' | 'max' | 'min';
@@ -453,43 +545,61 @@ async function activityValue(
   throw badInput('measure', 'leads can be counted or listed');
 }
 
-/** Counts per dealer, source, status, type or salesperson, with names, largest first. */
-async function activityGroups(caller: Caller, query: AssistantQuery, where: Prisma.Sql): Promise<ResultRow[]> {
+/** Counts per dealer, source, status, type or salesperson, with names, and the figure asked for (a rate's percent, a deal's average gross…), largest first. */
+async function activityGroups(
+  caller: Caller,
+  query: AssistantQuery,
+  where: Prisma.Sql,
+  field: string | undefined,
+): Promise<ResultRow[]> {
   const groupBy = query.group_by!;
   const { table, groups: columns } = ACTIVITY_TABLES[query.subject as keyof typeof ACTIVITY_TABLES];
   const column = (columns as Record<string, string>)[groupBy];
   if (!column)
     throw badInput(
       'group_by',
-      `${query.subject} group by dealer, source${query.subject === 'sales' ? ' or salesperson' : ', status'}${query.subject === 'leads' ? ' or type' : ''}`,
+      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson or model' : ', status'}${query.subject === 'leads' ? ', type, salesperson or model' : ''}`,
     );
+  const person = groupBy === 'salesperson';
+  // DMS exports spell a salesperson's name several ways: one row per person, named as most of their rows spell it.
+  const key = person ? Prisma.sql`lower(${Prisma.raw(column)})` : Prisma.sql`${Prisma.raw(column)}::text`;
   const label =
     groupBy === 'dealer'
       ? Prisma.sql`dealer.name::text`
       : groupBy === 'source'
         ? Prisma.sql`COALESCE(source.name::text, 'unattributed')`
-        : Prisma.sql`COALESCE(${Prisma.raw(column)}::text, 'unknown')`;
-  let groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantActivityGroups */
-    SELECT ${Prisma.raw(column)}::text AS key, ${label} AS label, count(*)::int AS count, NULL::float8 AS value
+        : person
+          ? Prisma.sql`COALESCE(mode() WITHIN GROUP (ORDER BY ${Prisma.raw(column)}), 'unassigned')`
+          : Prisma.sql`COALESCE(${Prisma.raw(column)}::text, 'unknown')`;
+  const part = query.measure === 'rate' ? Prisma.sql`count(*) FILTER (WHERE ${rateSql(query)})::int` : Prisma.sql`0`;
+  const value = groupValueSql(query, field);
+  const groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantActivityGroups */
+    SELECT ${key} AS key, ${label} AS label, count(*)::int AS count, ${part} AS part, ${value}::float8 AS value
     FROM ${Prisma.raw(table)}
     ${groupBy === 'dealer' ? Prisma.sql`JOIN dealers dealer ON dealer.id = ${Prisma.raw(column)}` : groupBy === 'source' ? Prisma.sql`LEFT JOIN sources source ON source.id = ${Prisma.raw(column)}` : Prisma.empty}
-    WHERE ${where} GROUP BY 1, 2`);
-  if (groupBy === 'salesperson') {
-    // DMS exports spell a salesperson's name several ways: one row per person, named as most deals spell it.
-    const people = new Map<string, ResultRow & { spelled: number }>();
-    for (const group of groups) {
-      const person = people.get(group.label.toLowerCase());
-      if (!person) people.set(group.label.toLowerCase(), { ...group, spelled: group.count });
-      else {
-        if (group.count > person.spelled)
-          Object.assign(person, { key: group.key, label: group.label, spelled: group.count });
-        person.count += group.count;
-      }
-    }
-    groups = [...people.values()].map(({ spelled: _spelled, ...group }) => group);
-  }
-  return groups.sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
+    WHERE ${where} GROUP BY ${person ? Prisma.sql`1` : Prisma.sql`1, 2`}`);
+  if (query.measure === 'rate') for (const group of groups) group.value = percent(group.part ?? 0, group.count);
+  // Ranked by what was asked: a rate or figure when there is one, else the count.
+  const ranked = query.measure !== 'count' && query.measure !== 'list';
+  return groups.sort(
+    (a, b) =>
+      (ranked ? (query.measure === 'min' ? -1 : 1) * ((b.value ?? -Infinity) - (a.value ?? -Infinity)) || 0 : 0) ||
+      b.count - a.count ||
+      a.label.localeCompare(b.label),
+  );
 }
+
+/** Per group: the average, sum, max or min of a deal's figure or an answered call's duration. */
+function groupValueSql(query: AssistantQuery, field: string | undefined): Prisma.Sql {
+  if (!['average', 'sum', 'max', 'min'].includes(query.measure)) return Prisma.sql`NULL`;
+  const aggregate = Prisma.raw(AGGREGATES[query.measure as FigureMeasure]);
+  if (query.subject === 'sales') return Prisma.sql`${aggregate}(${Prisma.raw(SALE_COLUMNS[field ?? 'sale_price']!)})`;
+  if (query.subject === 'calls')
+    return Prisma.sql`${aggregate}(c.duration_seconds) FILTER (WHERE c.status = 'answered')`;
+  throw badInput('measure', 'leads can be counted, listed or rated');
+}
+
+const percent = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : null);
 
 /** The newest rows (or, for a deal's max/min, the extreme one), as the answer cites them. */
 async function activityRows(
@@ -536,12 +646,13 @@ async function activityRows(
 async function runActivity(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
   const where = activityWhere(caller, query);
   const { table } = ACTIVITY_TABLES[query.subject as keyof typeof ACTIVITY_TABLES];
-  const [counted] = await caller.db.$queryRaw<Array<{ count: number }>>(
-    Prisma.sql`/* assistantActivityCount */ SELECT count(*)::int AS count FROM ${Prisma.raw(table)} WHERE ${where}`,
+  const rate = query.measure === 'rate' ? rateSql(query) : null;
+  const [counted] = await caller.db.$queryRaw<Array<{ count: number; part: number }>>(
+    Prisma.sql`/* assistantActivityCount */ SELECT count(*)::int AS count, ${rate ? Prisma.sql`count(*) FILTER (WHERE ${rate})::int` : Prisma.sql`0`} AS part FROM ${Prisma.raw(table)} WHERE ${where}`,
   );
   const count = counted?.count ?? 0;
-  let value: number | null = null;
-  let field = query.field;
+  let value: number | null = rate ? percent(counted?.part ?? 0, count) : null;
+  let field = rate ? (query.field ?? (query.subject === 'leads' ? 'sold' : 'answered')) : query.field;
   if (query.measure === 'average' || query.measure === 'sum' || query.measure === 'max' || query.measure === 'min') {
     ({ field, value } = await activityValue(caller, query, where, query.measure));
   }
@@ -549,7 +660,7 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
     query.group_by === 'source' && query.subject === 'sales'
       ? await salesBySource(caller, query)
       : query.group_by
-        ? await activityGroups(caller, query, where)
+        ? await activityGroups(caller, query, where, field)
         : [];
   let activity: ActivityRow[] = [];
   if (query.measure === 'list' || ((query.measure === 'max' || query.measure === 'min') && query.subject === 'sales')) {
@@ -561,7 +672,15 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
       query.measure === 'list' ? Math.min(query.limit ?? 10, 25) : 1,
     );
   }
-  return { query: { ...query, ...(field ? { field } : {}) }, count, value, groups, vehicles: [], activity };
+  return {
+    query: { ...query, ...(field ? { field } : {}) },
+    count,
+    ...(rate ? { part: counted?.part ?? 0 } : {}),
+    value,
+    groups,
+    vehicles: [],
+    activity,
+  };
 }
 
 /** Runs a structured query as the caller. */

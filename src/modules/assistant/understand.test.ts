@@ -24,6 +24,7 @@ const vocabulary: Vocabulary = {
   ],
   bodyStyles: ['SUV', 'Sedan', 'Truck', 'Coupe', 'Minivan'],
   sources: ['Google Ads', 'Cars.com', 'Facebook'],
+  salespeople: ['Sam Lee', 'Alex Rivera', 'Jordan Patel'],
 };
 const NOW = new Date('2026-11-21T15:00:00Z');
 const read = (question: string, previous: AssistantQuery | null = null) =>
@@ -137,6 +138,12 @@ describe('reading questions', () => {
   });
 
   it('reads date ranges in UTC days', () => {
+    // On a Saturday the weekend so far is that day; on Monday it is the two days before.
+    expect(dateRangeOf('leads over the weekend', NOW)).toEqual({ from: '2026-11-21', to: '2026-11-21' });
+    expect(dateRangeOf('over the weekend', new Date('2026-11-23T09:00:00Z'))).toEqual({
+      from: '2026-11-21',
+      to: '2026-11-22',
+    });
     expect(dateRangeOf('last 30 days', NOW)).toEqual({ from: '2026-10-23', to: '2026-11-21' });
     expect(dateRangeOf('this week', NOW)).toEqual({ from: '2026-11-16', to: '2026-11-21' });
     expect(dateRangeOf('last week', NOW)).toEqual({ from: '2026-11-09', to: '2026-11-15' });
@@ -144,5 +151,126 @@ describe('reading questions', () => {
     expect(dateRangeOf('in december', NOW)).toEqual({ from: '2025-12-01', to: '2025-12-31' });
     expect(dateRangeOf('last year', NOW)).toEqual({ from: '2025-01-01', to: '2025-12-31' });
     expect(dateRangeOf('lately', NOW)).toBeNull();
+  });
+
+  it('keeps every constraint it hears: in the query, or said back as not used', () => {
+    const full = (question: string, previous: AssistantQuery | null = null) =>
+      understand(question, vocabulary, previous, NOW) as { query: AssistantQuery; unused: string[] };
+    expect(full('how many deals did Sam Lee do this month')).toMatchObject({
+      query: { subject: 'sales', filters: { salesperson: 'Sam Lee', from: '2026-11-01', to: '2026-11-21' } },
+      unused: [],
+    });
+    expect(full('how many calls did we miss yesterday').query).toMatchObject({
+      subject: 'calls',
+      filters: { status: ['missed'], from: '2026-11-20', to: '2026-11-20' },
+    });
+    expect(full('how many calls did Sam take last week')).toMatchObject({
+      query: { subject: 'calls', filters: { from: '2026-11-09', to: '2026-11-15' } },
+      unused: ['the salesperson Sam Lee'],
+    });
+    expect(full('how many trucks came in this month').unused).toEqual(['the period 2026-11-01 to 2026-11-21']);
+    expect(full('how many calls about Tacomas').unused).toEqual(['the model Tacoma']);
+    expect(full('missed calls by day this week').unused).toEqual([
+      'a breakdown by day (I give the total for the period)',
+    ]);
+    // A negation is never read as the status it negates.
+    expect(full('how many leads havent been contacted').query).toMatchObject({ filters: { status: ['new'] } });
+    expect(full('how many leads not sold last month')).toMatchObject({
+      query: { filters: { from: '2026-10-01' } },
+      unused: ['"not sold" (I cannot count what is not in a status)'],
+    });
+    expect(full('how many leads not sold last month').query.filters.status).toBeUndefined();
+    expect(full('how many cars have no price').unused).toEqual(['vehicles without a price']);
+    expect(full('leads this month vs last month').unused).toEqual([
+      'the comparison with another period (I give one period)',
+    ]);
+    expect(full('how many leases this month').query).toMatchObject({
+      subject: 'sales',
+      filters: { contract_type: ['lease'] },
+    });
+    expect(full('how many F150s did we sell this year').query).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['F-150'] },
+    });
+  });
+
+  it('reads models, typos and shorthand as dealers type them', () => {
+    expect(read('any silverados under 40k with less than 30k miles?')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'count',
+      filters: { model: ['Silverado 1500'], price_max: 39999.99, mileage_max: 29999 },
+    });
+    expect(read('how many F150s')).toMatchObject({ filters: { model: ['F-150'] } });
+    expect(read('avg price of a crv')).toMatchObject({ measure: 'average', filters: { model: ['CR-V'] } });
+    expect(read('how many grand cherokees')).toMatchObject({ filters: { model: ['Grand Cherokee'] } });
+    expect(read('hw many lds lst mo')).toMatchObject({
+      subject: 'leads',
+      measure: 'count',
+      filters: { from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(read('how many toyta suvs')).toMatchObject({ filters: { make: ['Toyota'], body_style: ['SUV'] } });
+  });
+
+  it('reads rates and rankings', () => {
+    expect(read('what % of leads from cars.com closed')).toMatchObject({
+      subject: 'leads',
+      measure: 'rate',
+      field: 'sold',
+      filters: { source: 'Cars.com' },
+    });
+    expect(read("what's our answer rate")).toMatchObject({ subject: 'calls', measure: 'rate', field: 'answered' });
+    expect(read('whats our missed call rate this month')).toMatchObject({ measure: 'rate', field: 'missed' });
+    expect(read('close rate by salesperson')).toMatchObject({ measure: 'rate', group_by: 'salesperson' });
+    expect(read('conversion by store')).toMatchObject({ measure: 'rate', group_by: 'dealer' });
+    expect(read('which source brought the most leads')).toMatchObject({ measure: 'count', group_by: 'source' });
+    expect(read('which ones have been sitting the longest')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'list',
+      field: 'days_on_lot',
+      order: 'desc',
+      limit: 10,
+    });
+  });
+
+  it('declines what is not a question about the data, even with data words in it', () => {
+    for (const question of [
+      'write me an email to a customer letting them know their car is ready for pickup',
+      'what will used car prices be next year?',
+      'how much is a 2019 camry worth',
+      'should we drop the price on our aged trucks',
+      'how can we improve our close rate',
+    ])
+      expect(understand(question, vocabulary, null, NOW)).toMatchObject({ query: null, declined: true });
+  });
+
+  it('keeps the subject of a follow-up about leads, calls or deals', () => {
+    const chain = (questions: string[]) =>
+      questions.reduce<AssistantQuery[]>(
+        (queries, question) => [...queries, read(question, queries.at(-1) ?? null)!],
+        [],
+      );
+    const [, fromCars, sold, rate] = chain([
+      'how many leads did we get last month',
+      'how many of em came from cars.com',
+      'how many of those sold',
+      'and the close rate',
+    ]);
+    expect(fromCars).toMatchObject({ subject: 'leads', filters: { source: 'Cars.com', from: '2026-10-01' } });
+    expect(sold).toMatchObject({ subject: 'leads', filters: { source: 'Cars.com', status: ['sold'] } });
+    expect(rate).toMatchObject({ subject: 'leads', measure: 'rate', filters: { source: 'Cars.com' } });
+    expect(rate!.filters.status).toBeUndefined();
+    const [, taylor] = chain(['how many deals did Sam Lee do this month', 'what about Jordan']);
+    expect(taylor).toMatchObject({ subject: 'sales', filters: { salesperson: 'Jordan Patel', from: '2026-11-01' } });
+    // A follow-up that changes nothing we read is not answered as the last question again.
+    const missed = read('how many missed calls yesterday');
+    expect(understand('and the day before', vocabulary, missed, NOW)).toMatchObject({ query: null });
+    expect(read('day before yesterday', missed)).toMatchObject({ filters: { status: ['missed'], from: '2026-11-19' } });
+    // What the new subject cannot use of the last question is said back.
+    expect(understand('and deals', vocabulary, read('how many calls from Facebook this month'), NOW)).toMatchObject({
+      query: { subject: 'sales', filters: { from: '2026-11-01' } },
+      unused: ['the source Facebook (from the last question)'],
+    });
+    const [, yesterday] = chain(['how many missed calls this week', 'yesterday']);
+    expect(yesterday).toMatchObject({ subject: 'calls', filters: { status: ['missed'], from: '2026-11-20' } });
   });
 });

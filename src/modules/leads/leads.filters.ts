@@ -12,10 +12,19 @@ export const LEAD_TYPES = ['new', 'used', 'service', 'finance', 'trade_in'] as c
 /** The funnel, in order; `lost` leaves it. */
 export const LEAD_STATUSES = ['new', 'contacted', 'appointment', 'showed', 'sold', 'lost'] as const;
 
+/**
+ * When a lead counts as sold, everywhere (the three breakdowns, the assistant): it is linked to a deal,
+ * or a person marked it sold. A CRM often leaves the status behind the deal, and a deal made outside
+ * the DMS export has no link; either alone undercounts.
+ */
+export const LEAD_SOLD_SQL = Prisma.sql`(l.sale_id IS NOT NULL OR l.status = 'sold')`;
+
 export interface LeadFilters {
   status?: string[] | null;
   type?: string[] | null;
   source?: string | null;
+  /** The salesperson the lead is assigned to, any case. */
+  assignee?: string | null;
   dealer_id?: string[] | null;
   from?: Date | null;
   to?: Date | null;
@@ -31,6 +40,7 @@ export function leadFilterSql(session: Session, filters: LeadFilters): Prisma.Sq
   if (statuses?.length) parts.push(Prisma.sql`l.status = ANY(${statuses}::lead_status[])`);
   if (types?.length) parts.push(Prisma.sql`l.type = ANY(${types}::lead_type[])`);
   if (filters.updated_since) parts.push(Prisma.sql`l.updated_at >= ${filters.updated_since}`);
+  if (filters.assignee?.trim()) parts.push(Prisma.sql`lower(l.assignee) = lower(${filters.assignee.trim()})`);
   const source = sourceFilterSql('l', filters.source);
   if (source) parts.push(source);
   return Prisma.join(parts, ' AND ');

@@ -79,14 +79,18 @@ export const Lead = builder.prismaObject('Lead', {
   }),
 });
 
+// One definition of a sale for a lead (LEAD_SOLD_SQL), said the same way on every breakdown.
+const SOLD_RULE = 'linked to a deal, or with status sold';
+const SOLD = `Leads that count as sold: ${SOLD_RULE}.`;
+
 const LeadPage = cursorPageOf('LeadPage', 'leads', itemsByIds(Lead));
 
 const TypeRow = builder.objectRef<Awaited<ReturnType<typeof leadsByType>>[number]>('LeadTypeStats').implement({
   fields: (t) => ({
     type: t.field({ type: LeadTypeEnum, resolve: (row) => row.type as (typeof LEAD_TYPES)[number] }),
     leads: t.exposeInt('leads'),
-    sold: t.exposeInt('sold', { description: 'Leads marked sold or linked to a deal.' }),
-    conversion_rate: t.exposeFloat('conversion_rate', { nullable: true }),
+    sold: t.exposeInt('sold', { description: SOLD }),
+    conversion_rate: t.exposeFloat('conversion_rate', { nullable: true, description: 'Sold ÷ leads.' }),
   }),
 });
 const TypeStats = builder.objectRef<Awaited<ReturnType<typeof leadsByType>>>('LeadsByType').implement({
@@ -98,14 +102,20 @@ const Stage = builder.objectRef<Funnel['stages'][number]>('LeadFunnelStage').imp
   fields: (t) => ({
     status: t.field({ type: LeadStatusEnum, resolve: (row) => row.status }),
     leads: t.exposeInt('leads', { description: 'Leads in this status now.' }),
-    reached: t.exposeInt('reached', { description: 'Leads at this stage or past it (for lost: the lost ones).' }),
+    sold: t.exposeInt('sold', {
+      description: `Of these, the leads that count as sold (${SOLD_RULE}); the stages' sold add up to the total sold.`,
+    }),
+    reached: t.exposeInt('reached', {
+      description:
+        'Leads at this stage or past it; a lead that counts as sold has passed every stage (for lost: the lost ones not sold).',
+    }),
   }),
 });
 const FunnelStats = builder.objectRef<Funnel>('LeadsByStatus').implement({
   fields: (t) => ({
     total: t.exposeInt('total'),
-    sold: t.exposeInt('sold'),
-    lost: t.exposeInt('lost'),
+    sold: t.exposeInt('sold', { description: SOLD }),
+    lost: t.exposeInt('lost', { description: 'Leads with status lost that do not count as sold.' }),
     conversion_rate: t.exposeFloat('conversion_rate', { nullable: true, description: 'Sold ÷ total.' }),
     stages: t.field({ type: [Stage], resolve: (funnel) => funnel.stages }),
   }),
@@ -120,8 +130,8 @@ const SourceRow = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>[nu
     }),
     category: t.exposeString('category', { nullable: true }),
     leads: t.exposeInt('leads'),
-    sold: t.exposeInt('sold'),
-    conversion_rate: t.exposeFloat('conversion_rate', { nullable: true }),
+    sold: t.exposeInt('sold', { description: SOLD }),
+    conversion_rate: t.exposeFloat('conversion_rate', { nullable: true, description: 'Sold ÷ leads.' }),
     sales: t.exposeInt('sales', { description: 'Deals the leads became.' }),
     gross: t.field({
       type: 'Money',

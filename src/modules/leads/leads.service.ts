@@ -5,11 +5,11 @@ import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } fro
 import { findInTenant } from '../../tenancy';
 import { inCausedTransaction } from '../../db/bulk';
 import { oneOf, optionalText } from '../../validation';
-import { LEAD_SORT, LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters';
+import { LEAD_SOLD_SQL, LEAD_SORT, LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters';
 
 /** Leads (ADF): filters, updates, and the three breakdowns with conversion rates, in SQL. */
 
-export { LEAD_SORT, LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
+export { LEAD_SOLD_SQL, LEAD_SORT, LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
 
 /** A page of leads, newest first unless `sort` says otherwise: ids and total (two statements side by side). */
 export async function leadPage(
@@ -63,28 +63,41 @@ export async function leadsByType(caller: Caller, filters: LeadFilters) {
   const rows = await caller.db.$queryRaw<
     Array<{ type: string; leads: number; sold: number }>
   >(Prisma.sql`/* leadsByType */
-    SELECT l.type::text AS type, count(*)::int AS leads, count(*) FILTER (WHERE l.status = 'sold' OR l.sale_id IS NOT NULL)::int AS sold
+    SELECT l.type::text AS type, count(*)::int AS leads, count(*) FILTER (WHERE ${LEAD_SOLD_SQL})::int AS sold
     FROM leads l WHERE ${leadFilterSql(caller.session, filters)} GROUP BY l.type ORDER BY leads DESC, type`);
   return rows.map((row) => ({ ...row, conversion_rate: conversion(row.sold, row.leads) }));
 }
 
+/**
+ * Leads per status now, each with how many of them count as sold (LEAD_SOLD_SQL), so the stages' `sold`
+ * add up to the same total as by type and by source. The funnel places a lead counted as sold at `sold`,
+ * whatever its status says: it has passed every stage, and is not lost.
+ */
 export async function leadsByStatus(caller: Caller, filters: LeadFilters) {
-  const rows = await caller.db.$queryRaw<Array<{ status: string; leads: number }>>(Prisma.sql`/* leadsByStatus */
-    SELECT l.status::text AS status, count(*)::int AS leads FROM leads l WHERE ${leadFilterSql(caller.session, filters)} GROUP BY l.status`);
-  const counts = new Map(rows.map((row) => [row.status, row.leads]));
+  const rows = await caller.db.$queryRaw<
+    Array<{ status: string; leads: number; sold: number }>
+  >(Prisma.sql`/* leadsByStatus */
+    SELECT l.status::text AS status, count(*)::int AS leads, count(*) FILTER (WHERE ${LEAD_SOLD_SQL})::int AS sold
+    FROM leads l WHERE ${leadFilterSql(caller.session, filters)} GROUP BY l.status`);
+  const byStatus = new Map(rows.map((row) => [row.status, row]));
+  const leadsIn = (status: string) => byStatus.get(status)?.leads ?? 0;
+  const soldIn = (status: string) => byStatus.get(status)?.sold ?? 0;
   const total = rows.reduce((sum, row) => sum + row.leads, 0);
-  const sold = counts.get('sold') ?? 0;
+  const sold = rows.reduce((sum, row) => sum + row.sold, 0);
+  // Where each lead stands in the funnel: sold if it counts as sold, else its status.
+  const standing = (status: string) => (status === 'sold' ? sold : leadsIn(status) - soldIn(status));
+  const lost = standing('lost');
   // Reached: leads at this stage or past it (lost leads count only for `new`).
   const stages = LEAD_STATUSES.map((status, index) => ({
     status,
-    leads: counts.get(status) ?? 0,
+    leads: leadsIn(status),
+    sold: soldIn(status),
     reached:
       status === 'lost'
-        ? (counts.get('lost') ?? 0)
-        : LEAD_STATUSES.slice(index, 5).reduce((sum, later) => sum + (counts.get(later) ?? 0), 0) +
-          (index === 0 ? (counts.get('lost') ?? 0) : 0),
+        ? lost
+        : LEAD_STATUSES.slice(index, 5).reduce((sum, later) => sum + standing(later), 0) + (index === 0 ? lost : 0),
   }));
-  return { total, sold, lost: counts.get('lost') ?? 0, conversion_rate: conversion(sold, total), stages };
+  return { total, sold, lost, conversion_rate: conversion(sold, total), stages };
 }
 
 /** Per canonical source: leads, conversions, and the sales (and gross) they became. */
@@ -103,7 +116,7 @@ export async function leadsBySource(caller: Caller, filters: LeadFilters) {
     }>
   >(Prisma.sql`/* leadsBySource */
     WITH counted AS (
-      SELECT l.source_id, count(*)::int AS leads, count(*) FILTER (WHERE l.status = 'sold' OR l.sale_id IS NOT NULL)::int AS sold
+      SELECT l.source_id, count(*)::int AS leads, count(*) FILTER (WHERE ${LEAD_SOLD_SQL})::int AS sold
       FROM leads l WHERE ${where} GROUP BY l.source_id),
     -- Only the leads linked to a deal meet the deals: a join of the few, not of every lead.
     converted AS (

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { compose } from './compose';
+import type { AssistantQuery, QueryResult } from './query';
+
+const result = (
+  query: Omit<AssistantQuery, 'filters'>,
+  groups: Array<[string, number, number | null]>,
+): QueryResult => ({
+  query: { ...query, filters: {} },
+  count: groups.reduce((sum, [, count]) => sum + count, 0),
+  value: null,
+  groups: groups.map(([label, count, value]) => ({ key: label, label, count, value })),
+  vehicles: [],
+  activity: [],
+});
+
+describe('composing a breakdown', () => {
+  it('names the end of the ranking the question asked for', () => {
+    const rows: Array<[string, number, number | null]> = [
+      ['North', 30, 12.5],
+      ['Aurora', 12, 40],
+      ['Westside', 20, 8],
+    ];
+    const text = (query: Omit<AssistantQuery, 'filters'>) => compose(result(query, rows), new Map()).text;
+    expect(text({ subject: 'leads', measure: 'count', group_by: 'dealer' })).toMatch(/Most: North with 30 of 62\.$/);
+    expect(text({ subject: 'leads', measure: 'count', group_by: 'dealer', order: 'asc' })).toMatch(
+      /Fewest: Aurora with 12 of 62\.$/,
+    );
+    expect(text({ subject: 'sales', measure: 'average', field: 'front_gross', group_by: 'dealer' })).toMatch(
+      /Highest: Aurora\.$/,
+    );
+    expect(
+      text({ subject: 'sales', measure: 'average', field: 'front_gross', group_by: 'dealer', order: 'asc' }),
+    ).toMatch(/Lowest: Westside\.$/);
+    expect(text({ subject: 'calls', measure: 'rate', field: 'answered', group_by: 'dealer', order: 'asc' })).toMatch(
+      /Lowest: Westside\.$/,
+    );
+  });
+});

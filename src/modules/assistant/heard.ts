@@ -1,0 +1,339 @@
+import type { QueryFilters, Subject } from './query';
+import {
+  AMOUNT,
+  AT_LEAST,
+  AT_MOST,
+  BODY_WORDS,
+  COLORS,
+  GENERIC,
+  MAKE_ALIASES,
+  STRICT_ABOVE,
+  STRICT_BELOW,
+  amount,
+  dateRangeOf,
+  escape,
+  modelsNamed,
+  normalize,
+  salespersonNamed,
+  word,
+  type Vocabulary,
+} from './wording';
+
+/** What a question names, whatever its subject, and what each subject's query can use of it. */
+
+/** A rate the question asks for: leads closed (sold), calls answered or missed. */
+export function rateOf(q: string, subject: Subject): string | null {
+  const share = String.raw`(?:%|\bpercent(?:age)?\b|\bshare\b|\bratio\b|\brate\b|\bhow often\b)`;
+  const asked = (what: string) => new RegExp(`${share}.*\\b(?:${what})\\b|\\b(?:${what})\\b.*${share}`).test(q);
+  if (
+    subject === 'leads' &&
+    (/\bclose rate\b|\bconversion\b/.test(q) || asked('closed|sold|bought|converted|close|convert'))
+  )
+    return 'sold';
+  if (subject === 'calls') {
+    if (/\bmiss(?:ed)? rate\b/.test(q) || asked('miss|missed|unanswered')) return 'missed';
+    if (/\bvoice ?mail rate\b/.test(q) || asked('voice ?mails?')) return 'voicemail';
+    if (/\banswer(?:ed|ing)? rate\b|\bpick ?up rate\b/.test(q) || asked('answer|answered|picked up')) return 'answered';
+  }
+  return null;
+}
+
+/** What each subject's query can filter on; anything else the question names is said back as not used. */
+export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
+  vehicles: [
+    'dealer_id',
+    'condition',
+    'body_style',
+    'make',
+    'model',
+    'color',
+    'status',
+    'price_min',
+    'price_max',
+    'year_min',
+    'year_max',
+    'mileage_min',
+    'mileage_max',
+    'days_on_lot_min',
+    'days_on_lot_max',
+  ],
+  leads: ['dealer_id', 'from', 'to', 'source', 'type', 'status', 'salesperson', 'make', 'model'],
+  calls: ['dealer_id', 'from', 'to', 'source', 'status', 'first_time', 'direction', 'duration_min'],
+  sales: [
+    'dealer_id',
+    'from',
+    'to',
+    'condition',
+    'salesperson',
+    'contract_type',
+    'make',
+    'model',
+    'price_min',
+    'price_max',
+  ],
+};
+export const SUBJECT_NOUN: Record<Subject, string> = {
+  vehicles: 'vehicles',
+  leads: 'leads',
+  calls: 'calls',
+  sales: 'deals',
+};
+
+/** How a filter the query could not use is named back ("the salesperson Sam Lee", "the period 2026-11-01 to …"). */
+export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string | null {
+  const value = filters[key];
+  const list = (values: unknown) => (Array.isArray(values) ? values.join(' or ') : String(values));
+  switch (key) {
+    case 'salesperson':
+      return `the salesperson ${value}`;
+    case 'source':
+      return `the source ${value}`;
+    case 'from':
+      return `the period ${filters.from}${filters.to && filters.to !== filters.from ? ` to ${filters.to}` : ''}`;
+    case 'to':
+      return filters.from ? null : `the period up to ${filters.to}`;
+    case 'make':
+    case 'model':
+      return `the ${key} ${list(value)}`;
+    case 'color':
+      return `the colour ${list(value)}`;
+    case 'body_style':
+      return `the body style ${list(value)}`;
+    case 'condition':
+      return `the condition ${list(value)}`;
+    case 'status':
+      return `the status ${list(value)}`;
+    case 'type':
+      return `the lead type ${list(value)}`;
+    case 'contract_type':
+      return `the contract type ${list(value)}`;
+    case 'price_min':
+    case 'price_max':
+      return key === 'price_max' && filters.price_min !== undefined ? null : 'the price';
+    case 'mileage_min':
+    case 'mileage_max':
+      return key === 'mileage_max' && filters.mileage_min !== undefined ? null : 'the mileage';
+    case 'year_min':
+    case 'year_max':
+      return key === 'year_max' && filters.year_min !== undefined ? null : 'the model year';
+    case 'days_on_lot_min':
+    case 'days_on_lot_max':
+      return key === 'days_on_lot_max' && filters.days_on_lot_min !== undefined ? null : 'the days on the lot';
+    case 'first_time':
+      return 'first-time callers';
+    case 'direction':
+      return `${value} calls`;
+    case 'duration_min':
+      return null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Every filter the question names, whatever the subject: rooftops, conditions, body styles, makes,
+ * models, colours, statuses, prices, mileage, model years, days on the lot, periods, sources, lead
+ * types, salespeople, contract types. The caller keeps what the subject supports and says the rest back.
+ */
+export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Date): QueryFilters {
+  const filters: QueryFilters = {};
+  const vehicles = subject === 'vehicles';
+
+  // Rooftops: a word only one of them has (its place, not the group's shared name), or its city.
+  const words = (text: string) =>
+    normalize(text)
+      .split(/[^a-z0-9]+/)
+      .filter((token) => token.length > 2);
+  const counts = new Map<string, number>();
+  for (const dealer of vocabulary.dealers)
+    for (const token of new Set(words(`${dealer.name} ${dealer.city ?? ''}`)))
+      counts.set(token, (counts.get(token) ?? 0) + 1);
+  const makeWords = new Set(vocabulary.makes.map((make) => make.toLowerCase()));
+  const dealerIds = vocabulary.dealers
+    .filter((dealer) => {
+      if (normalize(q).includes(normalize(dealer.name))) return true;
+      return [...new Set(words(`${dealer.name} ${dealer.city ?? ''}`))].some(
+        (token) =>
+          counts.get(token) === 1 &&
+          word(token).test(q) &&
+          !GENERIC.has(token) &&
+          (!makeWords.has(token) ||
+            new RegExp(`\\b${escape(token)}\\s+(?:store|dealership|rooftop|location|lot|site)\\b`).test(q)),
+      );
+    })
+    .map((dealer) => dealer.id);
+  if (dealerIds.length) filters.dealer_id = dealerIds;
+  // A rooftop's words ("the Honda store") name the rooftop, not vehicles of that make.
+  const rooftopMakes = (make: string) =>
+    vocabulary.dealers.some(
+      (dealer) =>
+        filters.dealer_id?.includes(dealer.id) &&
+        new RegExp(`\\b${escape(make.toLowerCase())}\\s+(?:store|dealership|rooftop|location)\\b`).test(q),
+    );
+
+  if (vehicles || subject === 'sales') {
+    if (/\b(?:certified|cpo)\b/.test(q)) filters.condition = ['certified'];
+    else if (/\b(?:used|pre-?owned|second-?hand)\b/.test(q)) filters.condition = ['used'];
+    else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(q)) filters.condition = ['new'];
+    // "new vs used" compares conditions: it filters on neither.
+    if (/\bnew (?:vs\.?|versus|and|or) used\b|\bused (?:vs\.?|versus|and|or) new\b/.test(q)) delete filters.condition;
+  }
+  const bodies = BODY_WORDS.filter(([pattern]) => pattern.test(q)).flatMap(([, styles]) => {
+    const known = styles.filter((style) =>
+      vocabulary.bodyStyles.some((body) => body.toLowerCase() === style.toLowerCase()),
+    );
+    return known.length ? known : [styles[0]!];
+  });
+  // "Pickup" in "ready for pickup" is a collection, not a truck.
+  if (bodies.length && !/\bready for pickup\b/.test(q)) filters.body_style = bodies;
+  const makes = vocabulary.makes.filter((make) => word(make).test(q) && !rooftopMakes(make));
+  for (const [alias, make] of Object.entries(MAKE_ALIASES)) if (word(alias).test(q)) makes.push(make);
+  if (makes.length) filters.make = [...new Set(makes)];
+  const models = modelsNamed(q, vocabulary.models);
+  if (models.length) filters.model = models;
+  const colors = COLORS.filter((color) => new RegExp(`\\b${color}\\b`).test(q)).map((color) =>
+    color === 'grey' ? 'gray' : color,
+  );
+  if (colors.length) filters.color = colors;
+  if (vehicles) {
+    if (/\bpresumed sold\b/.test(q)) filters.status = ['presumed_sold'];
+    else if (/\bin transit\b|\bincoming\b|\bon order\b/.test(q)) filters.status = ['in_transit'];
+    else if (/\bpending\b/.test(q)) filters.status = ['pending'];
+    else if (/\bsold\b/.test(q)) filters.status = ['sold'];
+
+    // Model years.
+    // "Next year's models", "this year's models": model years named as dealers say them.
+    const yearModels = /\b(next|this|last) year'?s? models?\b/.exec(q);
+    if (yearModels) {
+      const year = now.getUTCFullYear() + (yearModels[1] === 'next' ? 1 : yearModels[1] === 'last' ? -1 : 0);
+      q = q.replace(yearModels[0], String(year));
+    }
+    const since =
+      /\b((?:19|20)\d{2})\s*(?:\+|or (?:newer|later)|and (?:newer|up|later))|\b(?:since|from|newer than|after)\s+((?:19|20)\d{2})\b/.exec(
+        q,
+      );
+    const before =
+      /\b((?:19|20)\d{2})\s*(?:or (?:older|earlier)|and (?:older|earlier))|\b(?:before|older than|pre-?)\s*((?:19|20)\d{2})\b/.exec(
+        q,
+      );
+    if (since)
+      filters.year_min = since[1] ? Number(since[1]) : Number(since[2]) + (/newer than|after/.test(since[0]) ? 1 : 0);
+    if (before) filters.year_max = before[1] ? Number(before[1]) : Number(before[2]) - 1;
+    if (!since && !before) {
+      const exact = /\b((?:19|20)\d{2})\b(?!\s*(?:miles|days))/.exec(q.replace(/\$\s*[\d,]+/g, ''));
+      if (exact) filters.year_min = filters.year_max = Number(exact[1]);
+    }
+  }
+
+  // Days on the lot (heard on any subject: "cars we sold over 60 days old").
+  const days = new RegExp(
+    String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST})|(${STRICT_BELOW})|(${AT_MOST}))\s+(\d+)\s*(day|week|month)s?\b`,
+  ).exec(q);
+  const plus = /\b(\d+)\+\s*days?\b/.exec(q);
+  if (days) {
+    const span = Number(days[5]) * (days[6] === 'week' ? 7 : days[6] === 'month' ? 30 : 1);
+    if (days[1]) filters.days_on_lot_min = span + 1;
+    else if (days[2]) filters.days_on_lot_min = span;
+    else if (days[3]) filters.days_on_lot_max = span - 1;
+    else filters.days_on_lot_max = span;
+  } else if (plus) filters.days_on_lot_min = Number(plus[1]);
+
+  // Call length ("calls over 5 minutes"), in seconds.
+  const length = /\b(?:(over|longer than|more than)|(at least))\s+(\d+)\s*(min(?:ute)?s?|sec(?:ond)?s?)\b/.exec(q);
+  if (length) filters.duration_min = Number(length[3]) * (length[4]!.startsWith('m') ? 60 : 1) + (length[1] ? 1 : 0);
+
+  // Mileage.
+  const miles = new RegExp(
+    String.raw`\b(?:(${STRICT_BELOW})|(${AT_MOST})|(${STRICT_ABOVE})|(${AT_LEAST}))\s+${AMOUNT}\s*(?:miles|mi\b|on the odometer)`,
+  ).exec(q);
+  if (miles) {
+    const value = amount(miles[5]!, miles[6]);
+    if (miles[1]) filters.mileage_max = value - 1;
+    else if (miles[2]) filters.mileage_max = value;
+    else if (miles[3]) filters.mileage_min = value + 1;
+    else filters.mileage_min = value;
+  }
+
+  // Prices: amounts not about miles or days, and big enough to be money.
+  const priceText = q.replace(new RegExp(String.raw`${AMOUNT}\s*(?:miles|mi\b|days?|weeks?|months?)`, 'g'), ' ');
+  const between = new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|-|to)\s+${AMOUNT}`).exec(priceText);
+  if (between) {
+    filters.price_min = amount(between[1]!, between[2]);
+    filters.price_max = amount(between[3]!, between[4] ?? between[2]);
+  } else {
+    const below = new RegExp(String.raw`\b(?:(${STRICT_BELOW})|(${AT_MOST}))\s+${AMOUNT}`).exec(priceText);
+    const above = new RegExp(String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST}))\s+${AMOUNT}`).exec(priceText);
+    const money = (match: RegExpExecArray) => amount(match[3]!, match[4]);
+    // Money: a $ or a "k", or a number too big to be anything else; "older than 2018" is a model year.
+    const isMoney = (match: RegExpExecArray) =>
+      match[0].includes('$') ||
+      match[4] !== undefined ||
+      (money(match) >= 1000 && !(money(match) >= 1900 && money(match) <= 2100));
+    if (below && isMoney(below)) filters.price_max = money(below) - (below[1] ? 0.01 : 0);
+    if (above && isMoney(above)) filters.price_min = money(above) + (above[1] ? 0.01 : 0);
+  }
+
+  const range = dateRangeOf(q, now);
+  if (range) Object.assign(filters, range);
+  const source = [...vocabulary.sources]
+    .sort((a, b) => b.length - a.length)
+    .find(
+      (name) => word(name).test(q) || word(name.replace(/-/g, ' ')).test(q) || normalize(q).includes(normalize(name)),
+    );
+  if (source) filters.source = source;
+  const salesperson = salespersonNamed(q, vocabulary.salespeople);
+  if (salesperson) filters.salesperson = salesperson;
+
+  const callStatuses = [
+    ...(/\bmiss(?:ed|ing)?\b|\bunanswered\b|\bdid(?:n't| not) (?:answer|pick up)\b|\bno answer\b/.test(q)
+      ? ['missed']
+      : []),
+    ...(/\banswered\b|\bpicked up\b/.test(q) && !/\bunanswered\b/.test(q) ? ['answered'] : []),
+    ...(/\bvoice ?mails?\b|\bleft a message\b/.test(q) ? ['voicemail'] : []),
+  ];
+  if (subject === 'calls') {
+    // A rate names its numerator, not a filter: "answer rate" is over every call.
+    if (callStatuses.length && !rateOf(q, subject)) filters.status = callStatuses;
+    if (/\bfirst[- ]time\b|\bnew callers?\b/.test(q)) filters.first_time = true;
+    if (/\binbound\b|\bincoming\b/.test(q)) filters.direction = 'inbound';
+    else if (/\boutbound\b|\boutgoing\b/.test(q)) filters.direction = 'outbound';
+  }
+  if (subject === 'leads') {
+    const types = ['service', 'finance', 'trade_in'].filter((type) =>
+      new RegExp(`\\b${type.replace('_', '[- ]?')}\\b`).test(q),
+    );
+    if (/\bused[- ]car leads?\b|\bused (?:vehicle )?leads?\b/.test(q)) types.push('used');
+    if (/\bnew[- ]car leads?\b|\bnew vehicle leads?\b/.test(q)) types.push('new');
+    if (types.length) filters.type = types;
+    const statuses = ['contacted', 'appointment', 'showed', 'lost'].filter((status) =>
+      new RegExp(`\\b${status}s?\\b`).test(q),
+    );
+    if (/\b(?:lose|losing)\b/.test(q) && !statuses.includes('lost')) statuses.push('lost');
+    if (
+      !rateOf(q, subject) &&
+      /\bsold leads?\b|\bleads? (?:that|which|who) (?:sold|bought|converted|closed)\b|\b(?:sold|closed|converted)\b/.test(
+        q,
+      )
+    )
+      statuses.push('sold');
+    if (
+      /\bunworked\b|\buntouched\b|\bstill new\b|\b(?:in |with )?(?:status )?new status\b|\bstatus (?:is )?new\b|\bnew leads?\b(?! this| last| today)/.test(
+        q,
+      ) &&
+      !/\bnew[- ]car\b/.test(q)
+    )
+      statuses.push('new');
+    if (statuses.length) filters.status = statuses;
+  }
+  if (subject === 'sales') {
+    const contracts = [
+      ...(/\bleases?\b|\bleased\b|\bleasing\b/.test(q) ? ['lease'] : []),
+      ...(/\bfinanced\b|\bfinance deals?\b/.test(q) ? ['finance'] : []),
+      ...(/\bcash deals?\b|\bpaid cash\b|\bcash\b/.test(q) ? ['cash'] : []),
+    ];
+    if (contracts.length) filters.contract_type = contracts;
+  } else if (!vehicles && callStatuses.length && subject !== 'calls' && !rateOf(q, subject))
+    // Call words in a question about something else ("leads we missed") are heard, and said back.
+    filters.status = [...(filters.status ?? []), ...callStatuses];
+  return filters;
+}

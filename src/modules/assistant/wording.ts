@@ -1,0 +1,329 @@
+/**
+ * The words dealers use, and the caller's own: shorthand and typos spelled out, makes, models as
+ * dealers say them, body styles, colours, amounts, periods, salespeople, and the requests that are
+ * not questions about the data. The rules in understand.ts and heard.ts read questions through these.
+ */
+
+export interface Vocabulary {
+  dealers: Array<{ id: string; name: string; city: string | null; code: string }>;
+  makes: string[];
+  models: string[];
+  bodyStyles: string[];
+  sources: string[];
+  /** Salespeople as deals and lead assignments spell them. */
+  salespeople: string[];
+}
+
+export const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const word = (text: string) =>
+  new RegExp(`(?<![a-z0-9])${escape(text.toLowerCase())}(?:s|es|'s)?(?![a-z0-9])`, 'i');
+export const normalize = (text: string) => text.toLowerCase().replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
+
+/** Makes a question may name even when the caller stocks none ("how many Porsches?" is 0, not everything). */
+export const KNOWN_MAKES = [
+  'Acura',
+  'Alfa Romeo',
+  'Audi',
+  'BMW',
+  'Buick',
+  'Cadillac',
+  'Chevrolet',
+  'Chrysler',
+  'Dodge',
+  'Fiat',
+  'Ford',
+  'Genesis',
+  'GMC',
+  'Honda',
+  'Hyundai',
+  'Infiniti',
+  'Jaguar',
+  'Jeep',
+  'Kia',
+  'Land Rover',
+  'Lexus',
+  'Lincoln',
+  'Mazda',
+  'Mercedes-Benz',
+  'Mini',
+  'Mitsubishi',
+  'Nissan',
+  'Polestar',
+  'Porsche',
+  'Ram',
+  'Rivian',
+  'Subaru',
+  'Tesla',
+  'Toyota',
+  'Volkswagen',
+  'Volvo',
+];
+
+export const MAKE_ALIASES: Record<string, string> = {
+  chevy: 'Chevrolet',
+  vw: 'Volkswagen',
+  benz: 'Mercedes-Benz',
+  mercedes: 'Mercedes-Benz',
+};
+export const BODY_WORDS: Array<[RegExp, string[]]> = [
+  [/\bsuvs?\b|\bcrossovers?\b/, ['SUV']],
+  [/\btrucks?\b|\bpickups?\b/, ['Truck', 'Pickup']],
+  [/\bsedans?\b/, ['Sedan']],
+  [/\bcoupes?\b/, ['Coupe']],
+  [/\bminivans?\b|\bvans?\b/, ['Minivan', 'Van']],
+  [/\bwagons?\b/, ['Wagon']],
+  [/\bhatchbacks?\b/, ['Hatchback']],
+  [/\bconvertibles?\b/, ['Convertible']],
+];
+export const COLORS = [
+  'white',
+  'black',
+  'silver',
+  'gray',
+  'grey',
+  'red',
+  'blue',
+  'green',
+  'brown',
+  'beige',
+  'gold',
+  'orange',
+  'yellow',
+  'purple',
+];
+
+// The unit stands alone: "5 minutes" is not 5 million.
+export const AMOUNT = String.raw`\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m)?\b`;
+export const amount = (digits: string, unit: string | undefined) =>
+  Number(digits.replace(/,/g, '')) * (unit === 'k' || unit === 'thousand' ? 1000 : unit === 'm' ? 1_000_000 : 1);
+
+export const STRICT_BELOW = String.raw`under|below|less than|cheaper than|lower than|fewer than|<`;
+export const AT_MOST = String.raw`at most|no more than|up to|max(?:imum)?|or less`;
+export const STRICT_ABOVE = String.raw`over|above|more than|greater than|higher than|pricier than|longer than|older than|beyond|past|>`;
+export const AT_LEAST = String.raw`at least|min(?:imum)?|or more`;
+
+const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/** A date range named in the question ("last 30 days", "this month", "in October"), as ISO days (UTC). */
+export function dateRangeOf(q: string, now = new Date()): { from?: string; to?: string } | null {
+  const today = startOfUtcDay(now);
+  const daysAgo = (days: number) => new Date(today.getTime() - days * 86_400_000);
+  if (/\btoday\b/.test(q)) return { from: isoDay(today), to: isoDay(today) };
+  if (/\b(?:the )?day before yesterday\b/.test(q)) return { from: isoDay(daysAgo(2)), to: isoDay(daysAgo(2)) };
+  if (/\byesterday\b/.test(q)) return { from: isoDay(daysAgo(1)), to: isoDay(daysAgo(1)) };
+  const last =
+    /\b(?:last|past|previous)\s+(\d+)\s+(day|week|month)s?\b/.exec(q) ??
+    /\b(?:past|previous)\s+()(week|month)\b/.exec(q);
+  if (last) {
+    const span = Number(last[1] || 1) * (last[2] === 'day' ? 1 : last[2] === 'week' ? 7 : 30);
+    return { from: isoDay(daysAgo(span - 1)), to: isoDay(today) };
+  }
+  const weekday = (today.getUTCDay() + 6) % 7; // Monday = 0
+  if (/\bthis week\b/.test(q)) return { from: isoDay(daysAgo(weekday)), to: isoDay(today) };
+  // The weekend: the latest Saturday and Sunday, up to today.
+  if (/\b(?:this|last|past|over the) weekend\b|\bweekend\b/.test(q)) {
+    const saturday = weekday >= 5 ? weekday - 5 : weekday + 2;
+    return { from: isoDay(daysAgo(saturday)), to: isoDay(daysAgo(Math.max(0, saturday - 1))) };
+  }
+  if (/\blast week\b/.test(q)) return { from: isoDay(daysAgo(weekday + 7)), to: isoDay(daysAgo(weekday + 1)) };
+  const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month, 1));
+  if (/\bthis month\b|\bmonth to date\b|\bmtd\b/.test(q))
+    return { from: isoDay(monthStart(today.getUTCFullYear(), today.getUTCMonth())), to: isoDay(today) };
+  if (/\blast month\b/.test(q)) {
+    const start = monthStart(today.getUTCFullYear(), today.getUTCMonth() - 1);
+    return {
+      from: isoDay(start),
+      to: isoDay(new Date(monthStart(today.getUTCFullYear(), today.getUTCMonth()).getTime() - 86_400_000)),
+    };
+  }
+  if (/\bthis year\b|\bytd\b|\byear to date\b/.test(q))
+    return { from: `${today.getUTCFullYear()}-01-01`, to: isoDay(today) };
+  if (/\blast year\b/.test(q))
+    return { from: `${today.getUTCFullYear() - 1}-01-01`, to: `${today.getUTCFullYear() - 1}-12-31` };
+  const named = new RegExp(`\\b(?:in|during|for)\\s+(${MONTHS.join('|')})(?:\\s+(\\d{4}))?\\b`).exec(q);
+  if (named) {
+    const month = MONTHS.indexOf(named[1]!);
+    const year = named[2]
+      ? Number(named[2])
+      : month > today.getUTCMonth()
+        ? today.getUTCFullYear() - 1
+        : today.getUTCFullYear();
+    return {
+      from: isoDay(monthStart(year, month)),
+      to: isoDay(new Date(monthStart(year, month + 1).getTime() - 86_400_000)),
+    };
+  }
+  return null;
+}
+
+/**
+ * Requests that are not questions about the data, declined even when a data word appears in them
+ * ("write an email saying the car is ready", "what will used prices be next year?").
+ */
+export const NOT_DATA: Array<[RegExp, string]> = [
+  [
+    /\b(?:write|draft|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?)\b|\b(?:write|draft|compose) (?:me |us )?(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b/,
+    'writing messages is not a question about your data',
+  ],
+  [
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|will (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|going to (?:be|sell|go|rise|drop)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
+    'I report what your data shows, not forecasts',
+  ],
+  [
+    /\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|trade[- ]in (?:value|offer)|what(?:'s| is) (?:my|a|this|that|his|her|their|the customer's) (?:\w+ ){0,4}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|this|that|the customer) (?:\w+ ){0,5}(?:worth|get|sell|pay|offer))\b/,
+    'I do not value vehicles; I report what your data holds',
+  ],
+  [
+    /\b(?:should (?:i|we)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve))\b/,
+    'I do not give advice; I answer questions about your data',
+  ],
+  [
+    /\b(?:good|bad|normal|healthy|decent)\b.*\b(?:rate|ratio|number|gross|price|turn|percentage)\b|\bbenchmarks?\b|\bindustry (?:average|standard)\b/,
+    'I do not judge figures against benchmarks; I report your own',
+  ],
+  [/\b(?:joke|weather|poem|story|song|recipe|news|stock market|translate)\b/, 'it is not about your data'],
+];
+
+/** Shorthand and misspellings dealers type, read as the words the rules know. */
+const SHORTHAND: Array<[RegExp, string]> = [
+  [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
+  [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
+  [/\bhow (?:mnay|mnany|manu|amny|mny|meny)\b/g, 'how many'],
+  [/\b(?:#|no\.) of\b/g, 'number of'],
+  [/(^|\s)#\s*(?=[a-z])/g, '$1number of '],
+  [/\bw\/o\b/g, 'without'],
+  [/\bw\//g, 'with '],
+  [/\b(?:u|ya)\b/g, 'you'],
+  [/\br\b/g, 'are'],
+  [/\b(?:yday|yest|ystrday|yesterdy|yesturday|yesteday)\b/g, 'yesterday'],
+  [/\b(?:tdy|tday|todya)\b/g, 'today'],
+  [/\b(?:lst|lsat|lasst)\b/g, 'last'],
+  [/\b(?:ths|tihs|thsi)\b/g, 'this'],
+  [/\b(?:mo|mnth|mth|montth|monht)\b/g, 'month'],
+  [/\b(?:wk|wek|weeek)\b/g, 'week'],
+  [/\b(?:yr|yer)\b/g, 'year'],
+  [/\b(?:wks)\b/g, 'weeks'],
+  [/\b(?:mos|mths)\b/g, 'months'],
+  [/\bvehs?\b|\bvehicals?\b|\bvehciles?\b|\bvehicels?\b/g, 'vehicles'],
+  [/\b(?:inv|invt|inventroy|inventory's|invetory|inventry)\b/g, 'inventory'],
+  [/\b(?:lds|leds|leeds|laeds|lesds)\b/g, 'leads'],
+  [/\b(?:clls|cals|callz)\b/g, 'calls'],
+  [/\b(?:deels|dels|deala)\b/g, 'deals'],
+  [/\b(?:avg|ave|averge|avrage|avergae|aveage|averag)\b/g, 'average'],
+  [/\b(?:cheapst|cheepest|chepest|cheapeast)\b/g, 'cheapest'],
+  [/\b(?:expensve|expnsive|expensiv)\b/g, 'expensive'],
+  [/\b(?:mised|missd|misssed)\b/g, 'missed'],
+  [/\b(?:answerd|anwsered|answred)\b/g, 'answered'],
+  [/\b(?:salesman|salesmen|sales ?guys?|reps?)\b/g, 'salesperson'],
+  [/\b(?:conv(?:ersion)?|convrsion|converison)\b/g, 'conversion'],
+  [/\bclos(?:e|ing) (?:ratio|rate|percent(?:age)?)\b|\bclos(?:e|ing) %/g, 'close rate'],
+  [/\bchev(?:y|ie)(s?)\b/g, 'chevrolet$1'],
+  [/\bvw\b/g, 'volkswagen'],
+  [/\bappts?\b/g, 'appointments'],
+  [/\bwhos\b/g, "who's"],
+  [/\bhow much (?:money )?(?:did|do|have) we (?:make|made)\b/g, 'how much gross did we'],
+  [/\bdays on lot\b|\bdol\b/g, 'days on the lot'],
+  [/\bpre ?owned\b/g, 'used'],
+  [/\bcpo\b/g, 'certified'],
+  [/\b(?:suvz|suv's)\b/g, 'suvs'],
+  [/\b(?:trucs|truks|trks)\b/g, 'trucks'],
+  [/\b(?:sedns|sedands)\b/g, 'sedans'],
+  [/\b(?:toyta|toyot|tyota|toyotta)\b/g, 'toyota'],
+  [/\b(?:hodna|hnda|honds)\b/g, 'honda'],
+  [/\b(?:chevorlet|chevrolette|chevy's|cheverolet)\b/g, 'chevrolet'],
+  [/\bstores?'s\b/g, 'store'],
+];
+
+/** The question as the rules read it: lower case, plain spaces and quotes, shorthand spelled out. */
+export function readable(question: string): string {
+  let q = normalize(question);
+  for (const [pattern, replacement] of SHORTHAND) q = q.replace(pattern, replacement);
+  return q.replace(/\s+/g, ' ').trim();
+}
+
+/** Model names as dealers say them: "F150" and "F-150", "Silverados" for "Silverado 1500". */
+export function modelsNamed(q: string, models: string[]): string[] {
+  const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const firstWords = new Map<string, string[]>();
+  for (const model of models) {
+    const first = model.toLowerCase().split(/[\s-]+/)[0]!;
+    if (model.includes(' ') && first.length >= 4 && /^[a-z]+$/.test(first) && !MODEL_WORDS_TOO_COMMON.has(first))
+      firstWords.set(first, [...(firstWords.get(first) ?? []), model]);
+  }
+  const named = models.filter((model) => {
+    const forms = new Set([model, model.replace(/-/g, ' '), compact(model)]);
+    return [...forms].some((form) => form.length > 1 && word(form).test(q));
+  });
+  for (const [first, family] of firstWords) if (word(first).test(q)) named.push(...family);
+  return [...new Set(named)];
+}
+const MODEL_WORDS_TOO_COMMON = new Set(['grand', 'santa', 'range', 'land', 'model', 'town', 'sport', 'super', 'great']);
+
+/** Salespeople named: the whole name, or a first name only one of them has. */
+export function salespersonNamed(q: string, salespeople: string[]): string | undefined {
+  const whole = salespeople.find((person) => normalize(q).includes(normalize(person)));
+  if (whole) return whole;
+  const firsts = new Map<string, string[]>();
+  for (const person of salespeople) {
+    const first = normalize(person).split(' ')[0]!;
+    if (first.length >= 3) firsts.set(first, [...new Set([...(firsts.get(first) ?? []), person])]);
+  }
+  for (const [first, people] of firsts)
+    if (people.length === 1 && new RegExp(`(?<![a-z0-9])${escape(first)}(?:'s)?(?![a-z0-9])`).test(q)) return people[0];
+  return undefined;
+}
+
+export const NOT_WORKED =
+  /\b(?:not|never|haven'?t|hasn'?t|have not|has not|wasn'?t|weren'?t)\s+(?:been\s+|yet\s+|ever\s+)*(?:contacted|worked|touched|called back|responded to)\b|\buncontacted\b/g;
+export const NEGATED =
+  /\b(?:not|never|haven'?t|hasn'?t|have not|has not|didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|aren'?t|isn'?t)\s+(?:been\s+|yet\s+|ever\s+|get\s+|got\s+)*(?:sold|closed|bought|converted|showed|shown|show(?:ed)? up|lost|set)\b|\bunsold\b|\bno[- ]shows?\b/g;
+/** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
+export const NOT_MEASURED: Array<[RegExp, string]> = [
+  [
+    /\bcost per (?:lead|sale|deal)\b|\bcpl\b|\bspend(?:ing)?\b|\bspent\b|\broi\b|\breturn on\b|\bad budget\b|\bcost of\b/,
+    'I do not read what sources cost (GET /leads/stats/by-source gives cost per lead)',
+  ],
+];
+
+/** Constraints dealers ask for that no filter expresses: said back as not used. */
+export const CANNOT_FILTER: Array<[RegExp, string]> = [
+  [/\bno price\b|\bwithout (?:a )?price\b|\bunpriced\b|\bmissing (?:a )?price\b/, 'vehicles without a price'],
+  [
+    /\bno (?:photos?|pictures?|pics)\b|\bwithout (?:photos?|pictures?|pics)\b|\bmissing (?:photos?|pictures?|pics)\b/,
+    'photos',
+  ],
+  [
+    /\binternet\b|\bonline\b|\bweb\b|\bweb ?site\b/,
+    '"internet", "online" or "website" as a group of sources (name one, such as Cars.com)',
+  ],
+  [/\b(?:e-?mail|text|sms|chat) leads?\b/, 'how leads came in (email, text or chat)'],
+  [/\brespon(?:d|ded|se|ses)\b|\bwithin (?:an? |\d+ )(?:hours?|minutes?)\b/, 'response times (not in the data I read)'],
+];
+
+export const GENERIC = new Set([
+  'the',
+  'and',
+  'auto',
+  'autos',
+  'motors',
+  'motor',
+  'group',
+  'cars',
+  'store',
+  'dealership',
+]);
