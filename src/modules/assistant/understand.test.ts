@@ -237,6 +237,9 @@ describe('reading questions', () => {
       'write me an email to a customer letting them know their car is ready for pickup',
       'what will used car prices be next year?',
       'how much is a 2019 camry worth',
+      "what's a 2019 camry with 60k miles worth",
+      'what would we get for a 2018 f-150 with 90k miles on it',
+      'how much is a used tacoma w/ 40k mi worth at auction',
       'should we drop the price on our aged trucks',
       'how can we improve our close rate',
     ])

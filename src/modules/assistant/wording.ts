@@ -185,7 +185,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I report what your data shows, not forecasts',
   ],
   [
-    /\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|trade[- ]in (?:value|offer)|what(?:'s| is) (?:my|a|this|that|his|her|their|the customer's) (?:\w+ ){0,4}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|this|that|the customer) (?:\w+ ){0,5}(?:worth|get|sell|pay|offer))\b/,
+    /\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|trade[- ]in (?:value|offer)|what(?:'s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
     'I do not value vehicles; I report what your data holds',
   ],
   [
