@@ -38,12 +38,20 @@ export function callerDataSql(session: Session, alias: string, kind: DataKind): 
   return Prisma.sql`${groups} AND ${Prisma.raw(alias)}.dealer_id = ANY(${[...session.consent.dealers(kind)]}::uuid[])`;
 }
 
+/**
+ * The Prisma filter on a rooftop id for a partner's key: the rooftops whose link allows `kind`
+ * (undefined, which Prisma ignores, for every other caller): `where: { dealerId: inConsentedDealers(…) }`.
+ */
+export const inConsentedDealers = (session: Session, kind: DataKind) =>
+  session.consent ? { in: [...session.consent.dealers(kind)] } : undefined;
+
+/** Whether the caller may see `kind` data of this rooftop: always, unless a partner's key whose link does not allow it. */
+export const mayReadAt = (session: Session, kind: DataKind, dealerId: string | null | undefined) =>
+  !session.consent || session.consent.allows(kind, dealerId);
+
 /** The same for Prisma, over a model with dealerGroupId and dealerId: `where: { ...inCallerData(session, 'leads') }`. */
 export function inCallerData(session: Session, kind: DataKind) {
-  return {
-    dealerGroupId: inCallerGroups(session),
-    ...(session.consent ? { dealerId: { in: [...session.consent.dealers(kind)] } } : {}),
-  };
+  return { dealerGroupId: inCallerGroups(session), dealerId: inConsentedDealers(session, kind) };
 }
 
 /**
@@ -51,10 +59,7 @@ export function inCallerData(session: Session, kind: DataKind) {
  * `kind` (`dealers`: the rooftops' own records; another kind when matching a rooftop to write for).
  */
 export function inCallerDealers(session: Session, kind: DataKind = 'dealers'): Prisma.DealerWhereInput {
-  return {
-    dealerGroupId: inCallerGroups(session),
-    ...(session.consent ? { id: { in: [...session.consent.dealers(kind)] } } : {}),
-  };
+  return { dealerGroupId: inCallerGroups(session), id: inConsentedDealers(session, kind) };
 }
 
 /**
@@ -73,7 +78,7 @@ export function visibleDealers(session: Session, kind: DataKind, named: string[]
  * permission; else 400 naming dealer_id, which says no more about a rooftop it may not see.
  */
 function assertMayWrite(session: Session, kind: DataKind, dealerId: string): void {
-  if (session.consent && !session.consent.allows(kind, dealerId))
+  if (!mayReadAt(session, kind, dealerId))
     throw badInput('dealer_id', `no dealer ${dealerId} whose ${kind} this key's partner may send`);
 }
 

@@ -172,11 +172,7 @@ export class Authenticator {
         [],
         [],
       );
-    return new Session(
-      { kind: 'user', userId: user.id, email: user.email, role: user.role },
-      ROLE_SCOPES[user.role],
-      user.dealer_group_ids,
-    );
+    return sessionOfUser(user);
   }
 
   private user(key: string, where: Prisma.Sql): Promise<UserRow | null> {
@@ -196,14 +192,26 @@ export class Authenticator {
     const neverUsed = row.never_used;
     // Its first use is written by this request; later ones are batched (LastUsedRecorder).
     row.never_used = false;
-    return new Session(
-      { kind: 'apiKey', apiKeyId: row.id, name: row.name, rateLimitPerHour: row.rate_limit_per_hour, neverUsed },
-      row.scopes.filter(isScope),
-      row.dealer_group_ids,
-      row.partner_id ? new Consent(row.partner_id, row.partner_links) : null,
-    );
+    return sessionOfKey(row, neverUsed);
   }
 }
+
+/** A signed-in user's session: its role's scopes and its groups. */
+const sessionOfUser = (row: UserRow) =>
+  new Session(
+    { kind: 'user', userId: row.id, email: row.email, role: row.role },
+    ROLE_SCOPES[row.role],
+    row.dealer_group_ids,
+  );
+
+/** An API key's session: its scopes, its groups and, bound to a partner, the partner's links. */
+const sessionOfKey = (row: ApiKeyRow, neverUsed = false) =>
+  new Session(
+    { kind: 'apiKey', apiKeyId: row.id, name: row.name, rateLimitPerHour: row.rate_limit_per_hour, neverUsed },
+    row.scopes.filter(isScope),
+    row.dealer_group_ids,
+    row.partner_id ? new Consent(row.partner_id, row.partner_links) : null,
+  );
 
 async function loadUser(db: Db, where: Prisma.Sql): Promise<UserRow | null> {
   const [row] = await db.$queryRaw<UserRow[]>(Prisma.sql`/* sessionUser */
@@ -243,18 +251,12 @@ export async function accessUnchanged(db: Db, session: Session): Promise<boolean
   if (principal.kind === 'apiKey') {
     const row = await loadApiKey(db, Prisma.sql`k.id = ${principal.apiKeyId}::uuid`);
     if (!row || (row.revoked_at && row.revoked_at.getTime() <= Date.now())) return false;
-    const now = new Session(
-      principal,
-      row.scopes.filter(isScope),
-      row.dealer_group_ids,
-      row.partner_id ? new Consent(row.partner_id, row.partner_links) : null,
-    );
-    return accessOf(now) === accessOf(session);
+    return accessOf(sessionOfKey(row)) === accessOf(session);
   }
   if (principal.kind === 'user') {
     const row = await loadUser(db, Prisma.sql`u.id = ${principal.userId}::uuid`);
     if (!row || row.disabled_at || row.must_change_password) return false;
-    return accessOf(new Session(principal, ROLE_SCOPES[row.role], row.dealer_group_ids)) === accessOf(session);
+    return accessOf(sessionOfUser(row)) === accessOf(session);
   }
   return false;
 }

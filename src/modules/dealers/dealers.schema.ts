@@ -2,7 +2,7 @@ import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import { Prisma } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { childPageLoader } from '../../loaders';
-import type { Session } from '../../auth/session';
+import { inConsentedDealers, mayReadAt } from '../../tenancy';
 import type { DataKind } from '../../auth/consent';
 import { builder, Deletion, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
@@ -37,10 +37,7 @@ export const DealerGroup = builder.prismaObject('DealerGroup', {
     dealers: t.relation('dealers', {
       description: "Its active rooftops (for a partner's key, those whose link allows dealers).",
       query: (_args, context) => ({
-        where: {
-          archivedAt: null,
-          ...(context.session.consent ? { id: { in: [...context.session.consent.dealers('dealers')] } } : {}),
-        },
+        where: { archivedAt: null, id: inConsentedDealers(context.session, 'dealers') },
         orderBy: { name: 'asc' },
       }),
     }),
@@ -75,10 +72,6 @@ interface DealerList<Args extends InputFieldMap> {
 
 /** The kind of data each of a rooftop's lists holds (the scope it needs, what a partner's link must allow). */
 const KIND_OF = { Vehicle: 'inventory', Call: 'calls', Lead: 'leads', Sale: 'sales' } as const;
-
-/** Whether the caller may read `kind` data of this rooftop (always, unless a partner's key whose link does not allow it). */
-const mayReadAt = (session: Session, kind: DataKind, dealerId: string) =>
-  !session.consent || session.consent.allows(kind, dealerId);
 
 /** A count of one kind of a rooftop's records: needs its scope, and is 0 where a partner's link does not allow the kind. */
 const countOf = (kind: DataKind) => ({
@@ -135,93 +128,86 @@ const inPeriod = (t: FieldArgsBuilder, column: string) => ({
 
 export const Dealer = builder.prismaObject('Dealer', {
   description: 'A rooftop: one dealership location.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    dealer_group_id: t.exposeID('dealerGroupId'),
-    name: t.exposeString('name'),
-    code: t.exposeString('code'),
-    street: t.exposeString('street', { nullable: true }),
-    city: t.exposeString('city', { nullable: true }),
-    state: t.exposeString('state', { nullable: true }),
-    postal_code: t.exposeString('postalCode', { nullable: true }),
-    phone: t.exposeString('phone', { nullable: true }),
-    website: t.exposeString('website', { nullable: true }),
-    time_zone: t.exposeString('timeZone'),
-    franchises: t.exposeStringList('franchises'),
-    external_ids: t.expose('externalIds', {
-      type: 'JSON',
-      description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.',
-    }),
-    aliases: t.relation('aliases', {
-      ...GRAPHQL_ONLY,
-      description: "Its names in other systems (for a partner's key, only where its link allows dealers).",
-      query: (_args, context) => ({
-        where: context.session.consent ? { dealerId: { in: [...context.session.consent.dealers('dealers')] } } : {},
-        orderBy: { alias: 'asc' },
+  fields: (t) => {
+    // Counts of calls, leads and deals come from dealer_activity (kept by triggers in every writer's
+    // transaction), joined into the dealers' own statement, instead of counting the rows.
+    const activityCount = (kind: 'calls' | 'leads' | 'sales') =>
+      t.int({
+        ...countOf(kind),
+        select: { activity: true },
+        resolve: (dealer, _args, context) =>
+          mayReadAt(context.session, kind, dealer.id) ? (dealer.activity?.[kind] ?? 0) : 0,
+      });
+    return {
+      id: t.exposeID('id'),
+      dealer_group_id: t.exposeID('dealerGroupId'),
+      name: t.exposeString('name'),
+      code: t.exposeString('code'),
+      street: t.exposeString('street', { nullable: true }),
+      city: t.exposeString('city', { nullable: true }),
+      state: t.exposeString('state', { nullable: true }),
+      postal_code: t.exposeString('postalCode', { nullable: true }),
+      phone: t.exposeString('phone', { nullable: true }),
+      website: t.exposeString('website', { nullable: true }),
+      time_zone: t.exposeString('timeZone'),
+      franchises: t.exposeStringList('franchises'),
+      external_ids: t.expose('externalIds', {
+        type: 'JSON',
+        description: 'Codes in other systems, by system: {"dms": "CDK-1234"}.',
       }),
-    }),
-    // Dashboard views: a rooftop's latest records, filtered and paged, loaded for a whole page of dealers at once.
-    vehicles: dealerList(t, 'Vehicle', {
-      name: 'dealerVehicles',
-      table: 'vehicles',
-      alias: 'v',
-      orderBy: Prisma.sql`v.date_in_stock, v.id`,
-      args: { status: t.arg.stringList() },
-      filter: ({ status }) => {
-        const statuses = status?.length ? status.map((each) => oneOf('status', each, VEHICLE_STATUSES)) : null;
-        return statuses ? Prisma.sql`AND v.status = ANY(${statuses}::vehicle_status[])` : Prisma.empty;
-      },
-    }),
-    calls: dealerList(t, 'Call', {
-      name: 'dealerCalls',
-      table: 'calls',
-      alias: 'c',
-      orderBy: Prisma.sql`c.started_at DESC, c.id`,
-      ...inPeriod(t, 'c.started_at'),
-    }),
-    leads: dealerList(t, 'Lead', {
-      name: 'dealerLeads',
-      table: 'leads',
-      alias: 'l',
-      orderBy: Prisma.sql`l.received_at DESC, l.id`,
-      ...inPeriod(t, 'l.received_at'),
-    }),
-    sales: dealerList(t, 'Sale', {
-      name: 'dealerSales',
-      table: 'sales',
-      alias: 'd',
-      orderBy: Prisma.sql`d.sold_at DESC, d.id`,
-      ...inPeriod(t, 'd.sold_at'),
-    }),
-    vehicle_count: t.relationCount('vehicles', {
-      ...countOf('inventory'),
-      where: (_args, context) =>
-        context.session.consent ? { dealerId: { in: [...context.session.consent.dealers('inventory')] } } : {},
-    }),
-    // Counts come from dealer_activity (kept by triggers in every writer's transaction), joined into
-    // the dealers' own statement, instead of counting the rows.
-    call_count: t.int({
-      ...countOf('calls'),
-      select: { activity: true },
-      resolve: (dealer, _args, context) =>
-        mayReadAt(context.session, 'calls', dealer.id) ? (dealer.activity?.calls ?? 0) : 0,
-    }),
-    lead_count: t.int({
-      ...countOf('leads'),
-      select: { activity: true },
-      resolve: (dealer, _args, context) =>
-        mayReadAt(context.session, 'leads', dealer.id) ? (dealer.activity?.leads ?? 0) : 0,
-    }),
-    sale_count: t.int({
-      ...countOf('sales'),
-      select: { activity: true },
-      resolve: (dealer, _args, context) =>
-        mayReadAt(context.session, 'sales', dealer.id) ? (dealer.activity?.sales ?? 0) : 0,
-    }),
-    created_at: t.expose('createdAt', { type: 'DateTime' }),
-    updated_at: t.expose('updatedAt', { type: 'DateTime' }),
-    archived_at: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
-  }),
+      aliases: t.relation('aliases', {
+        ...GRAPHQL_ONLY,
+        description: "Its names in other systems (for a partner's key, only where its link allows dealers).",
+        query: (_args, context) => ({
+          where: { dealerId: inConsentedDealers(context.session, 'dealers') },
+          orderBy: { alias: 'asc' },
+        }),
+      }),
+      // Dashboard views: a rooftop's latest records, filtered and paged, loaded for a whole page of dealers at once.
+      vehicles: dealerList(t, 'Vehicle', {
+        name: 'dealerVehicles',
+        table: 'vehicles',
+        alias: 'v',
+        orderBy: Prisma.sql`v.date_in_stock, v.id`,
+        args: { status: t.arg.stringList() },
+        filter: ({ status }) => {
+          const statuses = status?.length ? status.map((each) => oneOf('status', each, VEHICLE_STATUSES)) : null;
+          return statuses ? Prisma.sql`AND v.status = ANY(${statuses}::vehicle_status[])` : Prisma.empty;
+        },
+      }),
+      calls: dealerList(t, 'Call', {
+        name: 'dealerCalls',
+        table: 'calls',
+        alias: 'c',
+        orderBy: Prisma.sql`c.started_at DESC, c.id`,
+        ...inPeriod(t, 'c.started_at'),
+      }),
+      leads: dealerList(t, 'Lead', {
+        name: 'dealerLeads',
+        table: 'leads',
+        alias: 'l',
+        orderBy: Prisma.sql`l.received_at DESC, l.id`,
+        ...inPeriod(t, 'l.received_at'),
+      }),
+      sales: dealerList(t, 'Sale', {
+        name: 'dealerSales',
+        table: 'sales',
+        alias: 'd',
+        orderBy: Prisma.sql`d.sold_at DESC, d.id`,
+        ...inPeriod(t, 'd.sold_at'),
+      }),
+      vehicle_count: t.relationCount('vehicles', {
+        ...countOf('inventory'),
+        where: (_args, context) => ({ dealerId: inConsentedDealers(context.session, 'inventory') }),
+      }),
+      call_count: activityCount('calls'),
+      lead_count: activityCount('leads'),
+      sale_count: activityCount('sales'),
+      created_at: t.expose('createdAt', { type: 'DateTime' }),
+      updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+      archived_at: t.expose('archivedAt', { type: 'DateTime', nullable: true }),
+    };
+  },
 });
 
 const DealerPage = pageOf('DealerPage', 'dealers', itemsWhere(Dealer, [{ name: 'asc' }, { id: 'asc' }]));
