@@ -26,6 +26,8 @@ interface Expectation {
   declined?: boolean;
   /** A pattern the answer's text must match as well (case-insensitive): what it restates or says it did not use. */
   says?: string;
+  /** A pattern the answer's text must not match (case-insensitive): a note or breakdown it must not give. */
+  says_not?: string;
 }
 type Fixture = { questions: Array<{ q: string; conversation?: string; expect: Expectation }> };
 const fixture = (name: string) =>
@@ -62,6 +64,11 @@ export async function demoGroupWithAnalyst(app: TestApp, slug: string) {
 function expandSql(sql: string, now = new Date()): string {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const iso = (date: Date) => date.toISOString().slice(0, 10);
+  // A month named without a year: this year's, or last year's when it has not begun yet.
+  const namedMonth = (month: number, end: boolean) => {
+    const year = month > today.getUTCMonth() ? today.getUTCFullYear() - 1 : today.getUTCFullYear();
+    return iso(new Date(Date.UTC(year, month + (end ? 1 : 0), end ? 0 : 1)));
+  };
   return sql
     .replaceAll('{g}', '= ANY($1::uuid[])')
     .replaceAll('{lot}', "v.status IN ('available','pending','in_transit')")
@@ -77,7 +84,9 @@ function expandSql(sql: string, now = new Date()): string {
     .replaceAll('{last_week_end}', iso(new Date(today.getTime() - (((today.getUTCDay() + 6) % 7) + 1) * 86_400_000)))
     .replaceAll('{last_year_start}', `${today.getUTCFullYear() - 1}-01-01`)
     .replaceAll('{last_year_end}', `${today.getUTCFullYear() - 1}-12-31`)
-    .replaceAll('{sold}', "(l.sale_id IS NOT NULL OR l.status = 'sold')");
+    .replaceAll('{sold}', "(l.sale_id IS NOT NULL OR l.status = 'sold')")
+    .replace(/\{month_(start|end):(\d{1,2})\}/g, (_match, end, number) => namedMonth(Number(number) - 1, end === 'end'))
+    .replaceAll('{days_to_sell}', "((v.sold_at AT TIME ZONE 'UTC')::date - v.date_in_stock)");
 }
 
 interface Answer {
@@ -115,6 +124,8 @@ describe('the assistant without a provider', () => {
     if (problem) return problem;
     if (expectation.says && !new RegExp(expectation.says, 'i').test(answer.content))
       return `the text does not say /${expectation.says}/: ${answer.content.slice(0, 200)}`;
+    if (expectation.says_not && new RegExp(expectation.says_not, 'i').test(answer.content))
+      return `the text says /${expectation.says_not}/: ${answer.content.slice(0, 200)}`;
     return null;
   }
 
@@ -400,6 +411,34 @@ describe('the assistant without a provider', () => {
             count:
               "SELECT count(*) AS n FROM calls c WHERE c.dealer_group_id {g} AND (c.started_at AT TIME ZONE 'UTC')::date BETWEEN '{last_week_start}' AND '{last_week_end}'",
             says: 'Not used: the salesperson Sam Lee',
+          },
+        },
+      ],
+    ],
+    [
+      'a rooftop whose name holds a make, read as the rooftop and not the make',
+      [
+        {
+          q: '# of cars sold at summit ford in october',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND d.dealer_id = (SELECT id FROM dealers WHERE dealer_group_id {g} AND name = 'Summit Ford Westside') AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start:10}' AND '{month_end:10}'",
+            says: '^You have [\\d,]+ deals at Summit Ford Westside, 1–31 October \\d{4}\\.',
+          },
+        },
+        {
+          q: 'how many ford trucks at summit toyota',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.make = 'Ford' AND v.body_style = 'Truck' AND v.dealer_id = (SELECT id FROM dealers WHERE dealer_group_id {g} AND name = 'Summit Toyota North')",
+          },
+        },
+        {
+          q: 'how many ford trucks at summit ford',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.make = 'Ford' AND v.body_style = 'Truck' AND v.dealer_id = (SELECT id FROM dealers WHERE dealer_group_id {g} AND name = 'Summit Ford Westside')",
+            says: 'Ford trucks at Summit Ford Westside',
           },
         },
       ],

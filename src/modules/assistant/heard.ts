@@ -14,6 +14,8 @@ import {
   escape,
   modelsNamed,
   normalize,
+  phrasePattern,
+  rooftopPhrases,
   salespersonNamed,
   word,
   type Vocabulary,
@@ -162,7 +164,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
       );
     })
     .map((dealer) => dealer.id);
+  // "Summit Ford": a rooftop named by words of its name in a row, a make among them or not.
+  const phrases = rooftopPhrases(q, vocabulary.dealers);
+  for (const { ids } of phrases) dealerIds.push(...ids.filter((id) => !dealerIds.includes(id)));
   if (dealerIds.length) filters.dealer_id = dealerIds;
+  // What the question says of vehicles, without the rooftops' names ("Ford trucks at Summit Ford").
+  const withoutRooftops = phrases.reduce((text, { phrase }) => text.replace(phrasePattern(phrase, 'g'), ' '), q);
   // A rooftop's words ("the Honda store") name the rooftop, not vehicles of that make.
   const rooftopMakes = (make: string) =>
     vocabulary.dealers.some(
@@ -178,7 +185,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     // "new vs used" compares conditions: it filters on neither.
     if (/\bnew (?:vs\.?|versus|and|or) used\b|\bused (?:vs\.?|versus|and|or) new\b/.test(q)) delete filters.condition;
   }
-  const bodies = BODY_WORDS.filter(([pattern]) => pattern.test(q)).flatMap(([, styles]) => {
+  const bodies = BODY_WORDS.filter(([pattern]) => pattern.test(withoutRooftops)).flatMap(([, styles]) => {
     const known = styles.filter((style) =>
       vocabulary.bodyStyles.some((body) => body.toLowerCase() === style.toLowerCase()),
     );
@@ -186,12 +193,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   });
   // "Pickup" in "ready for pickup" is a collection, not a truck.
   if (bodies.length && !/\bready for pickup\b/.test(q)) filters.body_style = bodies;
-  const makes = vocabulary.makes.filter((make) => word(make).test(q) && !rooftopMakes(make));
-  for (const [alias, make] of Object.entries(MAKE_ALIASES)) if (word(alias).test(q)) makes.push(make);
+  const makes = vocabulary.makes.filter((make) => word(make).test(withoutRooftops) && !rooftopMakes(make));
+  for (const [alias, make] of Object.entries(MAKE_ALIASES)) if (word(alias).test(withoutRooftops)) makes.push(make);
   if (makes.length) filters.make = [...new Set(makes)];
-  const models = modelsNamed(q, vocabulary.models);
+  const models = modelsNamed(withoutRooftops, vocabulary.models);
   if (models.length) filters.model = models;
-  const colors = COLORS.filter((color) => new RegExp(`\\b${color}\\b`).test(q)).map((color) =>
+  const colors = COLORS.filter((color) => new RegExp(`\\b${color}\\b`).test(withoutRooftops)).map((color) =>
     color === 'grey' ? 'gray' : color,
   );
   if (colors.length) filters.color = colors;

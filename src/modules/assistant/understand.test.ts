@@ -194,6 +194,28 @@ describe('reading questions', () => {
     });
   });
 
+  it('reads a rooftop named by words of its name in a row as the rooftop, a make among them or not', () => {
+    const october = read('# of cars sold at summit ford in october');
+    expect(october).toMatchObject({
+      subject: 'sales',
+      measure: 'count',
+      filters: { dealer_id: ['sfw'], from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(october!.filters.make).toBeUndefined();
+    expect(read('how many ford trucks at summit toyota')).toMatchObject({
+      filters: { dealer_id: ['stn'], make: ['Ford'], body_style: ['Truck'] },
+    });
+    expect(read('how many ford trucks at summit ford')).toMatchObject({
+      filters: { dealer_id: ['sfw'], make: ['Ford'] },
+    });
+    expect(read('how many cars at summit ford westside')).toMatchObject({ filters: { dealer_id: ['sfw'] } });
+    expect(read('how many cars at summit ford westside')!.filters.make).toBeUndefined();
+    // A make alone is still a make; the group's shared name is no rooftop.
+    expect(read('how many fords')).toMatchObject({ filters: { make: ['Ford'] } });
+    expect(read('how many fords')!.filters.dealer_id).toBeUndefined();
+    expect(read('how many cars do we have at summit')!.filters.dealer_id).toBeUndefined();
+  });
+
   it('reads models, typos and shorthand as dealers type them', () => {
     expect(read('any silverados under 40k with less than 30k miles?')).toMatchObject({
       subject: 'vehicles',

@@ -12,7 +12,9 @@ import {
   NOT_MEASURED,
   NOT_WORKED,
   normalize,
+  phrasePattern,
   readable,
+  rooftopPhrases,
   word,
   type Vocabulary,
 } from './wording';
@@ -242,7 +244,10 @@ export function understand(
   const named = [...vocabulary.sources, ...vocabulary.dealers.map((dealer) => dealer.name)].sort(
     (a, b) => b.length - a.length,
   );
-  const subjectText = named.reduce((text, name) => text.replace(new RegExp(escape(normalize(name)), 'g'), ' '), q);
+  const subjectText = rooftopPhrases(q, vocabulary.dealers).reduce(
+    (text, { phrase }) => text.replace(phrasePattern(phrase, 'g'), ' '),
+    named.reduce((text, name) => text.replace(new RegExp(escape(normalize(name)), 'g'), ' '), q),
+  );
   const vehicleWords =
     BODY_WORDS.some(([pattern]) => pattern.test(subjectText) && !/\bready for pickup\b/.test(subjectText)) ||
     modelsNamed(subjectText, vocabulary.models).length > 0;

@@ -274,6 +274,42 @@ export function modelsNamed(q: string, models: string[]): string[] {
 }
 const MODEL_WORDS_TOO_COMMON = new Set(['grand', 'santa', 'range', 'land', 'model', 'town', 'sport', 'super', 'great']);
 
+const RUN_EDGES = new Set(['of', 'the', 'and', 'at', 'in', 'on', 'by', 'for']);
+/** A phrase as a pattern: its words in a row, whatever spaces or punctuation lie between them. */
+export const phrasePattern = (phrase: string, flags = '') =>
+  new RegExp(`(?<![a-z0-9])${phrase.split(' ').map(escape).join('[^a-z0-9]+')}(?![a-z0-9])`, flags);
+
+/**
+ * Rooftops named by two or more words of their name in a row ("Summit Ford" for Summit Ford Westside),
+ * longest first: the words name the rooftop, so a make among them is not a make asked about. A run
+ * of words every rooftop shares (the group's own name) names none of them.
+ */
+export function rooftopPhrases(q: string, dealers: Vocabulary['dealers']): Array<{ phrase: string; ids: string[] }> {
+  const tokens = (text: string) =>
+    normalize(text)
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+  const runs = new Map<string, Set<string>>();
+  for (const dealer of dealers) {
+    const words = tokens(dealer.name);
+    for (let start = 0; start < words.length; start += 1)
+      for (let end = start + 2; end <= words.length; end += 1) {
+        if (RUN_EDGES.has(words[start]!) || RUN_EDGES.has(words[end - 1]!)) continue;
+        const phrase = words.slice(start, end).join(' ');
+        runs.set(phrase, (runs.get(phrase) ?? new Set()).add(dealer.id));
+      }
+  }
+  let rest = ` ${tokens(q).join(' ')} `;
+  const found: Array<{ phrase: string; ids: string[] }> = [];
+  const longestFirst = [...runs].sort(([a], [b]) => b.split(' ').length - a.split(' ').length || b.length - a.length);
+  for (const [phrase, ids] of longestFirst) {
+    if ((dealers.length > 1 && ids.size === dealers.length) || !rest.includes(` ${phrase} `)) continue;
+    found.push({ phrase, ids: [...ids] });
+    rest = rest.split(` ${phrase} `).join(' | ');
+  }
+  return found;
+}
+
 /** Salespeople named: the whole name, or a first name only one of them has. */
 export function salespersonNamed(q: string, salespeople: string[]): string | undefined {
   const whole = salespeople.find((person) => normalize(q).includes(normalize(person)));
