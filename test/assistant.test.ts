@@ -443,6 +443,30 @@ describe('the assistant without a provider', () => {
         },
       ],
     ],
+    [
+      'appointments counted as one figure, even after a breakdown',
+      [
+        {
+          q: 'how many appts did we set last week',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM leads l WHERE l.dealer_group_id {g} AND l.status = 'appointment' AND (l.received_at AT TIME ZONE 'UTC')::date BETWEEN '{last_week_start}' AND '{last_week_end}'",
+            says: '^You have [\\d,]+ appointment leads,',
+          },
+        },
+        { conversation: 'appointments', q: 'leads by source last month', expect: { says: 'by source' } },
+        {
+          conversation: 'appointments',
+          q: 'how many appts did we set last week',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM leads l WHERE l.dealer_group_id {g} AND l.status = 'appointment' AND (l.received_at AT TIME ZONE 'UTC')::date BETWEEN '{last_week_start}' AND '{last_week_end}'",
+            says: '^You have [\\d,]+ appointment leads,',
+            says_not: 'by source',
+          },
+        },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

@@ -156,6 +156,15 @@ const extreme = <T>(groups: T[], figure: (group: T) => number, lowest: boolean):
     lowest ? (figure(group) < figure(best) ? group : best) : figure(group) > figure(best) ? group : best,
   );
 
+/** What a figure rests on when the words asked for are not a column of their own. */
+function notesOf(query: AssistantQuery): string[] {
+  return query.subject === 'leads' && query.filters.status?.includes('appointment')
+    ? [
+        'An appointment is counted as a lead whose status is appointment, on the day the lead came in (the data holds no date for the appointment itself).',
+      ]
+    : [];
+}
+
 export interface Composed {
   text: string;
   figures: Array<{ label: string; value: string }>;
@@ -230,7 +239,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
           : `${fewest ? 'Fewest' : 'Most'}: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
       );
     }
-    return { text: lines.join('\n'), figures };
+    return { text: [...lines, ...notesOf(query)].join('\n'), figures };
   }
 
   switch (query.measure) {
@@ -351,7 +360,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       break;
     }
   }
-  return { text: lines.join('\n'), figures };
+  return { text: [...lines, ...notesOf(query)].join('\n'), figures };
 }
 
 export const CAPABILITIES =

@@ -78,6 +78,14 @@ describe('reading questions', () => {
     ],
     ['how many cars did we sell this month', { subject: 'sales', measure: 'count' }],
     [
+      'how many appts did we set last week',
+      {
+        subject: 'leads',
+        measure: 'count',
+        filters: { status: ['appointment'], from: '2026-11-09', to: '2026-11-15' },
+      },
+    ],
+    [
       'total revenue last month',
       { subject: 'sales', measure: 'sum', field: 'sale_price', filters: { from: '2026-10-01', to: '2026-10-31' } },
     ],
@@ -295,6 +303,18 @@ describe('reading questions', () => {
       query: { subject: 'sales', filters: { from: '2026-11-01' } },
       unused: ['the source Facebook (from the last question)'],
     });
+    // "How many" asks for one count: the last answer's breakdown is not kept unless named again.
+    const [, appointments] = chain(['leads by source last month', 'how many appts did we set last week']);
+    expect(appointments).toMatchObject({
+      subject: 'leads',
+      measure: 'count',
+      filters: { status: ['appointment'], from: '2026-11-09', to: '2026-11-15' },
+    });
+    expect(appointments!.group_by).toBeUndefined();
+    const [, lastWeek, byStore] = chain(['deals by salesperson this month', 'how many last week', 'and by store?']);
+    expect(lastWeek).toMatchObject({ subject: 'sales', measure: 'count', filters: { from: '2026-11-09' } });
+    expect(lastWeek!.group_by).toBeUndefined();
+    expect(byStore).toMatchObject({ group_by: 'dealer', filters: { from: '2026-11-09' } });
     const [, yesterday] = chain(['how many missed calls this week', 'yesterday']);
     expect(yesterday).toMatchObject({ subject: 'calls', filters: { status: ['missed'], from: '2026-11-20' } });
   });

@@ -38,7 +38,7 @@ export type Understanding =
 
 function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean): Subject | null {
   if (
-    /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b|\bappointments? (?:set|made|booked)\b|\bshowed\b/.test(
+    /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b|\bappointments?\b|\bshowed\b/.test(
       q,
     )
   )
@@ -367,7 +367,10 @@ export function understand(
       (sameSubject
         ? { measure: previous.measure, field: previous.field, order: previous.order, limit: previous.limit }
         : { measure: 'count' as const });
-    const keepGroup = !measured || measured.measure === previous.measure;
+    // "How many …?" asks for one count: a breakdown is kept only when the question names one.
+    const keepGroup =
+      (!measured || measured.measure === previous.measure) &&
+      !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q));
     // A new status or period replaces the previous one; so does a new rate.
     return {
       followUp: true,
