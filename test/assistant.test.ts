@@ -467,6 +467,72 @@ describe('the assistant without a provider', () => {
         },
       ],
     ],
+    [
+      'a follow-up that moves the period, keeping the subject and filters',
+      [
+        {
+          conversation: 'period',
+          q: 'how many deals yesterday',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND (d.sold_at AT TIME ZONE 'UTC')::date = '{ago:1}'",
+          },
+        },
+        {
+          // The 7 days before the last answer's period.
+          conversation: 'period',
+          q: 'and the week before that?',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{ago:8}' AND '{ago:2}'",
+            says: '^You have [\\d,]+ deals,? (?:\\d|from)',
+          },
+        },
+        {
+          conversation: 'period',
+          q: 'the day before',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND (d.sold_at AT TIME ZONE 'UTC')::date = '{ago:9}'",
+            says: 'deals on \\d+ \\w+ \\d{4}',
+          },
+        },
+        {
+          conversation: 'period',
+          q: 'what about last month',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+          },
+        },
+        {
+          conversation: 'period',
+          q: 'same for october',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start:10}' AND '{month_end:10}'",
+            says: 'October',
+          },
+        },
+        {
+          conversation: 'used-period',
+          q: 'how many used deals last week',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND d.vehicle_condition = 'used' AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_week_start}' AND '{last_week_end}'",
+          },
+        },
+        {
+          conversation: 'used-period',
+          q: 'and the week before that',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM sales d WHERE d.dealer_group_id {g} AND d.vehicle_condition = 'used' AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN ('{last_week_start}'::date - 7) AND ('{last_week_start}'::date - 1)",
+            says: 'used deals',
+          },
+        },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

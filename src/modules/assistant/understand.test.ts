@@ -296,7 +296,33 @@ describe('reading questions', () => {
     expect(taylor).toMatchObject({ subject: 'sales', filters: { salesperson: 'Jordan Patel', from: '2026-11-01' } });
     // A follow-up that changes nothing we read is not answered as the last question again.
     const missed = read('how many missed calls yesterday');
-    expect(understand('and the day before', vocabulary, missed, NOW)).toMatchObject({ query: null });
+    expect(understand('and then?', vocabulary, missed, NOW)).toMatchObject({ query: null });
+    // One that moves the period keeps the rest: the day, or the 7 days, before the last period began.
+    expect(read('and the day before', missed)).toMatchObject({
+      subject: 'calls',
+      filters: { status: ['missed'], from: '2026-11-19', to: '2026-11-19' },
+    });
+    const [, weekBefore, dayBefore, monthBefore, october] = chain([
+      'how many used deals yesterday',
+      'and the week before that?',
+      'the day before',
+      'and the month before',
+      'same for october',
+    ]);
+    expect(weekBefore).toMatchObject({
+      subject: 'sales',
+      measure: 'count',
+      filters: { condition: ['used'], from: '2026-11-13', to: '2026-11-19' },
+    });
+    expect(dayBefore).toMatchObject({ filters: { condition: ['used'], from: '2026-11-12', to: '2026-11-12' } });
+    expect(monthBefore).toMatchObject({ filters: { condition: ['used'], from: '2026-10-01', to: '2026-10-31' } });
+    expect(october).toMatchObject({ filters: { condition: ['used'], from: '2026-10-01', to: '2026-10-31' } });
+    expect(read('and september?', october)).toMatchObject({ filters: { from: '2026-09-01', to: '2026-09-30' } });
+    // With no period to go back from, it says so rather than answer the last question again.
+    expect(understand('and the week before that', vocabulary, read('how many deals'), NOW)).toMatchObject({
+      query: null,
+      reason: expect.stringContaining('the last answer had none'),
+    });
     expect(read('day before yesterday', missed)).toMatchObject({ filters: { status: ['missed'], from: '2026-11-19' } });
     // What the new subject cannot use of the last question is said back.
     expect(understand('and deals', vocabulary, read('how many calls from Facebook this month'), NOW)).toMatchObject({

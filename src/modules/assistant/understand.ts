@@ -12,6 +12,7 @@ import {
   NOT_MEASURED,
   NOT_WORKED,
   normalize,
+  periodBefore,
   phrasePattern,
   readable,
   rooftopPhrases,
@@ -273,6 +274,14 @@ export function understand(
   for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(subjectText)) unused.push(said);
   const measured = measureOf(read, subject);
   const heard = filtersOf(read, subject, vocabulary, now);
+  // "And the week before that?": the last answer's period, moved back; everything else stays.
+  const before = heard.from || heard.to ? undefined : periodBefore(q, previous?.filters);
+  if (before && !before.range)
+    return {
+      query: null,
+      reason: `"${before.phrase}" goes back from a period, and ${previous ? 'the last answer had none' : 'no earlier question named one'}`,
+    };
+  if (before?.range) Object.assign(heard, before.range);
   const filters: QueryFilters = {};
   for (const key of Object.keys(heard) as Array<keyof QueryFilters>) {
     if (SUPPORTED[subject].includes(key)) Object.assign(filters, { [key]: heard[key] });

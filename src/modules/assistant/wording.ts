@@ -155,7 +155,10 @@ export function dateRangeOf(q: string, now = new Date()): { from?: string; to?: 
     return { from: `${today.getUTCFullYear()}-01-01`, to: isoDay(today) };
   if (/\blast year\b/.test(q))
     return { from: `${today.getUTCFullYear() - 1}-01-01`, to: `${today.getUTCFullYear() - 1}-12-31` };
-  const named = new RegExp(`\\b(?:in|during|for)\\s+(${MONTHS.join('|')})(?:\\s+(\\d{4}))?\\b`).exec(q);
+  // "In October", "for october", and a month alone as a follow-up ("and october?").
+  const named = new RegExp(
+    `(?:\\b(?:in|during|for|about)\\s+|^(?:and\\s+)?)(${MONTHS.join('|')})(?:\\s+(\\d{4}))?\\b`,
+  ).exec(q);
   if (named) {
     const month = MONTHS.indexOf(named[1]!);
     const year = named[2]
@@ -169,6 +172,40 @@ export function dateRangeOf(q: string, now = new Date()): { from?: string; to?: 
     };
   }
   return null;
+}
+
+const BEFORE =
+  /\b(?:the |a )?(day|week|month|year) (?:before|prior|earlier)(?: (?:that|this|it|then))?\b(?! yesterday)/;
+
+/**
+ * A period named from the last answer's ("and the week before that?", "the day before", "the month
+ * before"): the day, or the 7 days, just before the last period began; the calendar month or year
+ * before the one it began in. Undefined when the question names none; a null range when the last
+ * answer had no period of days to go back from.
+ */
+export function periodBefore(
+  q: string,
+  last: { from?: string; to?: string } | undefined,
+): { phrase: string; range: { from: string; to: string } | null } | undefined {
+  const named = BEFORE.exec(q);
+  if (!named) return undefined;
+  const phrase = named[0];
+  if (!last?.from || !/^\d{4}-\d{2}-\d{2}$/.test(last.from)) return { phrase, range: null };
+  const start = new Date(`${last.from}T00:00:00Z`);
+  const daysBefore = (days: number) => isoDay(new Date(start.getTime() - days * 86_400_000));
+  const year = start.getUTCFullYear();
+  const range =
+    named[1] === 'day'
+      ? { from: daysBefore(1), to: daysBefore(1) }
+      : named[1] === 'week'
+        ? { from: daysBefore(7), to: daysBefore(1) }
+        : named[1] === 'year'
+          ? { from: `${year - 1}-01-01`, to: `${year - 1}-12-31` }
+          : {
+              from: isoDay(new Date(Date.UTC(year, start.getUTCMonth() - 1, 1))),
+              to: isoDay(new Date(Date.UTC(year, start.getUTCMonth(), 0))),
+            };
+  return { phrase, range };
 }
 
 /**
