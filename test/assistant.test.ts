@@ -416,6 +416,40 @@ describe('the assistant without a provider', () => {
       ],
     ],
     [
+      'days to sell, as days from stock-in to sale, never a sale price',
+      [
+        {
+          q: 'avg days to sell a used car',
+          expect: {
+            value:
+              "SELECT avg({days_to_sell})::float8 AS value FROM vehicles v WHERE v.dealer_group_id {g} AND v.status = 'sold' AND v.condition = 'used'",
+            says: 'average days to sell \\(from stock-in to sale\\) of sold used vehicles is [\\d.]+ days',
+            says_not: 'sale price',
+          },
+        },
+        {
+          q: 'how long does it take to sell a used truck',
+          expect: {
+            value:
+              "SELECT avg({days_to_sell})::float8 AS value FROM vehicles v WHERE v.dealer_group_id {g} AND v.status = 'sold' AND v.condition = 'used' AND v.body_style = 'Truck'",
+            says: 'days to sell',
+          },
+        },
+        {
+          q: 'avg turn time on used cars last month',
+          expect: {
+            value:
+              "SELECT avg({days_to_sell})::float8 AS value FROM vehicles v WHERE v.dealer_group_id {g} AND v.status = 'sold' AND v.condition = 'used' AND (v.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+            says: 'days to sell .*sold used vehicles, 1–3\\d \\w+ \\d{4}',
+            says_not: 'Not used',
+          },
+        },
+        // A measure the data does not hold is said plainly, never answered with another one.
+        { q: 'avg msrp of new suvs', expect: { unanswerable: true, says: 'msrp' } },
+        { q: 'whats our average apr on finance deals', expect: { unanswerable: true, says: 'apr' } },
+      ],
+    ],
+    [
       'a rooftop whose name holds a make, read as the rooftop and not the make',
       [
         {

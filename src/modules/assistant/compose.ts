@@ -120,6 +120,9 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
   if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_min} on`);
   if (f.year_max !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_max} or earlier`);
   if (f.dealer_id?.length) parts.push(`at ${list(f.dealer_id.map((id) => dealerNames.get(id) ?? 'a rooftop'))}`);
+  // Sold vehicles' days to sell may be over a period: when they sold.
+  const when = period(f.from, f.to);
+  if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
   return parts.join(' ');
 }
 
@@ -129,6 +132,7 @@ const vehicleLine = (vehicle: VehicleRow) =>
 const FIELD_WORDS: Record<string, { label: string; format: (value: number) => string }> = {
   price: { label: 'price', format: dollars },
   days_on_lot: { label: 'days on the lot', format: (value) => `${one(value)} days` },
+  days_to_sell: { label: 'days to sell (from stock-in to sale)', format: (value) => `${one(value)} days` },
   mileage: { label: 'mileage', format: (value) => `${number(Math.round(value))} miles` },
   year: { label: 'model year', format: (value) => one(value, 0) },
   sale_price: { label: 'sale price', format: dollars },
@@ -307,12 +311,14 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
           ? {
               price: 'most expensive',
               days_on_lot: 'longest on the lot',
+              days_to_sell: 'slowest to sell',
               mileage: 'highest-mileage',
               year: 'newest model year',
             }[query.field ?? 'price']
           : {
               price: 'least expensive',
               days_on_lot: 'newest arrival',
+              days_to_sell: 'quickest to sell',
               mileage: 'lowest-mileage',
               year: 'oldest model year',
             }[query.field ?? 'price'];
@@ -364,4 +370,4 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
 }
 
 export const CAPABILITIES =
-  'I answer from your own data: counts and lists of vehicles with filters ("how many used SUVs under $30k"), averages and extremes ("average days on lot for Toyota", "most expensive car at the north store"), comparisons across rooftops, leads, calls and deals by source, rooftop, salesperson and period ("leads by source last month", "deals by Sam Lee this month"), close rates and answer rates ("close rate by source", "answer rate last week").';
+  'I answer from your own data: counts and lists of vehicles with filters ("how many used SUVs under $30k"), averages and extremes ("average days on lot for Toyota", "avg days to sell a used car", "most expensive car at the north store"), comparisons across rooftops, leads, calls and deals by source, rooftop, salesperson and period ("leads by source last month", "deals by Sam Lee this month"), close rates and answer rates ("close rate by source", "answer rate last week").';

@@ -224,6 +224,64 @@ describe('reading questions', () => {
     expect(read('how many cars do we have at summit')!.filters.dealer_id).toBeUndefined();
   });
 
+  it('reads days to sell as sold vehicles’ days from stock-in to sale, and no figure it does not read as another', () => {
+    const daysToSell = { subject: 'vehicles', measure: 'average', field: 'days_to_sell' };
+    expect(read('avg days to sell a used car')).toMatchObject({
+      ...daysToSell,
+      filters: { status: ['sold'], condition: ['used'] },
+    });
+    for (const question of [
+      'how long does it take to sell a used truck',
+      'how fast do used trucks sell',
+      'days to turn on used trucks',
+      "what's our turn time on used trucks",
+    ])
+      expect(read(question)).toMatchObject({
+        ...daysToSell,
+        filters: { status: ['sold'], condition: ['used'], body_style: ['Truck'] },
+      });
+    // Over a period: the vehicles sold in it.
+    expect(read('avg turn time on used cars last month')).toMatchObject({
+      ...daysToSell,
+      filters: { status: ['sold'], from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(understand('avg turn time on used cars last month', vocabulary, null, NOW)).toMatchObject({ unused: [] });
+    expect(read('and trucks?', read('avg days to sell a used car'))).toMatchObject({
+      ...daysToSell,
+      filters: { status: ['sold'], condition: ['used'], body_style: ['Truck'] },
+    });
+    expect(read('which trucks sold the fastest')).toMatchObject({
+      measure: 'list',
+      field: 'days_to_sell',
+      order: 'asc',
+    });
+    // Days on the lot are still those of the vehicles in stock.
+    expect(read('how long do used cars sit on average')).toMatchObject({ field: 'days_on_lot' });
+    expect(read('how long do used cars sit on average')!.filters.status).toBeUndefined();
+    for (const [question, named] of [
+      ['avg msrp of new suvs', '"msrp"'],
+      ['whats our average apr on finance deals', '"apr"'],
+      ['average days supply on used cars', '"days supply"'],
+      ['median price of used cars', 'medians'],
+      ['what is our inventory turnover', 'turnover'],
+    ] as const)
+      expect(understand(question, vocabulary, null, NOW)).toMatchObject({
+        query: null,
+        reason: expect.stringContaining(named),
+      });
+    // Figures it reads, named as dealers name them, are not turned away.
+    for (const question of [
+      'avg deal size last month',
+      'avg front-end gross on used deals',
+      'total $ of deals this month',
+      'biggest deal this month',
+      'lowest priced used honda',
+      'average price of white Tacomas at Aurora',
+      'avg call length last month',
+    ])
+      expect(read(question)).not.toBeNull();
+  });
+
   it('reads models, typos and shorthand as dealers type them', () => {
     expect(read('any silverados under 40k with less than 30k miles?')).toMatchObject({
       subject: 'vehicles',

@@ -3,6 +3,8 @@ import { filtersOf, heardAs, rateOf, SUBJECT_NOUN, SUPPORTED } from './heard';
 import {
   BODY_WORDS,
   CANNOT_FILTER,
+  COLORS,
+  DAYS_TO_SELL,
   dateRangeOf,
   escape,
   KNOWN_MAKES,
@@ -38,6 +40,8 @@ export type Understanding =
   { query: AssistantQuery; followUp: boolean; unused: string[] } | { query: null; reason: string; declined?: boolean };
 
 function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean): Subject | null {
+  // Days to sell are sold vehicles' days in stock, not deals.
+  if (DAYS_TO_SELL.test(q)) return 'vehicles';
   if (
     /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b|\bappointments?\b|\bshowed\b/.test(
       q,
@@ -98,6 +102,12 @@ function measureOf(
           limit: listSize ?? 10,
         }
       : { measure, field };
+  // "Avg days to sell", "which trucks sold the fastest": days from stock-in to sale, never another figure.
+  if (vehicles && DAYS_TO_SELL.test(q)) {
+    if (/\b(?:longest|slowest|most days)\b/.test(q)) return superlative('max', 'days_to_sell');
+    if (/\b(?:fastest|quickest|shortest|fewest days)\b/.test(q)) return superlative('min', 'days_to_sell');
+    return { measure: 'average', field: 'days_to_sell' };
+  }
   if (
     /\baverage\b|\bavg\b|\bmean\b|\btypical\b/.test(q) ||
     (subject === 'sales' && /\b(?:per|a) (?:deal|unit|car|copy|sale)\b/.test(q))
@@ -163,6 +173,7 @@ function measureOf(
 
 function fieldOf(q: string, subject: Subject): string | undefined {
   if (subject === 'vehicles') {
+    if (DAYS_TO_SELL.test(q)) return 'days_to_sell';
     if (
       /\bdays? on (?:the )?lot\b|\bdays in (?:stock|inventory)\b|\bon the lot\b|\baging\b|\bage\b|\bturn\b|\bhow long\b|\bsit(?:ting|s)?\b/.test(
         q,
@@ -181,6 +192,54 @@ function fieldOf(q: string, subject: Subject): string | undefined {
   }
   if (subject === 'calls') return 'duration';
   return undefined;
+}
+
+/** Words that, after "average", "total", "highest"…, name a figure the reader computes or what it is of. */
+const FIGURE_WORDS = new Set(
+  [
+    'price priced pricing asking sale sales selling sold sell deal size amount dollar value worth revenue gross grossed',
+    'grossing front back end profit pvr asp day age aging aged time lot stock inventory turn mileage mile odometer',
+    'year model call length duration talk lead source number count unit car vehicle store rooftop dealership location',
+    'salesperson salespeople volume a an the our my their your its all overall current new used certified',
+  ]
+    .join(' ')
+    .split(' '),
+);
+const FIGURE_ENDS = new Set(
+  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were we i you they so that which who when where since during than'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The words after "average", "total", "highest"… when they name a figure the reader does not compute
+ * ("avg msrp of new suvs", "average apr on finance deals"): answered as unsupported, never with another figure.
+ */
+function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
+  const after =
+    /\b(?:average|mean|typical|total|highest|lowest|biggest|largest|smallest|max(?:imum)?|min(?:imum)?)\s+(.+)$/.exec(
+      q,
+    );
+  if (!after) return null;
+  const named = new Set(
+    [...vocabulary.makes, ...vocabulary.models, ...vocabulary.sources, ...vocabulary.salespeople]
+      .concat(vocabulary.dealers.flatMap((dealer) => [dealer.name, dealer.city ?? '']))
+      .flatMap((name) => normalize(name).split(/[^a-z0-9]+/)),
+  );
+  const known = (word: string) =>
+    [word, word.replace(/(?:'s|s|es)$/, '')].some(
+      (form) => FIGURE_WORDS.has(form) || named.has(form) || COLORS.includes(form),
+    ) ||
+    /[\d$]/.test(word) ||
+    BODY_WORDS.some(([pattern]) => pattern.test(word));
+  const words: string[] = [];
+  for (const token of after[1]!.split(' ')) {
+    const word = token.replace(/^[^a-z0-9$]+|[^a-z0-9$]+$/g, '');
+    if (!word || FIGURE_ENDS.has(word) || words.length === 4) break;
+    words.push(word);
+    if (word !== token) break;
+  }
+  return words.some((word) => word.split('-').some((part) => !known(part))) ? words.join(' ') : null;
 }
 
 function groupOf(q: string, subject: Subject): Grouping | null {
@@ -273,6 +332,13 @@ export function understand(
   // Read without source and rooftop names: "OEM Website" is a source, not "website" leads.
   for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(subjectText)) unused.push(said);
   const measured = measureOf(read, subject);
+  const notRead =
+    measured && ['average', 'sum', 'max', 'min'].includes(measured.measure) ? figureNotRead(read, vocabulary) : null;
+  if (notRead)
+    return {
+      query: null,
+      reason: `"${notRead}" is not a figure I read (I give prices, days on the lot, days to sell, mileage, model years, deal prices and gross, and call lengths)`,
+    };
   const heard = filtersOf(read, subject, vocabulary, now);
   // "And the week before that?": the last answer's period, moved back; everything else stays.
   const before = heard.from || heard.to ? undefined : periodBefore(q, previous?.filters);
@@ -282,9 +348,16 @@ export function understand(
       reason: `"${before.phrase}" goes back from a period, and ${previous ? 'the last answer had none' : 'no earlier question named one'}`,
     };
   if (before?.range) Object.assign(heard, before.range);
-  const filters: QueryFilters = {};
+  // Days to sell are over sold vehicles, in the period they sold if one is named.
+  const daysToSell =
+    subject === 'vehicles' &&
+    (measured
+      ? measured.field === 'days_to_sell'
+      : previous?.subject === 'vehicles' && previous.field === 'days_to_sell');
+  const filters: QueryFilters = daysToSell && !heard.status ? { status: ['sold'] } : {};
   for (const key of Object.keys(heard) as Array<keyof QueryFilters>) {
-    if (SUPPORTED[subject].includes(key)) Object.assign(filters, { [key]: heard[key] });
+    if (SUPPORTED[subject].includes(key) || (daysToSell && (key === 'from' || key === 'to')))
+      Object.assign(filters, { [key]: heard[key] });
     else {
       const said = heardAs(key, heard);
       if (said) unused.push(said);

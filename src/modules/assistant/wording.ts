@@ -365,12 +365,24 @@ export const NOT_WORKED =
   /\b(?:not|never|haven'?t|hasn'?t|have not|has not|wasn'?t|weren'?t)\s+(?:been\s+|yet\s+|ever\s+)*(?:contacted|worked|touched|called back|responded to)\b|\buncontacted\b/g;
 export const NEGATED =
   /\b(?:not|never|haven'?t|hasn'?t|have not|has not|didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|aren'?t|isn'?t)\s+(?:been\s+|yet\s+|ever\s+|get\s+|got\s+)*(?:sold|closed|bought|converted|showed|shown|show(?:ed)? up|lost|set)\b|\bunsold\b|\bno[- ]shows?\b/g;
+/**
+ * Days to sell, however it is asked ("days to sell", "turn time", "how long does it take to sell",
+ * "how fast do trucks sell", "our turn on used"): a sold vehicle's days from stock-in to sale.
+ */
+export const DAYS_TO_SELL =
+  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) /;
+
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\bcost per (?:lead|sale|deal)\b|\bcpl\b|\bspend(?:ing)?\b|\bspent\b|\broi\b|\breturn on\b|\bad budget\b|\bcost of\b/,
     'I do not read what sources cost (GET /leads/stats/by-source gives cost per lead)',
   ],
+  [
+    /\bturnover\b|\bturn rate\b|\binventory turns?\b|\bturns (?:a|per) year\b/,
+    'I do not compute inventory turnover (I can give the average days to sell)',
+  ],
+  [/\bmedians?\b/, 'I do not compute medians (I can give averages)'],
 ];
 
 /** Constraints dealers ask for that no filter expresses: said back as not used. */
