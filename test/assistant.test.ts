@@ -567,6 +567,43 @@ describe('the assistant without a provider', () => {
         },
       ],
     ],
+    [
+      'a qualifier it cannot place in a vehicle question, said back and not dropped',
+      [
+        {
+          q: 'how many good condition trucks',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.body_style = 'Truck'",
+            says: 'Not used: "good condition"',
+          },
+        },
+        {
+          q: 'how many trucks in good shape',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.body_style = 'Truck'",
+            says: 'Not used: "good shape"',
+          },
+        },
+        {
+          q: 'how many 4x4 trucks under 40k',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.body_style = 'Truck' AND v.price < 40000",
+            says: 'Not used: "4x4"',
+          },
+        },
+        // Words that say nothing more are not flagged.
+        ...[
+          'how many trucks do we have',
+          'how many of our used trucks are on the lot',
+          'how many total white trucks do we have in stock',
+          'how many available trucks at the north store',
+          'how many actual cars do we have right now',
+        ].map((q) => ({ q, expect: { says: '^You have', says_not: 'Not used' } })),
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

@@ -344,3 +344,97 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     filters.status = [...(filters.status ?? []), ...callStatuses];
   return filters;
 }
+
+/** Words that say nothing of which vehicles: they end a run of qualifiers and are never said back. */
+const PLAIN_WORDS = new Set(
+  [
+    'how many much of the a an our my your their his her its this that these those them do does did we i you they us',
+    'me any all every each some no not what whats which who where when is are was were be been have has had got get',
+    'there here in at on with without for from to by and or vs versus than as per about over under below above less',
+    'more fewer least most between list show give tell count number total currently current right now still left just',
+    'only also please really actually actual even so then other others different same kind type types sort lot lots',
+    'stock inventory available active ones sell sold selling bought buy compare comparing find pull up see check',
+    'need want know looking look search break down breakdown rank ranking sort sorted order display name include',
+    'including whole entire full overall both either can could would should might im whats why it',
+    // Trade-ins are said back on their own.
+    'trade ins trade-in trade-ins tradeins',
+  ]
+    .join(' ')
+    .split(' '),
+);
+/** Words a question uses to pick or rank vehicles that the rules read elsewhere (conditions, statuses, ranks, model years). */
+const VEHICLE_WORDS = new Set(
+  [
+    'new brand used pre-owned preowned second-hand certified cpo sold pending presumed transit incoming cheapest cheaper priciest pricier expensive oldest',
+    'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
+    'smallest largest fewest best worst popular',
+  ]
+    .join(' ')
+    .split(' '),
+);
+/** Words that qualify a figure or a vehicle only with another word ("low mileage", "good condition"). */
+const JOINING_WORDS = new Set(['mileage', 'miles', 'price', 'priced', 'prices', 'model', 'year', 'condition', 'shape']);
+const VEHICLE_NOUNS =
+  /^(?:cars?|vehicles?|units?|autos?|inventory|suvs?|trucks?|pickups?|sedans?|coupes?|(?:mini)?vans?|wagons?|hatchbacks?|convertibles?|crossovers?)$/;
+
+/**
+ * Qualifiers a vehicle question puts on vehicles that no filter or rule reads ("good condition trucks",
+ * "4x4 trucks", "trucks in good shape", "cars with a sunroof"): said back as not used. Conservative:
+ * only words right before a vehicle noun or after "with", and never words that say nothing of which
+ * vehicles ("our", "total", "available", "actual").
+ */
+export function unplacedQualifiers(q: string, vocabulary: Vocabulary): string[] {
+  const named = new Set(
+    [...vocabulary.makes, ...Object.keys(MAKE_ALIASES), ...vocabulary.models, ...vocabulary.sources]
+      .concat(
+        vocabulary.salespeople,
+        ...vocabulary.dealers.map((dealer) => [dealer.name, dealer.city ?? '', dealer.code]),
+      )
+      .flatMap((name) => normalize(name).split(/[^a-z0-9]+/)),
+  );
+  const tokens = q.split(' ').map((token) => token.replace(/^[^a-z0-9$]+|[^a-z0-9$+%]+$/g, '').replace(/'s$/, ''));
+  const makeOrModel = (token: string) =>
+    vocabulary.makes.some((make) => word(make).test(token)) || modelsNamed(token, vocabulary.models).length > 0;
+  const known = (token: string) =>
+    VEHICLE_WORDS.has(token) ||
+    named.has(token) ||
+    named.has(token.replace(/(?:s|es)$/, '')) ||
+    makeOrModel(token) ||
+    COLORS.includes(token) ||
+    BODY_WORDS.some(([pattern]) => pattern.test(token)) ||
+    // Model years, amounts and counts ("2021", "$30k", "2020+", "60").
+    /^(?:(?:19|20)\d{2}s?\+?|\$?\d[\d,.]*(?:k|m)?\+?)$/.test(token);
+  const spans: string[] = [];
+  // A run of words: each unknown word, with the joining words beside it, is one qualifier.
+  const collect = (run: string[]) => {
+    let span: string[] = [];
+    const flush = () => {
+      if (span.some((token) => !JOINING_WORDS.has(token))) spans.push(span.join(' '));
+      span = [];
+    };
+    for (const token of run) {
+      if (known(token)) flush();
+      else span.push(token);
+    }
+    flush();
+  };
+  tokens.forEach((token, index) => {
+    if (VEHICLE_NOUNS.test(token) || (index > 0 && makeOrModel(token) && !makeOrModel(tokens[index - 1]!))) {
+      const run: string[] = [];
+      for (let back = index - 1; back >= 0 && tokens[back] && !PLAIN_WORDS.has(tokens[back]!); back -= 1)
+        run.unshift(tokens[back]!);
+      collect(run);
+    }
+    if (token === 'with') {
+      const run: string[] = [];
+      let next = index + 1;
+      while (['a', 'an', 'the'].includes(tokens[next] ?? '')) next += 1;
+      for (; next < tokens.length && tokens[next] && !PLAIN_WORDS.has(tokens[next]!); next += 1)
+        run.push(tokens[next]!);
+      collect(run);
+    }
+  });
+  // "In good condition", "in rough shape".
+  for (const match of q.matchAll(/\bin ((?:[a-z-]+ ){1,2}(?:condition|shape))\b/g)) spans.push(match[1]!);
+  return [...new Set(spans)];
+}

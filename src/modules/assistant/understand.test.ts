@@ -282,6 +282,36 @@ describe('reading questions', () => {
       expect(read(question)).not.toBeNull();
   });
 
+  it('says back a qualifier it cannot place on vehicles, and not the words that say nothing of which vehicles', () => {
+    const unused = (question: string) => (understand(question, vocabulary, null, NOW) as { unused: string[] }).unused;
+    const note = (words: string) => `"${words}" (not something I can filter vehicles by)`;
+    expect(unused('how many good condition trucks')).toEqual([note('good condition')]);
+    expect(unused('how many trucks in good shape')).toEqual([note('good shape')]);
+    expect(unused('how many 4x4 trucks under 40k')).toEqual([note('4x4')]);
+    expect(unused('any awd suvs with a sunroof')).toEqual([note('awd'), note('sunroof')]);
+    expect(unused('how many low mileage camrys')).toEqual([note('low mileage')]);
+    expect(unused('how many one owner trucks')).toEqual([note('one owner')]);
+    expect(read('how many good condition trucks')).toMatchObject({
+      measure: 'count',
+      filters: { body_style: ['Truck'] },
+    });
+    for (const question of [
+      'how many trucks do we have',
+      'how many of our used trucks are on the lot',
+      'how many total white trucks do we have in stock',
+      'how many available trucks at the north store',
+      'how many actual cars do we have right now',
+      'how many brand new tacomas',
+      'how many certified pre-owned suvs',
+      'how many 2020 or newer toyota trucks under $35k',
+      'how many ford f-150s at summit ford',
+      'how many cars with less than 30k miles',
+      'compare inventory across rooftops',
+      'find me the cheapest jeep wranglers',
+    ])
+      expect([question, unused(question)]).toEqual([question, []]);
+  });
+
   it('reads models, typos and shorthand as dealers type them', () => {
     expect(read('any silverados under 40k with less than 30k miles?')).toMatchObject({
       subject: 'vehicles',

@@ -1,5 +1,5 @@
 import type { AssistantQuery, Grouping, Measure, QueryFilters, Subject } from './query';
-import { filtersOf, heardAs, rateOf, SUBJECT_NOUN, SUPPORTED } from './heard';
+import { filtersOf, heardAs, rateOf, SUBJECT_NOUN, SUPPORTED, unplacedQualifiers } from './heard';
 import {
   BODY_WORDS,
   CANNOT_FILTER,
@@ -386,6 +386,9 @@ export function understand(
     );
   if (byTime) unused.push(`a breakdown by ${byTime[1] ?? byTime[2] ?? 'period'} (I give the total for the period)`);
   if (subject !== 'leads' && /\btrade[- ]?ins?\b/.test(q)) unused.push('trade-ins');
+  if (subject === 'vehicles' || subject === 'sales')
+    for (const qualifier of unplacedQualifiers(read, vocabulary))
+      unused.push(`"${qualifier}" (not something I can filter vehicles by)`);
   if (subject !== 'calls' && heard.duration_min !== undefined) unused.push('the call length');
   if (
     subject === 'calls' &&
