@@ -440,7 +440,7 @@ describe('the assistant without a provider', () => {
           expect: {
             value:
               "SELECT avg({days_to_sell})::float8 AS value FROM vehicles v WHERE v.dealer_group_id {g} AND v.status = 'sold' AND v.condition = 'used' AND (v.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
-            says: 'days to sell .*sold used vehicles, 1–\\d{2} \\w+ \\d{4}',
+            says: 'days to sell \\(from stock-in to sale\\) of used vehicles sold 1–\\d{2} \\w+ \\d{4} is',
             says_not: 'Not used',
           },
         },

@@ -86,8 +86,11 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
     return parts.join(' ');
   }
+  // Vehicles over a period are those sold in it: "used vehicles sold 1–31 October 2026".
+  const when = period(f.from, f.to);
+  const soldWhen = when !== null && f.status?.length === 1 && f.status[0] === 'sold';
   const adjectives = [
-    ...(f.status?.length ? f.status.map((status) => status.replace('_', ' ')) : []),
+    ...(f.status?.length && !soldWhen ? f.status.map((status) => status.replace('_', ' ')) : []),
     ...(f.condition ?? []),
     ...(f.color ?? []),
     ...(f.year_min && f.year_min === f.year_max ? [String(f.year_min)] : []),
@@ -120,8 +123,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
   if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_min} on`);
   if (f.year_max !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_max} or earlier`);
   if (f.dealer_id?.length) parts.push(`at ${list(f.dealer_id.map((id) => dealerNames.get(id) ?? 'a rooftop'))}`);
-  // Sold vehicles' days to sell may be over a period: when they sold.
-  const when = period(f.from, f.to);
+  if (soldWhen) return `${parts.join(' ')} sold ${when}`;
   if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
   return parts.join(' ');
 }
