@@ -34,6 +34,7 @@ const fixture = (name: string) =>
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, 'fixtures', name), 'utf8')) as Fixture;
 const FIXTURE = fixture('assistant-questions.json');
 const DEALER_FIXTURE = fixture('assistant-dealer-questions.json');
+const UNSEEN_FIXTURE = fixture('assistant-unseen-questions.json');
 
 const PASSWORD = 'assistant-test-password';
 
@@ -260,6 +261,19 @@ describe('the assistant without a provider', () => {
     const correct = questions.length - failures.length;
     console.log(
       `dealer fixture: ${correct}/${questions.length} correct (${Math.round((correct / questions.length) * 1000) / 10}%)${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
+    );
+    expect(correct / questions.length).toBeGreaterThanOrEqual(0.95);
+  }, 240_000);
+
+  it(`answers at least 95% of the ${UNSEEN_FIXTURE.questions.length} unseen questions, written apart from its rules, declining what is not about the data and saying what the data does not hold`, async () => {
+    const { questions } = UNSEEN_FIXTURE;
+    expect(questions.length).toBeGreaterThanOrEqual(45);
+    expect(questions.filter((entry) => entry.expect.declined).length).toBeGreaterThanOrEqual(8);
+    expect(questions.filter((entry) => entry.expect.unanswerable).length).toBeGreaterThanOrEqual(5);
+    const failures = await ask(questions);
+    const correct = questions.length - failures.length;
+    console.log(
+      `unseen fixture: ${correct}/${questions.length} correct (${Math.round((correct / questions.length) * 1000) / 10}%)${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
     );
     expect(correct / questions.length).toBeGreaterThanOrEqual(0.95);
   }, 240_000);
