@@ -10,10 +10,10 @@ import {
   STRICT_ABOVE,
   STRICT_BELOW,
   amount,
-  dateRangeOf,
   escape,
   modelsNamed,
   normalize,
+  periodsOf,
   phrasePattern,
   rooftopPhrases,
   salespersonNamed,
@@ -207,31 +207,20 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     else if (/\bin transit\b|\bincoming\b|\bon order\b/.test(q)) filters.status = ['in_transit'];
     else if (/\bpending\b/.test(q)) filters.status = ['pending'];
     else if (/\bsold\b/.test(q)) filters.status = ['sold'];
-
-    // Model years.
-    // "Next year's models", "this year's models": model years named as dealers say them.
-    const yearModels = /\b(next|this|last) year'?s? models?\b/.exec(q);
-    if (yearModels) {
-      const year = now.getUTCFullYear() + (yearModels[1] === 'next' ? 1 : yearModels[1] === 'last' ? -1 : 0);
-      q = q.replace(yearModels[0], String(year));
-    }
-    const since =
-      /\b((?:19|20)\d{2})\s*(?:\+|or (?:newer|later)|and (?:newer|up|later))|\b(?:since|from|newer than|after)\s+((?:19|20)\d{2})\b/.exec(
-        q,
-      );
-    const before =
-      /\b((?:19|20)\d{2})\s*(?:or (?:older|earlier)|and (?:older|earlier))|\b(?:before|older than|pre-?)\s*((?:19|20)\d{2})\b/.exec(
-        q,
-      );
-    if (since)
-      filters.year_min = since[1] ? Number(since[1]) : Number(since[2]) + (/newer than|after/.test(since[0]) ? 1 : 0);
-    if (before) filters.year_max = before[1] ? Number(before[1]) : Number(before[2]) - 1;
-    if (!since && !before) {
-      const exact = /\b((?:19|20)\d{2})\b(?!\s*(?:miles|days))/.exec(q.replace(/\$\s*[\d,]+/g, ''));
-      if (exact) filters.year_min = filters.year_max = Number(exact[1]);
-    }
   }
 
+  // Periods: a year is a period of leads, calls and deals ("in 2025"); of vehicles, a model year.
+  const periods = periodsOf(q, now, { years: !vehicles });
+  if (periods[0]) Object.assign(filters, periods[0].range);
+  Object.assign(
+    filters,
+    modelYearsOf(
+      periods.reduce((text, { phrase }) => text.replace(phrase, ' '), q),
+      subject,
+      vocabulary,
+      now,
+    ),
+  );
   // Days on the lot (heard on any subject: "cars we sold over 60 days old").
   const days = new RegExp(
     String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST})|(${STRICT_BELOW})|(${AT_MOST}))\s+(\d+)\s*(day|week|month)s?\b`,
@@ -280,8 +269,6 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     if (above && isMoney(above)) filters.price_min = money(above) + (above[1] ? 0.01 : 0);
   }
 
-  const range = dateRangeOf(q, now);
-  if (range) Object.assign(filters, range);
   const source = [...vocabulary.sources]
     .sort((a, b) => b.length - a.length)
     .find(
@@ -343,6 +330,58 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     // Call words in a question about something else ("leads we missed") are heard, and said back.
     filters.status = [...(filters.status ?? []), ...callStatuses];
   return filters;
+}
+
+/** A model year's words: "2021 or newer", "older than 2018", "pre-2015", "next year's models". */
+const YEAR_SINCE =
+  /\b((?:19|20)\d{2})\s*(?:\+|or (?:newer|later)|and (?:newer|up|later))|\b(since|from|newer than|after)\s+((?:19|20)\d{2})\b/;
+const YEAR_BEFORE =
+  /\b((?:19|20)\d{2})\s*(?:or (?:older|earlier)|and (?:older|earlier))|\b(before|older than|pre-?)\s*((?:19|20)\d{2})\b/;
+const VEHICLE_AFTER_YEAR =
+  /^(?:'?s\b|\s+(?:model|my)\b|\s+(?:[a-z-]+\s+){0,2}(?:cars?|vehicles?|units?|models?|trucks?|suvs?|sedans?|coupes?|vans?|minivans?|wagons?|hatchbacks?|convertibles?|pickups?)\b)/;
+
+/**
+ * Model years a question names, once its periods are taken out. Of vehicles, any year ("2021 Toyotas",
+ * "older than 2018"). Of leads and deals, the vehicle's, when the words say so ("2025 tacomas", "2020 or newer
+ * trucks", "2024 models"): "since 2024" and "before 2020" there are periods, and a year alone may be either.
+ */
+export function modelYearsOf(
+  text: string,
+  subject: Subject,
+  vocabulary: Vocabulary,
+  now: Date,
+): Pick<QueryFilters, 'year_min' | 'year_max'> {
+  const years: Pick<QueryFilters, 'year_min' | 'year_max'> = {};
+  const vehicles = subject === 'vehicles';
+  // "Next year's models", "this year's models": model years named as dealers say them.
+  const yearModels = /\b(next|this|last) year'?s? models?\b/.exec(text);
+  if (yearModels) {
+    const year = now.getUTCFullYear() + (yearModels[1] === 'next' ? 1 : yearModels[1] === 'last' ? -1 : 0);
+    text = text.replace(yearModels[0], `${year} models`);
+  }
+  const since = YEAR_SINCE.exec(text);
+  const before = YEAR_BEFORE.exec(text);
+  if (since && (vehicles || !since[2] || since[2] === 'newer than'))
+    years.year_min = since[1] ? Number(since[1]) : Number(since[3]) + (/newer than|after/.test(since[2]!) ? 1 : 0);
+  if (before && (vehicles || !before[2] || before[2] !== 'before'))
+    years.year_max = before[1] ? Number(before[1]) : Number(before[3]) - 1;
+  if (since || before) return years;
+  const plain = text.replace(/\$\s*[\d,]+/g, '');
+  const exact = /\b((?:19|20)\d{2})\b(?!\s*(?:miles|days))/.exec(plain);
+  if (!exact) return years;
+  const after = plain.slice(exact.index + exact[0].length);
+  const vehicleNamed = () => {
+    const next = after.trim().split(' ').slice(0, 3).join(' ');
+    return (
+      VEHICLE_AFTER_YEAR.test(after) ||
+      modelsNamed(next, vocabulary.models).length > 0 ||
+      vocabulary.makes.some((make) => word(make).test(next)) ||
+      Object.keys(MAKE_ALIASES).some((alias) => word(alias).test(next)) ||
+      /\bmodel year\s*$/.test(plain.slice(0, exact.index))
+    );
+  };
+  if (vehicles || vehicleNamed()) years.year_min = years.year_max = Number(exact[1]);
+  return years;
 }
 
 /** Words that say nothing of which vehicles: they end a run of qualifiers and are never said back. */

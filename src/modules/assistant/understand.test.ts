@@ -161,6 +161,71 @@ describe('reading questions', () => {
     expect(dateRangeOf('lately', NOW)).toBeNull();
   });
 
+  it('reads a month by name or as dealers shorten it, alone or in a run, as its latest occurrence up to today', () => {
+    const october = { from: '2026-10-01', to: '2026-10-31' };
+    for (const phrase of ['in oct', 'for october', 'oct.', 'october leads', 'and oct?', 'during the month of oct'])
+      expect([phrase, dateRangeOf(phrase, NOW)]).toEqual([phrase, october]);
+    expect(dateRangeOf('in dec', NOW)).toEqual({ from: '2025-12-01', to: '2025-12-31' });
+    expect(dateRangeOf('last nov', NOW)).toEqual({ from: '2025-11-01', to: '2025-11-30' });
+    expect(dateRangeOf("oct '25", NOW)).toEqual({ from: '2025-10-01', to: '2025-10-31' });
+    expect(dateRangeOf('on oct 15', NOW)).toEqual({ from: '2026-10-15', to: '2026-10-15' });
+    expect(dateRangeOf('the 3rd of sept', NOW)).toEqual({ from: '2026-09-03', to: '2026-09-03' });
+    expect(dateRangeOf('oct 1-15', NOW)).toEqual({ from: '2026-10-01', to: '2026-10-15' });
+    expect(dateRangeOf('from sept to nov', NOW)).toEqual({ from: '2026-09-01', to: '2026-11-30' });
+    expect(dateRangeOf('between nov and feb', NOW)).toEqual({ from: '2025-11-01', to: '2026-02-28' });
+    expect(dateRangeOf('since oct', NOW)).toEqual({ from: '2026-10-01', to: '2026-11-21' });
+    // "May" and "apr" are months only where a month is meant; "top 5 oct deals" and "oct 20 deals" name no day.
+    expect(dateRangeOf('may i see the leads', NOW)).toBeNull();
+    expect(dateRangeOf('average apr on deals', NOW)).toBeNull();
+    expect(dateRangeOf('leads in may', NOW)).toEqual({ from: '2026-05-01', to: '2026-05-31' });
+    expect(dateRangeOf('top 5 oct deals', NOW)).toEqual(october);
+    expect(dateRangeOf('oct 20 deals', NOW)).toEqual(october);
+    expect(dateRangeOf('decent deals', NOW)).toBeNull();
+    // A year is a period where it can only be one.
+    expect(dateRangeOf('deals in 2025', NOW, { years: true })).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(dateRangeOf('leads since 2025', NOW, { years: true })).toEqual({ from: '2025-01-01', to: '2026-11-21' });
+    expect(dateRangeOf('leads for 2025 tacomas', NOW, { years: true })).toBeNull();
+    expect(dateRangeOf('deals in 2025', NOW)).toBeNull();
+  });
+
+  it('answers over one period and says back any other the question names', () => {
+    const full = (question: string, previous: AssistantQuery | null = null) =>
+      understand(question, vocabulary, previous, NOW) as { query: AssistantQuery; unused: string[] };
+    expect(full('service leads in oct')).toMatchObject({
+      query: { subject: 'leads', filters: { type: ['service'], from: '2026-10-01', to: '2026-10-31' } },
+      unused: [],
+    });
+    expect(full('how many deals did jordan have in oct')).toMatchObject({
+      query: { subject: 'sales', filters: { salesperson: 'Jordan Patel', from: '2026-10-01', to: '2026-10-31' } },
+      unused: [],
+    });
+    expect(full('how many leads in oct and nov')).toMatchObject({
+      query: { filters: { from: '2026-10-01', to: '2026-10-31' } },
+      unused: ['the period "nov" (I give one period)'],
+    });
+    expect(full('how many leads came in last night')).toMatchObject({
+      query: { filters: { from: '2026-11-20', to: '2026-11-20' } },
+      unused: ['the time of day (I count whole days)'],
+    });
+    expect(full('deals in early oct').unused).toEqual(['"early" (I give the whole month)']);
+    expect(full('how many trucks came in in oct').unused).toEqual(['the period 2026-10-01 to 2026-10-31']);
+    // A year: a period of deals, the vehicle's model year when the words say so, and said back when neither.
+    expect(full('how many deals in 2025').query.filters).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(full('how many 2025 tacomas did we sell')).toMatchObject({
+      query: { subject: 'sales', filters: { model: ['Tacoma'] } },
+      unused: ['the model year'],
+    });
+    expect(full('how many leads in 2025 on 2024 models')).toMatchObject({
+      query: { filters: { from: '2025-01-01', to: '2025-12-31' } },
+      unused: ['the model year'],
+    });
+    expect(full('how many deals after 2024')).toMatchObject({
+      query: { filters: {} },
+      unused: ['"2024" (I could not tell whether it is a period, a model year or an amount)'],
+    });
+    expect(full('how many 2021 toyotas in oct 2025').query.filters).toMatchObject({ year_min: 2021, year_max: 2021 });
+  });
+
   it('keeps every constraint it hears: in the query, or said back as not used', () => {
     const full = (question: string, previous: AssistantQuery | null = null) =>
       understand(question, vocabulary, previous, NOW) as { query: AssistantQuery; unused: string[] };

@@ -15,6 +15,7 @@ import {
   NOT_WORKED,
   normalize,
   periodBefore,
+  periodsOf,
   phrasePattern,
   readable,
   rooftopPhrases,
@@ -378,8 +379,22 @@ export function understand(
     return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
   if (group === 'salesperson' && subject !== 'sales' && subject !== 'leads')
     unused.push('the breakdown by salesperson');
-  if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && dateRangeOf(q, now))
+  // One period is answered; any other the question names is said back, never dropped.
+  const periods = periodsOf(read, now, { years: subject !== 'vehicles' });
+  if (filters.from && periods[0]?.note) unused.push(periods[0].note);
+  if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && periods.length)
     unused.push('the comparison with another period (I give one period)');
+  else for (const other of periods.slice(1)) unused.push(`the period "${other.phrase}" (I give one period)`);
+  // Of leads, calls and deals, a year read as neither a period nor a model year ("deals after 2024") is said back.
+  if (subject !== 'vehicles') {
+    const placed = [heard.year_min, heard.year_max].filter((year) => year !== undefined);
+    const rest = periods.reduce((text, { phrase }) => text.replace(phrase, ' '), read);
+    for (const [, year] of rest.matchAll(
+      /(?<![$\d,.])\b((?:19|20)\d{2})\b(?!\s*(?:miles|mi\b|k\b|grand|dollars|bucks|seconds|secs|minutes|mins))/g,
+    ))
+      if (!placed.some((at) => Math.abs(at - Number(year)) <= 1))
+        unused.push(`"${year}" (I could not tell whether it is a period, a model year or an amount)`);
+  }
   const byTime =
     /\b(?:by|per|each|every|best|busiest|worst|slowest) (day|week|month|hour|year|time)\b|\b(daily|weekly|monthly|hourly)\b|\b(trend)s?\b/.exec(
       q,

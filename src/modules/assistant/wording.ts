@@ -118,60 +118,192 @@ const MONTHS = [
   'november',
   'december',
 ];
+/** A month by name or as dealers shorten it ("oct", "oct.", "sept"). */
+const MONTH = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?`;
+/** Month words that are other words too ("may I", "the APR"): months only after "in", "for"… or with a day or year. */
+const AMBIGUOUS_MONTHS = new Set(['may', 'apr']);
+const ORDINAL = String.raw`(?:st|nd|rd|th)?`;
+/** A day after the month, not an amount or a count ("oct 15", "oct 15, 2025"; not "oct 15k" or "oct 20 deals"). */
+const DAY_AFTER = String.raw`(\d{1,2})${ORDINAL}(?!\d|[a-z]|,(?!\s*(?:19|20)\d{2})|\.\d|\s*(?:k|grand|thousand|miles?|mi|days?|weeks?|months?|years?|units?|cars?|vehicles?|deals?|leads?|calls?|%)(?![a-z]))`;
+/** A day before the month only as a date ("15th of oct", "15 of oct"): "top 5 oct deals" is no date. */
+const DAY_BEFORE = String.raw`(?:\b(\d{1,2})(?:(?:st|nd|rd|th)\s+(?:of\s+)?|\s+of\s+))`;
+const YEAR = String.raw`(?:,?\s+((?:19|20)\d{2})(?![\d,])|\s+'(\d{2})\b)`;
+/** "October", "oct 15", "15th of oct", "october 2025", "oct '25": groups day-before, month, day-after, year, 'yy. */
+const MONTH_DAY = String.raw`${DAY_BEFORE}?\b${MONTH}(?![a-z])(?:\s+${DAY_AFTER})?${YEAR}?`;
+const MONTH_GROUPS = 5;
+const PERIOD_CUES = String.raw`in|during|for|about|of|from|over|through|thru|until|till|last|this|early|late|mid|end of|start of|beginning of`;
 
-/** A date range named in the question ("last 30 days", "this month", "in October"), as ISO days (UTC). */
-export function dateRangeOf(q: string, now = new Date()): { from?: string; to?: string } | null {
+export interface Period {
+  /** The words that name it, as the question has them. */
+  phrase: string;
+  range: { from: string; to: string };
+  /** What of the phrase the range cannot say ("last night" is all of yesterday). */
+  note?: string;
+}
+
+/**
+ * Every period a question names, the one its answer uses first: today, yesterday, the last N days,
+ * this or last week, month or year, a weekend, a month by name or as dealers shorten it ("in oct",
+ * "for october", "oct."), a day of one ("oct 15"), a run of them ("from sept to nov", "since oct"),
+ * and, with `years`, a year ("in 2025"; for vehicles a year is a model year). A month alone is its
+ * latest occurrence up to today. Later periods the answer cannot use are said back, never dropped.
+ */
+export function periodsOf(q: string, now = new Date(), options: { years?: boolean } = {}): Period[] {
   const today = startOfUtcDay(now);
   const daysAgo = (days: number) => new Date(today.getTime() - days * 86_400_000);
-  if (/\btoday\b/.test(q)) return { from: isoDay(today), to: isoDay(today) };
-  if (/\b(?:the )?day before yesterday\b/.test(q)) return { from: isoDay(daysAgo(2)), to: isoDay(daysAgo(2)) };
-  if (/\byesterday\b/.test(q)) return { from: isoDay(daysAgo(1)), to: isoDay(daysAgo(1)) };
-  const last =
-    /\b(?:last|past|previous)\s+(\d+)\s+(day|week|month)s?\b/.exec(q) ??
-    /\b(?:past|previous)\s+()(week|month)\b/.exec(q);
-  if (last) {
-    const span = Number(last[1] || 1) * (last[2] === 'day' ? 1 : last[2] === 'week' ? 7 : 30);
-    return { from: isoDay(daysAgo(span - 1)), to: isoDay(today) };
-  }
+  const day = (days: number) => ({ from: isoDay(daysAgo(days)), to: isoDay(daysAgo(days)) });
   const weekday = (today.getUTCDay() + 6) % 7; // Monday = 0
-  if (/\bthis week\b/.test(q)) return { from: isoDay(daysAgo(weekday)), to: isoDay(today) };
-  // The weekend: the latest Saturday and Sunday, up to today.
-  if (/\b(?:this|last|past|over the) weekend\b|\bweekend\b/.test(q)) {
-    const saturday = weekday >= 5 ? weekday - 5 : weekday + 2;
-    return { from: isoDay(daysAgo(saturday)), to: isoDay(daysAgo(Math.max(0, saturday - 1))) };
-  }
-  if (/\blast week\b/.test(q)) return { from: isoDay(daysAgo(weekday + 7)), to: isoDay(daysAgo(weekday + 1)) };
   const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month, 1));
-  if (/\bthis month\b|\bmonth to date\b|\bmtd\b/.test(q))
-    return { from: isoDay(monthStart(today.getUTCFullYear(), today.getUTCMonth())), to: isoDay(today) };
-  if (/\blast month\b/.test(q)) {
-    const start = monthStart(today.getUTCFullYear(), today.getUTCMonth() - 1);
-    return {
-      from: isoDay(start),
-      to: isoDay(new Date(monthStart(today.getUTCFullYear(), today.getUTCMonth()).getTime() - 86_400_000)),
-    };
-  }
-  if (/\bthis year\b|\bytd\b|\byear to date\b/.test(q))
-    return { from: `${today.getUTCFullYear()}-01-01`, to: isoDay(today) };
-  if (/\blast year\b/.test(q))
-    return { from: `${today.getUTCFullYear() - 1}-01-01`, to: `${today.getUTCFullYear() - 1}-12-31` };
-  // "In October", "for october", and a month alone as a follow-up ("and october?").
-  const named = new RegExp(
-    `(?:\\b(?:in|during|for|about)\\s+|^(?:and\\s+)?)(${MONTHS.join('|')})(?:\\s+(\\d{4}))?\\b`,
-  ).exec(q);
-  if (named) {
-    const month = MONTHS.indexOf(named[1]!);
-    const year = named[2]
-      ? Number(named[2])
-      : month > today.getUTCMonth()
-        ? today.getUTCFullYear() - 1
-        : today.getUTCFullYear();
-    return {
-      from: isoDay(monthStart(year, month)),
-      to: isoDay(new Date(monthStart(year, month + 1).getTime() - 86_400_000)),
-    };
-  }
-  return null;
+  const monthEnd = (year: number, month: number) => new Date(monthStart(year, month + 1).getTime() - 86_400_000);
+  const thisYear = today.getUTCFullYear();
+
+  /** A month (and day) named in `groups` from MONTH_DAY, as a range; `before` is a date it may not pass. */
+  const dated = (groups: Array<string | undefined>, cue: string | undefined, before?: Date) => {
+    const [dayFirst, name, dayAfter, year, shortYear] = groups;
+    if (!name) return null;
+    const month = MONTHS.findIndex((full) => full.startsWith(name.slice(0, 3)));
+    const date = dayFirst ?? dayAfter;
+    const explicit = year ? Number(year) : shortYear ? 2000 + Number(shortYear) : undefined;
+    if (!date && !explicit && !cue && AMBIGUOUS_MONTHS.has(name)) return null;
+    const limit = before ?? today;
+    // Without a year: the latest such month (or day) up to today, or up to the end of a run it starts.
+    let resolved = explicit ?? limit.getUTCFullYear();
+    if (explicit === undefined) {
+      const start = new Date(Date.UTC(resolved, month, date ? Number(date) : 1));
+      if (start > limit || (cue === 'last' && !before && month === today.getUTCMonth())) resolved -= 1;
+    }
+    if (!date) return { from: monthStart(resolved, month), to: monthEnd(resolved, month) };
+    const at = new Date(Date.UTC(resolved, month, Number(date)));
+    if (at.getUTCMonth() !== month) return null;
+    return { from: at, to: at };
+  };
+
+  type Matcher = [RegExp, (match: RegExpExecArray) => { from: string; to: string; note?: string } | null, string?];
+  const matchers: Matcher[] = [
+    [/\btoday\b/g, () => day(0)],
+    [/\b(?:the )?day before yesterday\b/g, () => day(2)],
+    [/\byesterday\b/g, () => day(1)],
+    [/\blast night\b/g, () => day(1), 'the time of day (I count whole days)'],
+    [/\b(?:tonight|this morning|this afternoon|this evening)\b/g, () => day(0), 'the time of day (I count whole days)'],
+    [
+      /\b(?:last|past|previous)\s+(\d+)\s+(day|week|month)s?\b|\b(?:past|previous)\s+()(week|month)\b/g,
+      (match) => {
+        const span =
+          Number(match[1] || 1) * ((match[2] ?? match[4]) === 'day' ? 1 : (match[2] ?? match[4]) === 'week' ? 7 : 30);
+        return { from: isoDay(daysAgo(span - 1)), to: isoDay(today) };
+      },
+    ],
+    [/\bthis week\b/g, () => ({ from: isoDay(daysAgo(weekday)), to: isoDay(today) })],
+    // The weekend: the latest Saturday and Sunday, up to today.
+    [
+      /\b(?:(?:this|last|past|over the) )?weekend\b/g,
+      () => {
+        const saturday = weekday >= 5 ? weekday - 5 : weekday + 2;
+        return { from: isoDay(daysAgo(saturday)), to: isoDay(daysAgo(Math.max(0, saturday - 1))) };
+      },
+    ],
+    [/\blast week\b/g, () => ({ from: isoDay(daysAgo(weekday + 7)), to: isoDay(daysAgo(weekday + 1)) })],
+    [
+      /\bthis month\b|\bmonth to date\b|\bmtd\b/g,
+      () => ({ from: isoDay(monthStart(thisYear, today.getUTCMonth())), to: isoDay(today) }),
+    ],
+    [
+      /\blast month\b/g,
+      () => ({
+        from: isoDay(monthStart(thisYear, today.getUTCMonth() - 1)),
+        to: isoDay(monthEnd(thisYear, today.getUTCMonth() - 1)),
+      }),
+    ],
+    [/\bthis year\b|\bytd\b|\byear to date\b/g, () => ({ from: `${thisYear}-01-01`, to: isoDay(today) })],
+    [/\blast year\b/g, () => ({ from: `${thisYear - 1}-01-01`, to: `${thisYear - 1}-12-31` })],
+    // "From sept to nov", "between oct 1 and oct 15", "sept-nov", "oct 1-15".
+    [
+      new RegExp(
+        String.raw`(?:\b(from|between)\s+)?${MONTH_DAY}\s*(?:-|–|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b|(?<=between.*)\band\b)\s*(?:${MONTH_DAY}|(\d{1,2})${ORDINAL}\b)`,
+        'g',
+      ),
+      (match) => {
+        const cue = match[1];
+        const first = match.slice(2, 2 + MONTH_GROUPS);
+        const second = match.slice(2 + MONTH_GROUPS, 2 + 2 * MONTH_GROUPS);
+        const dayOnly = match[2 + 2 * MONTH_GROUPS];
+        const end = dayOnly
+          ? dated([undefined, first[1], dayOnly, first[3], first[4]], cue ?? 'from')
+          : dated(second, cue ?? 'from');
+        if (!end) return null;
+        const start = dated(first, cue ?? 'from', end.to);
+        if (!start || start.from > end.to) return null;
+        return { from: isoDay(start.from), to: isoDay(end.to) };
+      },
+    ],
+    // "Since oct", "since october 15": up to today.
+    [
+      new RegExp(String.raw`\bsince\s+(?:the\s+)?(?:(?:start|beginning|first) of\s+)?${MONTH_DAY}`, 'g'),
+      (match) => {
+        const start = dated(match.slice(1, 1 + MONTH_GROUPS), 'since');
+        return start ? { from: isoDay(start.from), to: isoDay(today) } : null;
+      },
+    ],
+    // "In oct", "for october", "oct.", "october 2025", "oct 15", "and october?".
+    [
+      new RegExp(String.raw`(?:\b(${PERIOD_CUES})\s+(?:the\s+)?(?:month of\s+)?)?${MONTH_DAY}`, 'g'),
+      (match) => {
+        // A month alone as the whole question ("and october?") needs no "in".
+        const alone =
+          /^(?:(?:and|what about|how about|same for|now|ok|okay)\s+)?$/.test(q.slice(0, match.index)) &&
+          /^[\s?.!]*$/.test(q.slice(match.index + match[0].length));
+        const cue = match[1] ?? (alone ? 'alone' : undefined);
+        const named = dated(match.slice(2, 2 + MONTH_GROUPS), cue);
+        if (!named) return null;
+        // "Early october": the whole month, and the part of it said back.
+        const part = /^(?:early|late|mid|end of|start of|beginning of)$/.test(cue ?? '') && named.from !== named.to;
+        return {
+          from: isoDay(named.from),
+          to: isoDay(named.to),
+          ...(part ? { note: `"${cue}" (I give the whole month)` } : {}),
+        };
+      },
+    ],
+  ];
+  if (options.years)
+    matchers.push(
+      [
+        /\bsince\s+((?:19|20)\d{2})\b(?!\s*(?:\+|or|and|models?|model years?)\b)/g,
+        (match) => (Number(match[1]) <= thisYear ? { from: `${match[1]}-01-01`, to: isoDay(today) } : null),
+      ],
+      // "In 2025", "for 2025", "2025 so far": a year, not the model year of what follows it ("for 2025 tacomas").
+      [
+        /\b(?:(?:in|during|for)\s+(?:the year\s+|all of\s+)?((?:19|20)\d{2})(?=\s*(?:$|[?.!,;)]|(?:so far|to date|vs|versus|compared|and|or|at|by|from|for|in|on|with|only|total|overall)\b))(?!\s*or (?:newer|older|later|earlier))|((?:19|20)\d{2}) (?:so far|to date|ytd)\b)/g,
+        (match) => {
+          const year = Number(match[1] ?? match[2]);
+          return year <= thisYear
+            ? { from: `${year}-01-01`, to: year === thisYear ? isoDay(today) : `${year}-12-31` }
+            : null;
+        },
+      ],
+    );
+
+  const found: Array<Period & { start: number; end: number }> = [];
+  for (const [pattern, range, note] of matchers)
+    for (const match of q.matchAll(pattern)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      if (found.some((period) => start < period.end && end > period.start)) continue;
+      const named = range(match);
+      if (!named) continue;
+      const { note: part, ...days } = named;
+      found.push({ phrase: match[0].trim(), range: days, ...(note || part ? { note: note ?? part } : {}), start, end });
+    }
+  return found.map(({ start: _start, end: _end, ...period }) => period);
+}
+
+/** The period a question's answer uses ("last 30 days", "this month", "in oct"), as ISO days (UTC). */
+export function dateRangeOf(
+  q: string,
+  now = new Date(),
+  options: { years?: boolean } = {},
+): { from?: string; to?: string } | null {
+  return periodsOf(q, now, options)[0]?.range ?? null;
 }
 
 const BEFORE =
@@ -248,6 +380,8 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:u|ya)\b/g, 'you'],
   [/\br\b/g, 'are'],
   [/\b(?:yday|yest|ystrday|yesterdy|yesturday|yesteday)\b/g, 'yesterday'],
+  [/\b(?:nite|nght)\b/g, 'night'],
+  [/\btonite\b/g, 'tonight'],
   [/\b(?:tdy|tday|todya)\b/g, 'today'],
   [/\b(?:lst|lsat|lasst)\b/g, 'last'],
   [/\b(?:ths|tihs|thsi)\b/g, 'this'],
