@@ -70,10 +70,13 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       ...(f.first_time ? ['first-time'] : []),
       ...(query.subject === 'sales' && f.condition ? f.condition : []),
       ...(query.subject === 'sales' && f.contract_type?.length ? [list(f.contract_type)] : []),
+      ...(f.year_min && f.year_min === f.year_max ? [String(f.year_min)] : []),
       ...(f.make ?? []),
       ...(f.model?.length ? [list(f.model)] : []),
     ];
     const parts = [`${kind.length ? `${kind.join(' ')} ` : ''}${noun}`];
+    if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_min} or later`);
+    if (f.year_max !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_max} or earlier`);
     if (f.salesperson) parts.push(query.subject === 'sales' ? `by ${f.salesperson}` : `assigned to ${f.salesperson}`);
     if (f.source) parts.push(`from ${f.source}`);
     if (f.price_min !== undefined && f.price_max !== undefined)

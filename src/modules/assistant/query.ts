@@ -197,8 +197,14 @@ export const QUERY_SCHEMA = {
         },
         price_min: { type: 'number' },
         price_max: { type: 'number' },
-        year_min: { type: 'integer' },
-        year_max: { type: 'integer' },
+        year_min: {
+          type: 'integer',
+          description: 'Model year: of vehicles, or of the vehicle a lead asked about or a deal sold.',
+        },
+        year_max: {
+          type: 'integer',
+          description: 'Model year: of vehicles, or of the vehicle a lead asked about or a deal sold.',
+        },
         mileage_min: { type: 'integer' },
         mileage_max: { type: 'integer' },
         days_on_lot_min: { type: 'integer' },
@@ -478,10 +484,13 @@ async function salesBySource(caller: Caller, query: AssistantQuery): Promise<Res
     GROUP BY 1, 2 ORDER BY count DESC, label`);
 }
 
-/** The vehicle a lead asked about or a deal sold, by make and model (the API's filters have neither). */
+/** The vehicle a lead asked about or a deal sold, by make, model and model year (the API's filters have none of them). */
 function vehicleOfSql(alias: 'l' | 'd', filters: QueryFilters): Prisma.Sql[] {
   const lower = (values: string[]) => values.map((value) => value.toLowerCase());
+  const year = Prisma.raw(`${alias}.vehicle_year`);
   return [
+    ...(filters.year_min !== undefined ? [Prisma.sql`${year} >= ${filters.year_min}`] : []),
+    ...(filters.year_max !== undefined ? [Prisma.sql`${year} <= ${filters.year_max}`] : []),
     ...(filters.make?.length
       ? [Prisma.sql`lower(${Prisma.raw(`${alias}.vehicle_make`)}) = ANY(${lower(filters.make)}::text[])`]
       : []),

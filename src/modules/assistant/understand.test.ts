@@ -211,13 +211,15 @@ describe('reading questions', () => {
     expect(full('how many trucks came in in oct').unused).toEqual(['the period 2026-10-01 to 2026-10-31']);
     // A year: a period of deals, the vehicle's model year when the words say so, and said back when neither.
     expect(full('how many deals in 2025').query.filters).toEqual({ from: '2025-01-01', to: '2025-12-31' });
-    expect(full('how many 2025 tacomas did we sell')).toMatchObject({
-      query: { subject: 'sales', filters: { model: ['Tacoma'] } },
-      unused: ['the model year'],
+    expect(full('how many 2025 tacomas did we sell').query).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['Tacoma'], year_min: 2025, year_max: 2025 },
     });
-    expect(full('how many leads in 2025 on 2024 models')).toMatchObject({
-      query: { filters: { from: '2025-01-01', to: '2025-12-31' } },
-      unused: ['the model year'],
+    expect(full('how many leads in 2025 on 2024 models').query.filters).toEqual({
+      from: '2025-01-01',
+      to: '2025-12-31',
+      year_min: 2024,
+      year_max: 2024,
     });
     expect(full('how many deals after 2024')).toMatchObject({
       query: { filters: {} },
