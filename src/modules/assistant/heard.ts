@@ -212,7 +212,9 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   if (makes.length) filters.make = [...new Set(makes)];
   const models = modelsNamed(withoutRooftops, vocabulary.models);
   if (models.length) filters.model = models;
-  const colors = COLORS.filter((color) => new RegExp(`\\b${color}\\b`).test(withoutRooftops)).map((color) =>
+  // "In the red" is money, not paint.
+  const paint = withoutRooftops.replace(/\bin the (?:red|black)\b/g, ' ');
+  const colors = COLORS.filter((color) => new RegExp(`\\b${color}\\b`).test(paint)).map((color) =>
     color === 'grey' ? 'gray' : color,
   );
   if (colors.length) filters.color = colors;

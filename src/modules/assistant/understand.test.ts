@@ -394,6 +394,22 @@ describe('reading questions', () => {
       filters: { from: '2026-10-01', to: '2026-10-31' },
     });
     expect(read('how many toyta suvs')).toMatchObject({ filters: { make: ['Toyota'], body_style: ['SUV'] } });
+    // What only vehicles have, or a price with nothing else named, asks about vehicles; "grand" is thousands.
+    expect(read('anything red under 20 grand?')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'count',
+      filters: { color: ['red'], price_max: 19999.99 },
+    });
+    expect(read('anything over 90 days at westside')).toMatchObject({
+      subject: 'vehicles',
+      filters: { days_on_lot_min: 91, dealer_id: ['sfw'] },
+    });
+    expect(read('any under 20k', read('how many deals this month'))).toMatchObject({
+      subject: 'sales',
+      filters: { price_max: 19999.99 },
+    });
+    expect(read('how many of those r red', read('how many deals this month'))).toMatchObject({ subject: 'sales' });
+    expect(understand('are we in the red this month', vocabulary, null, NOW)).toMatchObject({ query: null });
   });
 
   it('reads rates and rankings', () => {

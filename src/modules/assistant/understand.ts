@@ -312,7 +312,20 @@ export function understand(
   const vehicleWords =
     BODY_WORDS.some(([pattern]) => pattern.test(subjectText) && !/\bready for pickup\b/.test(subjectText)) ||
     modelsNamed(subjectText, vocabulary.models).length > 0;
-  const readAs = subjectOf(subjectText, vocabulary, vehicleWords);
+  // "Anything red under 20 grand?": what only vehicles have (a colour, mileage, model years, days on the lot), or a
+  // price with nothing else named, asks about vehicles, unless it narrows the last answer ("how many of those r red").
+  const vehicleOnly = (() => {
+    if (previous && FOLLOW_UP.test(q)) return false;
+    const heard = filtersOf(subjectText, 'vehicles', vocabulary, now);
+    // A year alone ("in 2020") may be a period: only a range of model years ("2020 or older") is of vehicles.
+    const attributes = (Object.keys(heard) as Array<keyof QueryFilters>).filter(
+      (key) =>
+        /^(?:color|price_(?:min|max)|mileage_(?:min|max)|days_on_lot_(?:min|max))$/.test(key) ||
+        (/^year_(?:min|max)$/.test(key) && heard.year_min !== heard.year_max),
+    );
+    return attributes.some((key) => !previous || !SUPPORTED[previous.subject].includes(key));
+  })();
+  const readAs = subjectOf(subjectText, vocabulary, vehicleWords) ?? (vehicleOnly ? 'vehicles' : null);
   // "How many of those sold?" or "how many sold?" after a question about leads is still about those leads.
   const soldOfLeads =
     readAs === 'sales' &&

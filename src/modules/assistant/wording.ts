@@ -92,10 +92,11 @@ export const COLORS = [
   'purple',
 ];
 
-// The unit stands alone: "5 minutes" is not 5 million.
-export const AMOUNT = String.raw`\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m)?\b`;
+// The unit stands alone: "5 minutes" is not 5 million. "20 grand" and "20k" are thousands.
+export const AMOUNT = String.raw`\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|grand|thousand|m)?\b`;
 export const amount = (digits: string, unit: string | undefined) =>
-  Number(digits.replace(/,/g, '')) * (unit === 'k' || unit === 'thousand' ? 1000 : unit === 'm' ? 1_000_000 : 1);
+  Number(digits.replace(/,/g, '')) *
+  (unit === 'k' || unit === 'grand' || unit === 'thousand' ? 1000 : unit === 'm' ? 1_000_000 : 1);
 
 export const STRICT_BELOW = String.raw`under|below|less than|cheaper than|lower than|fewer than|<`;
 export const AT_MOST = String.raw`at most|no more than|up to|max(?:imum)?|or less`;
