@@ -394,6 +394,12 @@ describe('reading questions', () => {
       filters: { from: '2026-10-01', to: '2026-10-31' },
     });
     expect(read('how many toyta suvs')).toMatchObject({ filters: { make: ['Toyota'], body_style: ['SUV'] } });
+    expect(read('whats been sittin the longest at downtown')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'max',
+      field: 'days_on_lot',
+      filters: { dealer_id: ['shd'] },
+    });
     // What only vehicles have, or a price with nothing else named, asks about vehicles; "grand" is thousands.
     expect(read('anything red under 20 grand?')).toMatchObject({
       subject: 'vehicles',

@@ -383,6 +383,12 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:yday|yest|ystrday|yesterdy|yesturday|yesteday)\b/g, 'yesterday'],
   [/\b(?:nite|nght)\b/g, 'night'],
   [/\btonite\b/g, 'tonight'],
+  // A dropped g: "sittin", "sellin'".
+  [
+    /\b(sitt|sell|mov|clos|work|gett|runn|pay|com|go|do|tak|look|hav|mak|call|answer|leas|financ|show|sett|putt|wait)in'?(?![a-z'])/g,
+    '$1ing',
+  ],
+  [/\b([a-z]{3,})in'(?![a-z])/g, '$1ing'],
   [/\b(?:tdy|tday|todya)\b/g, 'today'],
   [/\b(?:lst|lsat|lasst)\b/g, 'last'],
   [/\b(?:ths|tihs|thsi)\b/g, 'this'],
