@@ -449,8 +449,23 @@ describe('reading questions', () => {
       'how much is a used tacoma w/ 40k mi worth at auction',
       'should we drop the price on our aged trucks',
       'how can we improve our close rate',
+      // Sports talk, though a team shares a model's name.
+      'who won the broncos game last nite',
+      'did the broncos win',
+      'whats the score of the game',
     ])
       expect(understand(question, vocabulary, null, NOW)).toMatchObject({ query: null, declined: true });
+    const broncos = { ...vocabulary, models: [...vocabulary.models, 'Bronco'] };
+    expect(understand('how many broncos did we sell', broncos, null, NOW).query).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['Bronco'] },
+    });
+    expect(understand('who sold the most broncos', broncos, null, NOW).query).toMatchObject({
+      group_by: 'salesperson',
+    });
+    expect(understand('which broncos have been on the lot the longest', broncos, null, NOW).query).toMatchObject({
+      subject: 'vehicles',
+    });
   });
 
   it('keeps the subject of a follow-up about leads, calls or deals', () => {

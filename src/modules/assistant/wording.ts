@@ -367,6 +367,12 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not judge figures against benchmarks; I report your own',
   ],
   [/\b(?:joke|weather|poem|story|song|recipe|news|stock market|translate)\b/, 'it is not about your data'],
+  // Sports talk, though a team may share a model's name ("who won the broncos game"): declined unless
+  // the question names something the data holds ("how many broncos did we sell").
+  [
+    /^(?!.*\b(?:leads?|calls?|deals?|sales|sold|sell(?:s|ing)?|inventory|stock|cars?|vehicles?|units?|lot|customers?|gross|revenue|appointments?|salespe(?:rson|ople))\b).*(?:\b(?:games?|playoffs?|super ?bowl|world series|touchdowns?|halftime|kick-?off|quarterback|football|baseball|basketball|hockey|soccer|nfl|nba|mlb|nhl|final score|the score)\b|\bdid (?:the )?[a-z]+s (?:win|lose|beat|play)\b)/,
+    'it is not about your data',
+  ],
 ];
 
 /** Shorthand and misspellings dealers type, read as the words the rules know. */
