@@ -32,6 +32,7 @@ const fixture = (name: string) =>
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, 'fixtures', name), 'utf8')) as Fixture;
 const FIXTURE = fixture('assistant-questions.json');
 const DEALER_FIXTURE = fixture('assistant-dealer-questions.json');
+const UNSEEN_2_FIXTURE = fixture('assistant-unseen-2-questions.json');
 
 const PASSWORD = 'assistant-test-password';
 
@@ -249,6 +250,19 @@ describe('the assistant without a provider', () => {
     const correct = questions.length - failures.length;
     console.log(
       `dealer fixture: ${correct}/${questions.length} correct (${Math.round((correct / questions.length) * 1000) / 10}%)${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
+    );
+    expect(correct / questions.length).toBeGreaterThanOrEqual(0.95);
+  }, 240_000);
+
+  it(`answers at least 95% of the unseen-2 fixture's ${UNSEEN_2_FIXTURE.questions.length} questions, written apart from the others`, async () => {
+    const { questions } = UNSEEN_2_FIXTURE;
+    expect(questions.length).toBeGreaterThanOrEqual(40);
+    expect(questions.filter((entry) => entry.expect.declined).length).toBeGreaterThanOrEqual(8);
+    expect(questions.filter((entry) => entry.expect.unanswerable).length).toBeGreaterThanOrEqual(4);
+    const failures = await ask(questions);
+    const correct = questions.length - failures.length;
+    console.log(
+      `unseen-2 fixture: ${correct}/${questions.length} correct${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
     );
     expect(correct / questions.length).toBeGreaterThanOrEqual(0.95);
   }, 240_000);
