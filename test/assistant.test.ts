@@ -34,7 +34,12 @@ const fixture = (name: string) =>
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, 'fixtures', name), 'utf8')) as Fixture;
 const FIXTURE = fixture('assistant-questions.json');
 const DEALER_FIXTURE = fixture('assistant-dealer-questions.json');
-const UNSEEN_FIXTURE = fixture('assistant-unseen-questions.json');
+// Written apart from the reader's rules, each by someone who had not read them (the first before the
+// fixes it prompted, the second before the fixes that followed the first).
+const UNSEEN_FIXTURES = [
+  { name: 'unseen', fixture: fixture('assistant-unseen-questions.json'), size: 45, declined: 8, unanswerable: 5 },
+  { name: 'unseen-2', fixture: fixture('assistant-unseen-2-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+];
 
 const PASSWORD = 'assistant-test-password';
 
@@ -265,18 +270,21 @@ describe('the assistant without a provider', () => {
     expect(correct / questions.length).toBeGreaterThanOrEqual(0.95);
   }, 240_000);
 
-  it(`answers at least 95% of the ${UNSEEN_FIXTURE.questions.length} unseen questions, written apart from its rules, declining what is not about the data and saying what the data does not hold`, async () => {
-    const { questions } = UNSEEN_FIXTURE;
-    expect(questions.length).toBeGreaterThanOrEqual(45);
-    expect(questions.filter((entry) => entry.expect.declined).length).toBeGreaterThanOrEqual(8);
-    expect(questions.filter((entry) => entry.expect.unanswerable).length).toBeGreaterThanOrEqual(5);
-    const failures = await ask(questions);
-    const correct = questions.length - failures.length;
-    console.log(
-      `unseen fixture: ${correct}/${questions.length} correct (${Math.round((correct / questions.length) * 1000) / 10}%)${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
-    );
-    expect(correct / questions.length).toBeGreaterThanOrEqual(0.95);
-  }, 240_000);
+  it.each(UNSEEN_FIXTURES)(
+    'answers at least 95% of the $name fixture, written apart from its rules, declining what is not about the data and saying what the data does not hold',
+    async ({ name, fixture: { questions }, size, declined, unanswerable }) => {
+      expect(questions.length).toBeGreaterThanOrEqual(size);
+      expect(questions.filter((entry) => entry.expect.declined).length).toBeGreaterThanOrEqual(declined);
+      expect(questions.filter((entry) => entry.expect.unanswerable).length).toBeGreaterThanOrEqual(unanswerable);
+      const failures = await ask(questions);
+      const correct = questions.length - failures.length;
+      console.log(
+        `${name} fixture: ${correct}/${questions.length} correct (${Math.round((correct / questions.length) * 1000) / 10}%)${failures.length ? `\n  ${failures.join('\n  ')}` : ''}`,
+      );
+      expect(correct / questions.length).toBeGreaterThanOrEqual(0.95);
+    },
+    240_000,
+  );
 
   // Issue 16's verbatim questions, each answered as asked (they were answered as different questions).
   it.each<[string, Fixture['questions']]>([

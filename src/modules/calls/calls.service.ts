@@ -18,7 +18,7 @@ import { sourceFilterSql } from '../sources/source-filter';
 
 export { CALL_DIRECTIONS, CALL_SORT, CALL_STATUSES, type CallFilters } from './calls.filters';
 
-/** A page of calls, newest first unless `sort` says otherwise: ids and total (two statements side by side). */
+/** A page of calls, newest first unless `sort` says otherwise: ids and total in one statement. */
 export async function callPage(
   caller: Caller,
   filters: CallFilters & CursorWindowArgs & { sort?: string | null },

@@ -16,7 +16,7 @@ import { inCallerData } from '../../tenancy';
 
 /** Inventory reads: filtered pages, one vehicle, its history, and aggregates computed in SQL. */
 
-/** The page's ids and the total (two statements side by side); the vehicles themselves load by id with the selection. */
+/** The page's ids and the total in one statement; the vehicles themselves load by id with the selection. */
 export async function listVehicleIds(
   db: Db,
   session: Session,

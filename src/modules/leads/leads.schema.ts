@@ -30,6 +30,7 @@ export const LeadTypeEnum = builder.enumType('LeadType', { values: LEAD_TYPES })
 export const LeadStatusEnum = builder.enumType('LeadStatus', { values: LEAD_STATUSES });
 
 export const Lead = builder.prismaObject('Lead', {
+  select: { id: true },
   description: 'A sales or service lead in the shape of ADF: customer, vehicle of interest, raw and canonical source.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -60,6 +61,7 @@ export const Lead = builder.prismaObject('Lead', {
       description:
         "The deal this lead became: needs sales:read; null for a partner's key whose link to the deal's rooftop does not allow sales.",
       authScopes: { scope: 'sales:read' },
+      select: { saleId: true },
       resolve: async (query, lead, _args, context) => {
         if (!lead.saleId) return null;
         // One statement picks the page's deals the caller may read, one more loads them with the selection.

@@ -11,7 +11,7 @@ import { LEAD_SOLD_SQL, LEAD_SORT, LEAD_STATUSES, leadFilterSql, type LeadFilter
 
 export { LEAD_SOLD_SQL, LEAD_SORT, LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
 
-/** A page of leads, newest first unless `sort` says otherwise: ids and total (two statements side by side). */
+/** A page of leads, newest first unless `sort` says otherwise: ids and total in one statement. */
 export async function leadPage(
   caller: Caller,
   filters: LeadFilters & CursorWindowArgs & { sort?: string | null },

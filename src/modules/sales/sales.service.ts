@@ -10,7 +10,7 @@ import { SALE_SORT, saleFilterSql, type SaleFilters } from './sales.filters';
 
 export { CONTRACT_TYPES, SALE_SORT, type SaleFilters } from './sales.filters';
 
-/** A page of deals, newest first unless `sort` says otherwise: ids and total (two statements side by side). */
+/** A page of deals, newest first unless `sort` says otherwise: ids and total in one statement. */
 export async function salePage(
   caller: Caller,
   filters: SaleFilters & CursorWindowArgs & { sort?: string | null },
