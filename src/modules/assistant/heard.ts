@@ -269,7 +269,14 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   // Prices: amounts not about miles or days, and big enough to be money.
   const priceText = q.replace(new RegExp(String.raw`${AMOUNT}\s*(?:miles|mi\b|days?|weeks?|months?)`, 'g'), ' ');
   const between = new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|-|to)\s+${AMOUNT}`).exec(priceText);
-  if (between) {
+  // "Between 2019 and 2021" is a run of model years, not prices.
+  const yearsOnly =
+    between &&
+    !between[0].includes('$') &&
+    !between[2] &&
+    !between[4] &&
+    [between[1]!, between[3]!].every((digits) => /^(?:19|20)\d{2}$/.test(digits));
+  if (between && !yearsOnly) {
     filters.price_min = amount(between[1]!, between[2]);
     filters.price_max = amount(between[3]!, between[4] ?? between[2]);
   } else {
@@ -375,6 +382,19 @@ export function modelYearsOf(
     const year = now.getUTCFullYear() + (yearModels[1] === 'next' ? 1 : yearModels[1] === 'last' ? -1 : 0);
     text = text.replace(yearModels[0], `${year} models`);
   }
+  // "2019-2021", "2019 to 2021", "between 2019 and 2021", "'19-'21", "2019-21": a run of model years. Of vehicles
+  // always; of leads and deals when a vehicle follows ("2019-2021 tacomas"), else it may be a run of periods.
+  const run = YEAR_RUN.exec(text);
+  if (run) {
+    const first = yearOf(run[1]!);
+    const last = yearOf(run[2]!, first);
+    if (
+      last !== undefined &&
+      last > first &&
+      (vehicles || vehicleFollows(text.slice(run.index + run[0].length), vocabulary))
+    )
+      return { year_min: first, year_max: last };
+  }
   const since = YEAR_SINCE.exec(text);
   const before = YEAR_BEFORE.exec(text);
   if (since && (vehicles || !since[2] || since[2] === 'newer than'))
@@ -386,18 +406,30 @@ export function modelYearsOf(
   const exact = /\b((?:19|20)\d{2})\b(?!\s*(?:miles|days))/.exec(plain);
   if (!exact) return years;
   const after = plain.slice(exact.index + exact[0].length);
-  const vehicleNamed = () => {
-    const next = after.trim().split(' ').slice(0, 3).join(' ');
-    return (
-      VEHICLE_AFTER_YEAR.test(after) ||
-      modelsNamed(next, vocabulary.models).length > 0 ||
-      vocabulary.makes.some((make) => word(make).test(next)) ||
-      Object.keys(MAKE_ALIASES).some((alias) => word(alias).test(next)) ||
-      /\bmodel year\s*$/.test(plain.slice(0, exact.index))
-    );
-  };
+  const vehicleNamed = () => vehicleFollows(after, vocabulary) || /\bmodel year\s*$/.test(plain.slice(0, exact.index));
   if (vehicles || vehicleNamed()) years.year_min = years.year_max = Number(exact[1]);
   return years;
+}
+
+/** A run of model years: "2019-2021", "2019 to 2021", "between 2019 and 2021", "'19-'21", "2019-21". */
+const YEAR_RUN =
+  /(?:\bbetween\s+)?(?<![\d$])((?:19|20)\d{2}|'\d{2})\s*(?:-|–|\bto\b|\bthru\b|\bthrough\b|(?<=between\s+\S+\s+)\band\b)\s*((?:19|20)\d{2}|'?\d{2})\b(?!\s*(?:k\b|grand|miles|mi\b|days|dollars|bucks|%))/;
+/** A year as written: "2019", "'19"; a two-digit end of a run ("2019-21") in the century of its start. */
+const yearOf = (written: string, start?: number): number => {
+  const digits = written.replace("'", '');
+  if (digits.length === 4) return Number(digits);
+  const century = start !== undefined ? Math.floor(start / 100) * 100 : 2000;
+  return century + Number(digits);
+};
+/** Whether the words after a year name vehicles ("2021 Toyotas", "2020 or newer trucks", "2024 models"). */
+function vehicleFollows(after: string, vocabulary: Vocabulary): boolean {
+  const next = after.trim().split(' ').slice(0, 3).join(' ');
+  return (
+    VEHICLE_AFTER_YEAR.test(after) ||
+    modelsNamed(next, vocabulary.models).length > 0 ||
+    vocabulary.makes.some((make) => word(make).test(next)) ||
+    Object.keys(MAKE_ALIASES).some((alias) => word(alias).test(next))
+  );
 }
 
 /** Words that say nothing of which vehicles: they end a run of qualifiers and are never said back. */
@@ -458,7 +490,9 @@ export function unplacedQualifiers(q: string, vocabulary: Vocabulary): string[] 
     COLORS.includes(token) ||
     BODY_WORDS.some(([pattern]) => pattern.test(token)) ||
     // Model years, amounts and counts ("2021", "$30k", "2020+", "60").
-    /^(?:(?:19|20)\d{2}s?\+?|\$?\d[\d,.]*(?:k|m)?\+?)$/.test(token);
+    /^(?:(?:19|20)\d{2}s?\+?|\$?\d[\d,.]*(?:k|m)?\+?)$/.test(token) ||
+    // A run of model years ("2019-2021", "'19-'21").
+    /^'?(?:(?:19|20)\d{2}|\d{2})[-–]'?(?:(?:19|20)\d{2}|\d{2})$/.test(token);
   const spans: string[] = [];
   // A run of words: each unknown word, with the joining words beside it, is one qualifier.
   const collect = (run: string[]) => {

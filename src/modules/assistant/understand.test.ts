@@ -537,3 +537,32 @@ describe('reading questions', () => {
     expect(yesterday).toMatchObject({ subject: 'calls', filters: { status: ['missed'], from: '2026-11-20' } });
   });
 });
+
+describe('runs of model years', () => {
+  it('reads a run of model years as dealers write it, and a single year or a run of days as before', () => {
+    for (const question of [
+      'how many 2019-2021 hondas with under 60k miles',
+      'how many 2019 to 2021 hondas',
+      'how many hondas between 2019 and 2021',
+      "how many '19-'21 hondas",
+      'how many 2019-21 hondas',
+    ])
+      expect(read(question)).toMatchObject({
+        subject: 'vehicles',
+        filters: { make: ['Honda'], year_min: 2019, year_max: 2021 },
+      });
+    expect(read('how many 2019-2021 hondas with under 60k miles')?.filters.mileage_max).toBe(59999);
+    // Of deals, a run of model years when vehicles follow it.
+    expect(read('how many 2019-2021 tacomas did we sell')).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['Tacoma'], year_min: 2019, year_max: 2021 },
+    });
+    // Unchanged: one model year, a run of days, a range of prices.
+    expect(read('how many 2019 hondas')).toMatchObject({ filters: { year_min: 2019, year_max: 2019 } });
+    const days = read('how many deals oct 1-15');
+    expect(days).toMatchObject({ subject: 'sales', filters: { from: '2026-10-01', to: '2026-10-15' } });
+    expect(days!.filters.year_min).toBeUndefined();
+    expect(read('cars between 20k and 30k')).toMatchObject({ filters: { price_min: 20000, price_max: 30000 } });
+    expect(read('cars between 2019 and 2021')?.filters.price_min).toBeUndefined();
+  });
+});

@@ -405,7 +405,15 @@ export function understand(
     for (const [, year] of rest.matchAll(
       /(?<![$\d,.])\b((?:19|20)\d{2})\b(?!\s*(?:miles|mi\b|k\b|grand|dollars|bucks|seconds|secs|minutes|mins))/g,
     ))
-      if (!placed.some((at) => Math.abs(at - Number(year)) <= 1))
+      if (
+        !placed.some((at) => Math.abs(at - Number(year)) <= 1) &&
+        !(
+          heard.year_min !== undefined &&
+          heard.year_max !== undefined &&
+          Number(year) >= heard.year_min &&
+          Number(year) <= heard.year_max
+        )
+      )
         unused.push(`"${year}" (I could not tell whether it is a period, a model year or an amount)`);
   }
   const byTime =
