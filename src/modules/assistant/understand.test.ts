@@ -566,3 +566,36 @@ describe('runs of model years', () => {
     expect(read('cars between 2019 and 2021')?.filters.price_min).toBeUndefined();
   });
 });
+
+describe('figures as dealers name them', () => {
+  it('reads miles, odometer, asking, age and front or back end as the figures they are, with periods taken out first', () => {
+    for (const [question, field] of [
+      ['avg miles on used trucks', 'mileage'],
+      ['avg odometer on used trucks', 'mileage'],
+      ['average asking price of used trucks', 'price'],
+      ['avg price of cars under 50k miles', 'price'],
+      ['average days on used trucks', 'days_on_lot'],
+      ['avg age of used suvs', 'days_on_lot'],
+    ] as const)
+      expect(read(question)).toMatchObject({ subject: 'vehicles', measure: 'average', field });
+    expect(read('avg miles on used trucks')).toMatchObject({ filters: { condition: ['used'], body_style: ['Truck'] } });
+    for (const [question, field] of [
+      ['total front end gross mtd', 'front_gross'],
+      ['total front-end gross this month', 'front_gross'],
+      ['avg frontend gross this month', 'front_gross'],
+      ['total back end gross mtd', 'back_gross'],
+    ] as const)
+      expect(read(question)).toMatchObject({
+        subject: 'sales',
+        field,
+        filters: { from: '2026-11-01', to: '2026-11-21' },
+      });
+    expect(read('avg back end gross last wk')).toMatchObject({ field: 'back_gross', filters: { from: '2026-11-09' } });
+    // Still unsupported: a figure it does not read.
+    for (const question of ['avg msrp of new suvs mtd', 'average apr on finance deals ytd'])
+      expect(understand(question, vocabulary, null, NOW)).toMatchObject({
+        query: null,
+        reason: expect.stringContaining('is not a figure I read'),
+      });
+  });
+});

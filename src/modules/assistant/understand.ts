@@ -175,19 +175,27 @@ function measureOf(
 function fieldOf(q: string, subject: Subject): string | undefined {
   if (subject === 'vehicles') {
     if (DAYS_TO_SELL.test(q)) return 'days_to_sell';
+    // The figure named right after "average", "total"… ("avg price of cars under 50k miles" is a price).
+    const figure =
+      /\b(?:average|mean|typical|total|highest|lowest|biggest|largest|smallest)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)/.exec(
+        q,
+      )?.[1] ?? '';
+    if (/\b(?:price|priced|pricing|asking|listed|listing|sale price)\b/.test(figure)) return 'price';
+    if (/\b(?:miles|mileage|odometer|odo)\b/.test(figure)) return 'mileage';
+    if (/\b(?:days?|age|aging|time)\b/.test(figure)) return 'days_on_lot';
     if (
       /\bdays? on (?:the )?lot\b|\bdays in (?:stock|inventory)\b|\bon the lot\b|\baging\b|\bage\b|\bturn\b|\bhow long\b|\bsit(?:ting|s)?\b/.test(
         q,
       )
     )
       return 'days_on_lot';
-    if (/\bmileage\b|\bmiles\b|\bodometer\b/.test(q)) return 'mileage';
+    if (/\bmileage\b|\bmiles\b|\bodometer\b|\bodo\b/.test(q)) return 'mileage';
     if (/\bmodel year\b|\byear\b/.test(q)) return 'year';
     return 'price';
   }
   if (subject === 'sales') {
-    if (/\bfront(?:[- ]end)? gross\b/.test(q)) return 'front_gross';
-    if (/\bback(?:[- ]end)? gross\b/.test(q)) return 'back_gross';
+    if (/\bfront(?:[- ]?end)? gross\b|\bfront[- ]?end\b/.test(q)) return 'front_gross';
+    if (/\bback(?:[- ]?end)? gross\b|\bback[- ]?end\b/.test(q)) return 'back_gross';
     if (/\bgross(?:ed)?\b|\bprofit\b/.test(q)) return 'total_gross';
     return 'sale_price';
   }
@@ -202,6 +210,8 @@ const FIGURE_WORDS = new Set(
     'grossing front back end profit pvr asp day age aging aged time lot stock inventory turn mileage mile odometer',
     'year model call length duration talk lead source number count unit car vehicle store rooftop dealership location',
     'salesperson salespeople volume a an the our my their your its all overall current new used certified',
+    // As dealers say them: "frontend", "odo", "listed", "old".
+    'frontend backend odo listed listing old',
   ]
     .join(' ')
     .split(' '),
@@ -228,7 +238,7 @@ function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
       .flatMap((name) => normalize(name).split(/[^a-z0-9]+/)),
   );
   const known = (word: string) =>
-    [word, word.replace(/(?:'s|s|es)$/, '')].some(
+    [word, word.replace(/'s$/, ''), word.replace(/s$/, ''), word.replace(/es$/, '')].some(
       (form) => FIGURE_WORDS.has(form) || named.has(form) || COLORS.includes(form),
     ) ||
     /[\d$]/.test(word) ||
@@ -346,8 +356,15 @@ export function understand(
   // Read without source and rooftop names: "OEM Website" is a source, not "website" leads.
   for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(subjectText)) unused.push(said);
   const measured = measureOf(read, subject);
+  // The figure's words are judged without the periods the question names ("total front end gross mtd").
+  const figureText = periodsOf(read, now, { years: true })
+    .reduce((text, { phrase }) => text.replace(phrase, ' '), read)
+    .replace(/\s+/g, ' ')
+    .trim();
   const notRead =
-    measured && ['average', 'sum', 'max', 'min'].includes(measured.measure) ? figureNotRead(read, vocabulary) : null;
+    measured && ['average', 'sum', 'max', 'min'].includes(measured.measure)
+      ? figureNotRead(figureText, vocabulary)
+      : null;
   if (notRead)
     return {
       query: null,
