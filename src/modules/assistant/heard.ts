@@ -292,11 +292,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     if (above && isMoney(above)) filters.price_min = money(above) + (above[1] ? 0.01 : 0);
   }
 
-  const source = [...vocabulary.sources]
-    .sort((a, b) => b.length - a.length)
-    .find(
-      (name) => word(name).test(q) || word(name.replace(/-/g, ' ')).test(q) || normalize(q).includes(normalize(name)),
-    );
+  const source = sourcesOf(q, vocabulary.sources).names[0];
   if (source) filters.source = source;
   const salesperson = salespersonNamed(q, vocabulary.salespeople);
   if (salesperson) filters.salesperson = salesperson;
@@ -353,6 +349,69 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     // Call words in a question about something else ("leads we missed") are heard, and said back.
     filters.status = [...(filters.status ?? []), ...callStatuses];
   return filters;
+}
+
+/**
+ * Nicknames dealers give sources, each with what a source's own name must hold to be the one meant: "fb" is
+ * Facebook, "cg" CarGurus, "at" Autotrader (only as "at leads", "at calls" at the start of what is counted),
+ * "cars" Cars.com (only as "cars leads" or "from cars"), "google" a Google source when the caller has one.
+ */
+const SOURCE_NICKNAMES: Array<[RegExp, RegExp]> = [
+  [/\b(?:fb|facebook|meta)\b/, /facebook|\bfb\b|\bmeta\b/],
+  [/\b(?:ig|insta|instagram)\b/, /instagram|\binsta\b|\big\b/],
+  [/\b(?:cg|cargurus|car gurus)\b/, /car ?gurus|\bcg\b/],
+  [
+    /\b(?:autotrader|auto trader|atc)\b|(?:^|\b(?:many|much|of|our|the|all|any|total|and|or|vs|versus)\s+)at\s+(?:leads?|calls?)\b/,
+    /auto ?trader/,
+  ],
+  [
+    /\bcars\s+(?:leads?|calls?)\b|\b(?:from|via|thru|through|off)\s+cars(?:\.com)?(?=$|[?.!,]|\s+(?:this|last|ytd|mtd|today|yesterday|in|during|since|vs|versus|and|or|so far)\b)/,
+    /^cars\.com$|\bcars\.com\b/,
+  ],
+  [/\bgoogle\b/, /\bgoogle\b/],
+  [/\b(?:adwords|ppc|paid search)\b/, /adwords|\bppc\b|google ads|paid search/],
+];
+
+/** The nicknames' words, which name sources and not vehicles. */
+export const SOURCE_NICKNAME_WORDS = new Set(
+  'fb facebook meta ig insta instagram cg cargurus autotrader atc google adwords ppc'.split(' '),
+);
+
+/**
+ * The sources a question names, by their own names or by nicknames dealers use, longest first; and what it
+ * names that is no one source of the caller's ("google" when there are Google Ads and Google Organic; "ig"
+ * with no Instagram source), to be said back, never dropped.
+ */
+export function sourcesOf(q: string, sources: string[]): { names: string[]; unresolved: string[] } {
+  const names = [...sources]
+    .sort((a, b) => b.length - a.length)
+    .filter(
+      (name) => word(name).test(q) || word(name.replace(/-/g, ' ')).test(q) || normalize(q).includes(normalize(name)),
+    );
+  // A shorter name inside a longer one named ("Google" in "Google Ads") is the longer one.
+  const whole = names.filter(
+    (name, index) => !names.slice(0, index).some((longer) => normalize(longer).includes(normalize(name))),
+  );
+  const unresolved: string[] = [];
+  for (const [said, holds] of SOURCE_NICKNAMES) {
+    const match = said.exec(q);
+    if (!match) continue;
+    const nickname = match[0]
+      .replace(/^(?:.*\s)?(at|cars)\s.*$/, '$1')
+      .replace(/^(?:from|via|thru|through|off)\s+/, '')
+      .trim();
+    const meant = sources.filter((name) => holds.test(normalize(name)));
+    // Already named in full ("Google Ads"), or a word of a name it holds.
+    if (meant.some((name) => whole.includes(name))) continue;
+    if (meant.length === 1) whole.push(meant[0]!);
+    else
+      unresolved.push(
+        meant.length
+          ? `the source "${nickname}" (it could be ${meant.join(' or ')}; name one)`
+          : `the source "${nickname}" (no source of yours goes by it)`,
+      );
+  }
+  return { names: whole, unresolved };
 }
 
 /** A model year's words: "2021 or newer", "older than 2018", "pre-2015", "next year's models". */
@@ -486,6 +545,7 @@ export function unplacedQualifiers(q: string, vocabulary: Vocabulary): string[] 
     VEHICLE_WORDS.has(token) ||
     named.has(token) ||
     named.has(token.replace(/(?:s|es)$/, '')) ||
+    SOURCE_NICKNAME_WORDS.has(token) ||
     makeOrModel(token) ||
     COLORS.includes(token) ||
     BODY_WORDS.some(([pattern]) => pattern.test(token)) ||

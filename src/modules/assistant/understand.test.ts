@@ -599,3 +599,35 @@ describe('figures as dealers name them', () => {
       });
   });
 });
+
+describe('sources by the nicknames dealers use', () => {
+  const sources = {
+    ...vocabulary,
+    sources: ['Google Ads', 'Google Organic', 'Cars.com', 'CarGurus', 'Autotrader', 'Facebook'],
+  };
+  const heard = (question: string) => understand(question, sources, null, NOW);
+  it('reads a nickname as the one source of the caller’s it names, and says back one it cannot place', () => {
+    expect(heard('how many fb leads ytd')).toMatchObject({
+      unused: [],
+      query: { subject: 'leads', measure: 'count', filters: { source: 'Facebook', from: '2026-01-01' } },
+    });
+    expect(heard('how many cg leads last month').query).toMatchObject({ filters: { source: 'CarGurus' } });
+    expect(heard('how many at leads this month').query).toMatchObject({ filters: { source: 'Autotrader' } });
+    expect(heard('leads from cars this month').query).toMatchObject({ filters: { source: 'Cars.com' } });
+    expect(heard('how many calls from fb yesterday').query).toMatchObject({
+      subject: 'calls',
+      filters: { source: 'Facebook' },
+    });
+    // "google" with two Google sources, "ig" with no Instagram source: said back, never dropped.
+    expect(heard('how many google leads')).toMatchObject({
+      unused: [expect.stringContaining('Google Ads or Google Organic')],
+      query: { filters: {} },
+    });
+    expect(heard('how many ig leads').unused).toEqual([expect.stringContaining('"ig"')]);
+    expect(read('how many google leads')).toMatchObject({ filters: { source: 'Google Ads' } });
+    // Unchanged: "cars", "at" as the words they usually are.
+    expect(heard('how many cars do we have').query).toMatchObject({ subject: 'vehicles', filters: {} });
+    expect(heard('how many leads at the north store').query).toMatchObject({ filters: { dealer_id: ['stn'] } });
+    expect(heard('look at leads this week').query!.filters.source).toBeUndefined();
+  });
+});

@@ -1,5 +1,14 @@
 import type { AssistantQuery, Grouping, Measure, QueryFilters, Subject } from './query';
-import { filtersOf, heardAs, rateOf, SUBJECT_NOUN, SUPPORTED, unplacedQualifiers } from './heard';
+import {
+  filtersOf,
+  heardAs,
+  rateOf,
+  SOURCE_NICKNAME_WORDS,
+  sourcesOf,
+  SUBJECT_NOUN,
+  SUPPORTED,
+  unplacedQualifiers,
+} from './heard';
 import {
   BODY_WORDS,
   CANNOT_FILTER,
@@ -239,7 +248,7 @@ function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
   );
   const known = (word: string) =>
     [word, word.replace(/'s$/, ''), word.replace(/s$/, ''), word.replace(/es$/, '')].some(
-      (form) => FIGURE_WORDS.has(form) || named.has(form) || COLORS.includes(form),
+      (form) => FIGURE_WORDS.has(form) || named.has(form) || SOURCE_NICKNAME_WORDS.has(form) || COLORS.includes(form),
     ) ||
     /[\d$]/.test(word) ||
     BODY_WORDS.some(([pattern]) => pattern.test(word));
@@ -379,6 +388,10 @@ export function understand(
       reason: `"${before.phrase}" goes back from a period, and ${previous ? 'the last answer had none' : 'no earlier question named one'}`,
     };
   if (before?.range) Object.assign(heard, before.range);
+  // A source named by a nickname that is no one source of the caller's, or a second source, is said back.
+  const sourcesNamed = sourcesOf(read, vocabulary.sources);
+  unused.push(...sourcesNamed.unresolved);
+  for (const other of sourcesNamed.names.slice(1)) unused.push(`the source ${other} (I count one source at a time)`);
   // Days to sell are over sold vehicles, in the period they sold if one is named.
   const daysToSell =
     subject === 'vehicles' &&
