@@ -631,3 +631,14 @@ describe('sources by the nicknames dealers use', () => {
     expect(heard('look at leads this week').query!.filters.source).toBeUndefined();
   });
 });
+
+describe('small talk', () => {
+  it('declines greetings and small talk, but not a question about the data that starts with one', () => {
+    for (const question of ['hey hows ur day going', 'hi', 'hello there!', 'thanks', 'who are you', "how's it going"])
+      expect(understand(question, vocabulary, null, NOW)).toMatchObject({ query: null, declined: true });
+    expect(read('hey how many leads today')).toMatchObject({ subject: 'leads', filters: { from: '2026-11-21' } });
+    expect(read('thanks, and how many calls yesterday')).toMatchObject({ subject: 'calls' });
+    // A data question it cannot read is still said plainly, not declined.
+    expect(understand('how are sales this month', vocabulary, null, NOW)).not.toMatchObject({ declined: true });
+  });
+});

@@ -367,6 +367,12 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not judge figures against benchmarks; I report your own',
   ],
   [/\b(?:joke|weather|poem|story|song|recipe|news|stock market|translate)\b/, 'it is not about your data'],
+  // Greetings and small talk ("hey hows ur day going", "thanks!", "who are you"), unless the question names
+  // something the data holds ("hey how many leads today").
+  [
+    /^(?!.*\b(?:leads?|calls?|deals?|sales|sold|sell(?:s|ing)?|inventory|stock|cars?|vehicles?|units?|trucks?|suvs?|lot|customers?|gross|revenue|appointments?|salespe(?:rson|ople))\b)(?:(?:hi|hey|hello|hiya|yo|sup|howdy|greetings|good (?:morning|afternoon|evening|night))\b[\s!.,]*(?:there\b)?[\s!.,]*$|.*\b(?:how(?:'s|s| is| are| r)? (?:you|your|ya|things|life|it going)|how(?:'s|s| is) (?:your|the) (?:day|week|weekend|morning)|(?:what's|whats|wassup|wazzup) up|what'?s up|who are you|are you (?:a )?(?:bot|robot|human|real|ai)|nice to (?:meet|chat)|thanks?(?: you)?|thank you|cheers|have a (?:good|nice|great) (?:day|one|night|weekend)|good (?:bye|night)|bye)\b)/,
+    'small talk is not a question about your data',
+  ],
   // Sports talk, though a team may share a model's name ("who won the broncos game"): declined unless
   // the question names something the data holds ("how many broncos did we sell").
   [
@@ -385,6 +391,7 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bw\/o\b/g, 'without'],
   [/\bw\//g, 'with '],
   [/\b(?:u|ya)\b/g, 'you'],
+  [/\bur\b/g, 'your'],
   [/\br\b/g, 'are'],
   [/\b(?:yday|yest|ystrday|yesterdy|yesturday|yesteday)\b/g, 'yesterday'],
   [/\b(?:nite|nght)\b/g, 'night'],
