@@ -37,3 +37,26 @@ describe('composing a breakdown', () => {
     );
   });
 });
+
+describe('composing days to sell', () => {
+  it('names the figure as days from stock-in to sale, and the period the vehicles sold in', () => {
+    const text = (filters: AssistantQuery['filters']) =>
+      compose(
+        {
+          query: { subject: 'vehicles', measure: 'average', field: 'days_to_sell', filters },
+          count: 27,
+          value: 44.148,
+          groups: [],
+          vehicles: [],
+          activity: [],
+        },
+        new Map(),
+      ).text;
+    expect(text({ status: ['sold'], condition: ['used'] })).toBe(
+      'The average days to sell (from stock-in to sale) of sold used vehicles is 44.1 days, across 27 vehicles.',
+    );
+    expect(text({ status: ['sold'], condition: ['used'], from: '2026-10-01', to: '2026-10-31' })).toBe(
+      'The average days to sell (from stock-in to sale) of used vehicles sold 1–31 October 2026 is 44.1 days, across 27 vehicles.',
+    );
+  });
+});

@@ -70,10 +70,13 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       ...(f.first_time ? ['first-time'] : []),
       ...(query.subject === 'sales' && f.condition ? f.condition : []),
       ...(query.subject === 'sales' && f.contract_type?.length ? [list(f.contract_type)] : []),
+      ...(f.year_min && f.year_min === f.year_max ? [String(f.year_min)] : []),
       ...(f.make ?? []),
       ...(f.model?.length ? [list(f.model)] : []),
     ];
     const parts = [`${kind.length ? `${kind.join(' ')} ` : ''}${noun}`];
+    if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_min} or later`);
+    if (f.year_max !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_max} or earlier`);
     if (f.salesperson) parts.push(query.subject === 'sales' ? `by ${f.salesperson}` : `assigned to ${f.salesperson}`);
     if (f.source) parts.push(`from ${f.source}`);
     if (f.price_min !== undefined && f.price_max !== undefined)
@@ -86,8 +89,11 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
     return parts.join(' ');
   }
+  // Vehicles over a period are those sold in it: "used vehicles sold 1–31 October 2026".
+  const when = period(f.from, f.to);
+  const soldWhen = when !== null && f.status?.length === 1 && f.status[0] === 'sold';
   const adjectives = [
-    ...(f.status?.length ? f.status.map((status) => status.replace('_', ' ')) : []),
+    ...(f.status?.length && !soldWhen ? f.status.map((status) => status.replace('_', ' ')) : []),
     ...(f.condition ?? []),
     ...(f.color ?? []),
     ...(f.year_min && f.year_min === f.year_max ? [String(f.year_min)] : []),
@@ -120,6 +126,8 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
   if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_min} on`);
   if (f.year_max !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_max} or earlier`);
   if (f.dealer_id?.length) parts.push(`at ${list(f.dealer_id.map((id) => dealerNames.get(id) ?? 'a rooftop'))}`);
+  if (soldWhen) return `${parts.join(' ')} sold ${when}`;
+  if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
   return parts.join(' ');
 }
 
@@ -129,6 +137,7 @@ const vehicleLine = (vehicle: VehicleRow) =>
 const FIELD_WORDS: Record<string, { label: string; format: (value: number) => string }> = {
   price: { label: 'price', format: dollars },
   days_on_lot: { label: 'days on the lot', format: (value) => `${one(value)} days` },
+  days_to_sell: { label: 'days to sell (from stock-in to sale)', format: (value) => `${one(value)} days` },
   mileage: { label: 'mileage', format: (value) => `${number(Math.round(value))} miles` },
   year: { label: 'model year', format: (value) => one(value, 0) },
   sale_price: { label: 'sale price', format: dollars },
@@ -155,6 +164,15 @@ const extreme = <T>(groups: T[], figure: (group: T) => number, lowest: boolean):
   groups.reduce((best, group) =>
     lowest ? (figure(group) < figure(best) ? group : best) : figure(group) > figure(best) ? group : best,
   );
+
+/** What a figure rests on when the words asked for are not a column of their own. */
+function notesOf(query: AssistantQuery): string[] {
+  return query.subject === 'leads' && query.filters.status?.includes('appointment')
+    ? [
+        'An appointment is counted as a lead whose status is appointment, on the day the lead came in (the data holds no date for the appointment itself).',
+      ]
+    : [];
+}
 
 export interface Composed {
   text: string;
@@ -230,7 +248,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
           : `${fewest ? 'Fewest' : 'Most'}: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
       );
     }
-    return { text: lines.join('\n'), figures };
+    return { text: [...lines, ...notesOf(query)].join('\n'), figures };
   }
 
   switch (query.measure) {
@@ -298,12 +316,14 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
           ? {
               price: 'most expensive',
               days_on_lot: 'longest on the lot',
+              days_to_sell: 'slowest to sell',
               mileage: 'highest-mileage',
               year: 'newest model year',
             }[query.field ?? 'price']
           : {
               price: 'least expensive',
               days_on_lot: 'newest arrival',
+              days_to_sell: 'quickest to sell',
               mileage: 'lowest-mileage',
               year: 'oldest model year',
             }[query.field ?? 'price'];
@@ -351,8 +371,8 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       break;
     }
   }
-  return { text: lines.join('\n'), figures };
+  return { text: [...lines, ...notesOf(query)].join('\n'), figures };
 }
 
 export const CAPABILITIES =
-  'I answer from your own data: counts and lists of vehicles with filters ("how many used SUVs under $30k"), averages and extremes ("average days on lot for Toyota", "most expensive car at the north store"), comparisons across rooftops, leads, calls and deals by source, rooftop, salesperson and period ("leads by source last month", "deals by Sam Lee this month"), close rates and answer rates ("close rate by source", "answer rate last week").';
+  'I answer from your own data: counts and lists of vehicles with filters ("how many used SUVs under $30k"), averages and extremes ("average days on lot for Toyota", "avg days to sell a used car", "most expensive car at the north store"), comparisons across rooftops, leads, calls and deals by source, rooftop, salesperson and period ("leads by source last month", "deals by Sam Lee this month"), close rates and answer rates ("close rate by source", "answer rate last week").';

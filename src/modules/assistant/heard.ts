@@ -10,10 +10,12 @@ import {
   STRICT_ABOVE,
   STRICT_BELOW,
   amount,
-  dateRangeOf,
   escape,
   modelsNamed,
   normalize,
+  periodsOf,
+  phrasePattern,
+  rooftopPhrases,
   salespersonNamed,
   word,
   type Vocabulary,
@@ -57,7 +59,19 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'days_on_lot_min',
     'days_on_lot_max',
   ],
-  leads: ['dealer_id', 'from', 'to', 'source', 'type', 'status', 'salesperson', 'make', 'model'],
+  leads: [
+    'dealer_id',
+    'from',
+    'to',
+    'source',
+    'type',
+    'status',
+    'salesperson',
+    'make',
+    'model',
+    'year_min',
+    'year_max',
+  ],
   calls: ['dealer_id', 'from', 'to', 'source', 'status', 'first_time', 'direction', 'duration_min'],
   sales: [
     'dealer_id',
@@ -68,6 +82,8 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'contract_type',
     'make',
     'model',
+    'year_min',
+    'year_max',
     'price_min',
     'price_max',
   ],
@@ -162,7 +178,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
       );
     })
     .map((dealer) => dealer.id);
+  // "Summit Ford": a rooftop named by words of its name in a row, a make among them or not.
+  const phrases = rooftopPhrases(q, vocabulary.dealers);
+  for (const { ids } of phrases) dealerIds.push(...ids.filter((id) => !dealerIds.includes(id)));
   if (dealerIds.length) filters.dealer_id = dealerIds;
+  // What the question says of vehicles, without the rooftops' names ("Ford trucks at Summit Ford").
+  const withoutRooftops = phrases.reduce((text, { phrase }) => text.replace(phrasePattern(phrase, 'g'), ' '), q);
   // A rooftop's words ("the Honda store") name the rooftop, not vehicles of that make.
   const rooftopMakes = (make: string) =>
     vocabulary.dealers.some(
@@ -178,7 +199,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     // "new vs used" compares conditions: it filters on neither.
     if (/\bnew (?:vs\.?|versus|and|or) used\b|\bused (?:vs\.?|versus|and|or) new\b/.test(q)) delete filters.condition;
   }
-  const bodies = BODY_WORDS.filter(([pattern]) => pattern.test(q)).flatMap(([, styles]) => {
+  const bodies = BODY_WORDS.filter(([pattern]) => pattern.test(withoutRooftops)).flatMap(([, styles]) => {
     const known = styles.filter((style) =>
       vocabulary.bodyStyles.some((body) => body.toLowerCase() === style.toLowerCase()),
     );
@@ -186,12 +207,14 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   });
   // "Pickup" in "ready for pickup" is a collection, not a truck.
   if (bodies.length && !/\bready for pickup\b/.test(q)) filters.body_style = bodies;
-  const makes = vocabulary.makes.filter((make) => word(make).test(q) && !rooftopMakes(make));
-  for (const [alias, make] of Object.entries(MAKE_ALIASES)) if (word(alias).test(q)) makes.push(make);
+  const makes = vocabulary.makes.filter((make) => word(make).test(withoutRooftops) && !rooftopMakes(make));
+  for (const [alias, make] of Object.entries(MAKE_ALIASES)) if (word(alias).test(withoutRooftops)) makes.push(make);
   if (makes.length) filters.make = [...new Set(makes)];
-  const models = modelsNamed(q, vocabulary.models);
+  const models = modelsNamed(withoutRooftops, vocabulary.models);
   if (models.length) filters.model = models;
-  const colors = COLORS.filter((color) => new RegExp(`\\b${color}\\b`).test(q)).map((color) =>
+  // "In the red" is money, not paint.
+  const paint = withoutRooftops.replace(/\bin the (?:red|black)\b/g, ' ');
+  const colors = COLORS.filter((color) => new RegExp(`\\b${color}\\b`).test(paint)).map((color) =>
     color === 'grey' ? 'gray' : color,
   );
   if (colors.length) filters.color = colors;
@@ -200,31 +223,20 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     else if (/\bin transit\b|\bincoming\b|\bon order\b/.test(q)) filters.status = ['in_transit'];
     else if (/\bpending\b/.test(q)) filters.status = ['pending'];
     else if (/\bsold\b/.test(q)) filters.status = ['sold'];
-
-    // Model years.
-    // "Next year's models", "this year's models": model years named as dealers say them.
-    const yearModels = /\b(next|this|last) year'?s? models?\b/.exec(q);
-    if (yearModels) {
-      const year = now.getUTCFullYear() + (yearModels[1] === 'next' ? 1 : yearModels[1] === 'last' ? -1 : 0);
-      q = q.replace(yearModels[0], String(year));
-    }
-    const since =
-      /\b((?:19|20)\d{2})\s*(?:\+|or (?:newer|later)|and (?:newer|up|later))|\b(?:since|from|newer than|after)\s+((?:19|20)\d{2})\b/.exec(
-        q,
-      );
-    const before =
-      /\b((?:19|20)\d{2})\s*(?:or (?:older|earlier)|and (?:older|earlier))|\b(?:before|older than|pre-?)\s*((?:19|20)\d{2})\b/.exec(
-        q,
-      );
-    if (since)
-      filters.year_min = since[1] ? Number(since[1]) : Number(since[2]) + (/newer than|after/.test(since[0]) ? 1 : 0);
-    if (before) filters.year_max = before[1] ? Number(before[1]) : Number(before[2]) - 1;
-    if (!since && !before) {
-      const exact = /\b((?:19|20)\d{2})\b(?!\s*(?:miles|days))/.exec(q.replace(/\$\s*[\d,]+/g, ''));
-      if (exact) filters.year_min = filters.year_max = Number(exact[1]);
-    }
   }
 
+  // Periods: a year is a period of leads, calls and deals ("in 2025"); of vehicles, a model year.
+  const periods = periodsOf(q, now, { years: !vehicles });
+  if (periods[0]) Object.assign(filters, periods[0].range);
+  Object.assign(
+    filters,
+    modelYearsOf(
+      periods.reduce((text, { phrase }) => text.replace(phrase, ' '), q),
+      subject,
+      vocabulary,
+      now,
+    ),
+  );
   // Days on the lot (heard on any subject: "cars we sold over 60 days old").
   const days = new RegExp(
     String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST})|(${STRICT_BELOW})|(${AT_MOST}))\s+(\d+)\s*(day|week|month)s?\b`,
@@ -257,7 +269,14 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   // Prices: amounts not about miles or days, and big enough to be money.
   const priceText = q.replace(new RegExp(String.raw`${AMOUNT}\s*(?:miles|mi\b|days?|weeks?|months?)`, 'g'), ' ');
   const between = new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|-|to)\s+${AMOUNT}`).exec(priceText);
-  if (between) {
+  // "Between 2019 and 2021" is a run of model years, not prices.
+  const yearsOnly =
+    between &&
+    !between[0].includes('$') &&
+    !between[2] &&
+    !between[4] &&
+    [between[1]!, between[3]!].every((digits) => /^(?:19|20)\d{2}$/.test(digits));
+  if (between && !yearsOnly) {
     filters.price_min = amount(between[1]!, between[2]);
     filters.price_max = amount(between[3]!, between[4] ?? between[2]);
   } else {
@@ -273,13 +292,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     if (above && isMoney(above)) filters.price_min = money(above) + (above[1] ? 0.01 : 0);
   }
 
-  const range = dateRangeOf(q, now);
-  if (range) Object.assign(filters, range);
-  const source = [...vocabulary.sources]
-    .sort((a, b) => b.length - a.length)
-    .find(
-      (name) => word(name).test(q) || word(name.replace(/-/g, ' ')).test(q) || normalize(q).includes(normalize(name)),
-    );
+  const source = sourcesOf(q, vocabulary.sources).names[0];
   if (source) filters.source = source;
   const salesperson = salespersonNamed(q, vocabulary.salespeople);
   if (salesperson) filters.salesperson = salesperson;
@@ -336,4 +349,241 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     // Call words in a question about something else ("leads we missed") are heard, and said back.
     filters.status = [...(filters.status ?? []), ...callStatuses];
   return filters;
+}
+
+/**
+ * Nicknames dealers give sources, each with what a source's own name must hold to be the one meant: "fb" is
+ * Facebook, "cg" CarGurus, "at" Autotrader (only as "at leads", "at calls" at the start of what is counted),
+ * "cars" Cars.com (only as "cars leads" or "from cars"), "google" a Google source when the caller has one.
+ */
+const SOURCE_NICKNAMES: Array<[RegExp, RegExp]> = [
+  [/\b(?:fb|facebook|meta)\b/, /facebook|\bfb\b|\bmeta\b/],
+  [/\b(?:ig|insta|instagram)\b/, /instagram|\binsta\b|\big\b/],
+  [/\b(?:cg|cargurus|car gurus)\b/, /car ?gurus|\bcg\b/],
+  [
+    /\b(?:autotrader|auto trader|atc)\b|(?:^|\b(?:many|much|of|our|the|all|any|total|and|or|vs|versus)\s+)at\s+(?:leads?|calls?)\b/,
+    /auto ?trader/,
+  ],
+  [
+    /\bcars\s+(?:leads?|calls?)\b|\b(?:from|via|thru|through|off)\s+cars(?:\.com)?(?=$|[?.!,]|\s+(?:this|last|ytd|mtd|today|yesterday|in|during|since|vs|versus|and|or|so far)\b)/,
+    /^cars\.com$|\bcars\.com\b/,
+  ],
+  [/\bgoogle\b/, /\bgoogle\b/],
+  [/\b(?:adwords|ppc|paid search)\b/, /adwords|\bppc\b|google ads|paid search/],
+];
+
+/** The nicknames' words, which name sources and not vehicles. */
+export const SOURCE_NICKNAME_WORDS = new Set(
+  'fb facebook meta ig insta instagram cg cargurus autotrader atc google adwords ppc'.split(' '),
+);
+
+/**
+ * The sources a question names, by their own names or by nicknames dealers use, longest first; and what it
+ * names that is no one source of the caller's ("google" when there are Google Ads and Google Organic; "ig"
+ * with no Instagram source), to be said back, never dropped.
+ */
+export function sourcesOf(q: string, sources: string[]): { names: string[]; unresolved: string[] } {
+  const names = [...sources]
+    .sort((a, b) => b.length - a.length)
+    .filter(
+      (name) => word(name).test(q) || word(name.replace(/-/g, ' ')).test(q) || normalize(q).includes(normalize(name)),
+    );
+  // A shorter name inside a longer one named ("Google" in "Google Ads") is the longer one.
+  const whole = names.filter(
+    (name, index) => !names.slice(0, index).some((longer) => normalize(longer).includes(normalize(name))),
+  );
+  const unresolved: string[] = [];
+  for (const [said, holds] of SOURCE_NICKNAMES) {
+    const match = said.exec(q);
+    if (!match) continue;
+    const nickname = match[0]
+      .replace(/^(?:.*\s)?(at|cars)\s.*$/, '$1')
+      .replace(/^(?:from|via|thru|through|off)\s+/, '')
+      .trim();
+    const meant = sources.filter((name) => holds.test(normalize(name)));
+    // Already named in full ("Google Ads"), or a word of a name it holds.
+    if (meant.some((name) => whole.includes(name))) continue;
+    if (meant.length === 1) whole.push(meant[0]!);
+    else
+      unresolved.push(
+        meant.length
+          ? `the source "${nickname}" (it could be ${meant.join(' or ')}; name one)`
+          : `the source "${nickname}" (no source of yours goes by it)`,
+      );
+  }
+  return { names: whole, unresolved };
+}
+
+/** A model year's words: "2021 or newer", "older than 2018", "pre-2015", "next year's models". */
+const YEAR_SINCE =
+  /\b((?:19|20)\d{2})\s*(?:\+|or (?:newer|later)|and (?:newer|up|later))|\b(since|from|newer than|after)\s+((?:19|20)\d{2})\b/;
+const YEAR_BEFORE =
+  /\b((?:19|20)\d{2})\s*(?:or (?:older|earlier)|and (?:older|earlier))|\b(before|older than|pre-?)\s*((?:19|20)\d{2})\b/;
+const VEHICLE_AFTER_YEAR =
+  /^(?:'?s\b|\s+(?:model|my)\b|\s+(?:[a-z-]+\s+){0,2}(?:cars?|vehicles?|units?|models?|trucks?|suvs?|sedans?|coupes?|vans?|minivans?|wagons?|hatchbacks?|convertibles?|pickups?)\b)/;
+
+/**
+ * Model years a question names, once its periods are taken out. Of vehicles, any year ("2021 Toyotas",
+ * "older than 2018"). Of leads and deals, the vehicle's, when the words say so ("2025 tacomas", "2020 or newer
+ * trucks", "2024 models"): "since 2024" and "before 2020" there are periods, and a year alone may be either.
+ */
+export function modelYearsOf(
+  text: string,
+  subject: Subject,
+  vocabulary: Vocabulary,
+  now: Date,
+): Pick<QueryFilters, 'year_min' | 'year_max'> {
+  const years: Pick<QueryFilters, 'year_min' | 'year_max'> = {};
+  const vehicles = subject === 'vehicles';
+  // "Next year's models", "this year's models": model years named as dealers say them.
+  const yearModels = /\b(next|this|last) year'?s? models?\b/.exec(text);
+  if (yearModels) {
+    const year = now.getUTCFullYear() + (yearModels[1] === 'next' ? 1 : yearModels[1] === 'last' ? -1 : 0);
+    text = text.replace(yearModels[0], `${year} models`);
+  }
+  // "2019-2021", "2019 to 2021", "between 2019 and 2021", "'19-'21", "2019-21": a run of model years. Of vehicles
+  // always; of leads and deals when a vehicle follows ("2019-2021 tacomas"), else it may be a run of periods.
+  const run = YEAR_RUN.exec(text);
+  if (run) {
+    const first = yearOf(run[1]!);
+    const last = yearOf(run[2]!, first);
+    if (
+      last !== undefined &&
+      last > first &&
+      (vehicles || vehicleFollows(text.slice(run.index + run[0].length), vocabulary))
+    )
+      return { year_min: first, year_max: last };
+  }
+  const since = YEAR_SINCE.exec(text);
+  const before = YEAR_BEFORE.exec(text);
+  if (since && (vehicles || !since[2] || since[2] === 'newer than'))
+    years.year_min = since[1] ? Number(since[1]) : Number(since[3]) + (/newer than|after/.test(since[2]!) ? 1 : 0);
+  if (before && (vehicles || !before[2] || before[2] !== 'before'))
+    years.year_max = before[1] ? Number(before[1]) : Number(before[3]) - 1;
+  if (since || before) return years;
+  const plain = text.replace(/\$\s*[\d,]+/g, '');
+  const exact = /\b((?:19|20)\d{2})\b(?!\s*(?:miles|days))/.exec(plain);
+  if (!exact) return years;
+  const after = plain.slice(exact.index + exact[0].length);
+  const vehicleNamed = () => vehicleFollows(after, vocabulary) || /\bmodel year\s*$/.test(plain.slice(0, exact.index));
+  if (vehicles || vehicleNamed()) years.year_min = years.year_max = Number(exact[1]);
+  return years;
+}
+
+/** A run of model years: "2019-2021", "2019 to 2021", "between 2019 and 2021", "'19-'21", "2019-21". */
+const YEAR_RUN =
+  /(?:\bbetween\s+)?(?<![\d$])((?:19|20)\d{2}|'\d{2})\s*(?:-|–|\bto\b|\bthru\b|\bthrough\b|(?<=between\s+\S+\s+)\band\b)\s*((?:19|20)\d{2}|'?\d{2})\b(?!\s*(?:k\b|grand|miles|mi\b|days|dollars|bucks|%))/;
+/** A year as written: "2019", "'19"; a two-digit end of a run ("2019-21") in the century of its start. */
+const yearOf = (written: string, start?: number): number => {
+  const digits = written.replace("'", '');
+  if (digits.length === 4) return Number(digits);
+  const century = start !== undefined ? Math.floor(start / 100) * 100 : 2000;
+  return century + Number(digits);
+};
+/** Whether the words after a year name vehicles ("2021 Toyotas", "2020 or newer trucks", "2024 models"). */
+function vehicleFollows(after: string, vocabulary: Vocabulary): boolean {
+  const next = after.trim().split(' ').slice(0, 3).join(' ');
+  return (
+    VEHICLE_AFTER_YEAR.test(after) ||
+    modelsNamed(next, vocabulary.models).length > 0 ||
+    vocabulary.makes.some((make) => word(make).test(next)) ||
+    Object.keys(MAKE_ALIASES).some((alias) => word(alias).test(next))
+  );
+}
+
+/** Words that say nothing of which vehicles: they end a run of qualifiers and are never said back. */
+const PLAIN_WORDS = new Set(
+  [
+    'how many much of the a an our my your their his her its this that these those them do does did we i you they us',
+    'me any all every each some no not what whats which who where when is are was were be been have has had got get',
+    'there here in at on with without for from to by and or vs versus than as per about over under below above less',
+    'more fewer least most between list show give tell count number total currently current right now still left just',
+    'only also please really actually actual even so then other others different same kind type types sort lot lots',
+    'stock inventory available active ones sell sold selling bought buy compare comparing find pull up see check',
+    'need want know looking look search break down breakdown rank ranking sort sorted order display name include',
+    'including whole entire full overall both either can could would should might im whats why it',
+    // Trade-ins are said back on their own.
+    'trade ins trade-in trade-ins tradeins',
+  ]
+    .join(' ')
+    .split(' '),
+);
+/** Words a question uses to pick or rank vehicles that the rules read elsewhere (conditions, statuses, ranks, model years). */
+const VEHICLE_WORDS = new Set(
+  [
+    'new brand used pre-owned preowned second-hand certified cpo sold pending presumed transit incoming cheapest cheaper priciest pricier expensive oldest',
+    'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
+    'smallest largest fewest best worst popular',
+  ]
+    .join(' ')
+    .split(' '),
+);
+/** Words that qualify a figure or a vehicle only with another word ("low mileage", "good condition"). */
+const JOINING_WORDS = new Set(['mileage', 'miles', 'price', 'priced', 'prices', 'model', 'year', 'condition', 'shape']);
+const VEHICLE_NOUNS =
+  /^(?:cars?|vehicles?|units?|autos?|inventory|suvs?|trucks?|pickups?|sedans?|coupes?|(?:mini)?vans?|wagons?|hatchbacks?|convertibles?|crossovers?)$/;
+
+/**
+ * Qualifiers a vehicle question puts on vehicles that no filter or rule reads ("good condition trucks",
+ * "4x4 trucks", "trucks in good shape", "cars with a sunroof"): said back as not used. Conservative:
+ * only words right before a vehicle noun or after "with", and never words that say nothing of which
+ * vehicles ("our", "total", "available", "actual").
+ */
+export function unplacedQualifiers(q: string, vocabulary: Vocabulary): string[] {
+  const named = new Set(
+    [...vocabulary.makes, ...Object.keys(MAKE_ALIASES), ...vocabulary.models, ...vocabulary.sources]
+      .concat(
+        vocabulary.salespeople,
+        ...vocabulary.dealers.map((dealer) => [dealer.name, dealer.city ?? '', dealer.code]),
+      )
+      .flatMap((name) => normalize(name).split(/[^a-z0-9]+/)),
+  );
+  const tokens = q.split(' ').map((token) => token.replace(/^[^a-z0-9$]+|[^a-z0-9$+%]+$/g, '').replace(/'s$/, ''));
+  const makeOrModel = (token: string) =>
+    vocabulary.makes.some((make) => word(make).test(token)) || modelsNamed(token, vocabulary.models).length > 0;
+  const known = (token: string) =>
+    VEHICLE_WORDS.has(token) ||
+    named.has(token) ||
+    named.has(token.replace(/(?:s|es)$/, '')) ||
+    SOURCE_NICKNAME_WORDS.has(token) ||
+    makeOrModel(token) ||
+    COLORS.includes(token) ||
+    BODY_WORDS.some(([pattern]) => pattern.test(token)) ||
+    // Model years, amounts and counts ("2021", "$30k", "2020+", "60").
+    /^(?:(?:19|20)\d{2}s?\+?|\$?\d[\d,.]*(?:k|m)?\+?)$/.test(token) ||
+    // A run of model years ("2019-2021", "'19-'21").
+    /^'?(?:(?:19|20)\d{2}|\d{2})[-–]'?(?:(?:19|20)\d{2}|\d{2})$/.test(token);
+  const spans: string[] = [];
+  // A run of words: each unknown word, with the joining words beside it, is one qualifier.
+  const collect = (run: string[]) => {
+    let span: string[] = [];
+    const flush = () => {
+      if (span.some((token) => !JOINING_WORDS.has(token))) spans.push(span.join(' '));
+      span = [];
+    };
+    for (const token of run) {
+      if (known(token)) flush();
+      else span.push(token);
+    }
+    flush();
+  };
+  tokens.forEach((token, index) => {
+    if (VEHICLE_NOUNS.test(token) || (index > 0 && makeOrModel(token) && !makeOrModel(tokens[index - 1]!))) {
+      const run: string[] = [];
+      for (let back = index - 1; back >= 0 && tokens[back] && !PLAIN_WORDS.has(tokens[back]!); back -= 1)
+        run.unshift(tokens[back]!);
+      collect(run);
+    }
+    if (token === 'with') {
+      const run: string[] = [];
+      let next = index + 1;
+      while (['a', 'an', 'the'].includes(tokens[next] ?? '')) next += 1;
+      for (; next < tokens.length && tokens[next] && !PLAIN_WORDS.has(tokens[next]!); next += 1)
+        run.push(tokens[next]!);
+      collect(run);
+    }
+  });
+  // "In good condition", "in rough shape".
+  for (const match of q.matchAll(/\bin ((?:[a-z-]+ ){1,2}(?:condition|shape))\b/g)) spans.push(match[1]!);
+  return [...new Set(spans)];
 }

@@ -32,7 +32,8 @@ export const GROUPINGS = [
   'salesperson',
   'model',
 ] as const;
-export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year'] as const;
+/** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
+export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
 export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross'] as const;
 /** What a rate counts: leads sold (close rate), calls answered, missed or sent to voicemail. */
 export const RATE_FIELDS = ['sold', 'answered', 'missed', 'voicemail'] as const;
@@ -152,7 +153,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration', ...RATE_FIELDS],
       description:
-        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year; sales sale_price, front_gross, back_gross, total_gross; calls duration. For rate: sold (leads), answered, missed or voicemail (calls).',
+        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year, days_to_sell (sold vehicles only: days from stock-in to sale); sales sale_price, front_gross, back_gross, total_gross; calls duration. For rate: sold (leads), answered, missed or voicemail (calls).',
     },
     group_by: {
       type: 'string',
@@ -196,14 +197,26 @@ export const QUERY_SCHEMA = {
         },
         price_min: { type: 'number' },
         price_max: { type: 'number' },
-        year_min: { type: 'integer' },
-        year_max: { type: 'integer' },
+        year_min: {
+          type: 'integer',
+          description: 'Model year: of vehicles, or of the vehicle a lead asked about or a deal sold.',
+        },
+        year_max: {
+          type: 'integer',
+          description: 'Model year: of vehicles, or of the vehicle a lead asked about or a deal sold.',
+        },
         mileage_min: { type: 'integer' },
         mileage_max: { type: 'integer' },
         days_on_lot_min: { type: 'integer' },
         days_on_lot_max: { type: 'integer' },
-        from: { type: 'string', description: 'Leads, calls, sales: from this ISO date or instant.' },
-        to: { type: 'string', description: 'Leads, calls, sales: up to this ISO date or instant.' },
+        from: {
+          type: 'string',
+          description: 'Leads, calls, sales (and vehicles with days_to_sell: sold): from this ISO date or instant.',
+        },
+        to: {
+          type: 'string',
+          description: 'Leads, calls, sales (and vehicles with days_to_sell: sold): up to this ISO date or instant.',
+        },
         source: { type: 'string', description: 'Leads and calls: a canonical source name.' },
         type: {
           type: 'array',
@@ -306,6 +319,7 @@ const VEHICLE_FIELD_SQL: Record<string, Prisma.Sql> = {
   days_on_lot: DAYS_ON_LOT_SQL,
   mileage: Prisma.sql`v.mileage::numeric`,
   year: Prisma.sql`v.year::numeric`,
+  days_to_sell: Prisma.sql`((v.sold_at AT TIME ZONE 'UTC')::date - v.date_in_stock)`,
 };
 const VEHICLE_GROUP_SQL: Partial<Record<Grouping, Prisma.Sql>> = {
   dealer: Prisma.sql`d.name`,
@@ -328,11 +342,32 @@ async function vehicleRows(
     FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}`);
 }
 
+/** Sold vehicles (status sold unless the query names another), sold in the query's period if it has one. */
+function soldWhere(caller: Caller, filters: QueryFilters): Prisma.Sql {
+  const from = day(filters.from, 'from');
+  const to = day(filters.to, 'to', true);
+  return Prisma.join(
+    [
+      inventoryWhere(caller.session, {
+        ...inventoryArgs(filters),
+        status: filters.status?.length ? filters.status : ['sold'],
+      }),
+      Prisma.sql`v.sold_at IS NOT NULL`,
+      ...(from ? [Prisma.sql`v.sold_at >= ${from}`] : []),
+      ...(to ? [Prisma.sql`v.sold_at <= ${to}`] : []),
+    ],
+    ' AND ',
+  );
+}
+
 async function runVehicles(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
   if (query.measure === 'rate') throw badInput('measure', 'a rate is of leads (sold) or calls (answered, missed)');
-  const where = inventoryWhere(caller.session, inventoryArgs(query.filters));
   const field =
     query.field && VEHICLE_FIELD_SQL[query.field] ? query.field : query.measure === 'list' ? 'days_on_lot' : 'price';
+  const where =
+    field === 'days_to_sell'
+      ? soldWhere(caller, query.filters)
+      : inventoryWhere(caller.session, inventoryArgs(query.filters));
   if (query.measure !== 'count' && query.measure !== 'list' && !(VEHICLE_FIELDS as readonly string[]).includes(field))
     throw badInput('field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
   const figure = VEHICLE_FIELD_SQL[field]!;
@@ -376,7 +411,8 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
     vehicles = await vehicleRows(
       caller,
       Prisma.sql`${where} AND ${figure} IS NOT NULL`,
-      inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field}`),
+      // A sold vehicle's days on the lot are its days to sell.
+      inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field === 'days_to_sell' ? 'days_on_lot' : field}`),
       limit,
     );
   } else if ((query.measure === 'max' || query.measure === 'min') && value !== null) {
@@ -448,10 +484,13 @@ async function salesBySource(caller: Caller, query: AssistantQuery): Promise<Res
     GROUP BY 1, 2 ORDER BY count DESC, label`);
 }
 
-/** The vehicle a lead asked about or a deal sold, by make and model (the API's filters have neither). */
+/** The vehicle a lead asked about or a deal sold, by make, model and model year (the API's filters have none of them). */
 function vehicleOfSql(alias: 'l' | 'd', filters: QueryFilters): Prisma.Sql[] {
   const lower = (values: string[]) => values.map((value) => value.toLowerCase());
+  const year = Prisma.raw(`${alias}.vehicle_year`);
   return [
+    ...(filters.year_min !== undefined ? [Prisma.sql`${year} >= ${filters.year_min}`] : []),
+    ...(filters.year_max !== undefined ? [Prisma.sql`${year} <= ${filters.year_max}`] : []),
     ...(filters.make?.length
       ? [Prisma.sql`lower(${Prisma.raw(`${alias}.vehicle_make`)}) = ANY(${lower(filters.make)}::text[])`]
       : []),

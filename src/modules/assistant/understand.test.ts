@@ -78,6 +78,14 @@ describe('reading questions', () => {
     ],
     ['how many cars did we sell this month', { subject: 'sales', measure: 'count' }],
     [
+      'how many appts did we set last week',
+      {
+        subject: 'leads',
+        measure: 'count',
+        filters: { status: ['appointment'], from: '2026-11-09', to: '2026-11-15' },
+      },
+    ],
+    [
       'total revenue last month',
       { subject: 'sales', measure: 'sum', field: 'sale_price', filters: { from: '2026-10-01', to: '2026-10-31' } },
     ],
@@ -153,6 +161,73 @@ describe('reading questions', () => {
     expect(dateRangeOf('lately', NOW)).toBeNull();
   });
 
+  it('reads a month by name or as dealers shorten it, alone or in a run, as its latest occurrence up to today', () => {
+    const october = { from: '2026-10-01', to: '2026-10-31' };
+    for (const phrase of ['in oct', 'for october', 'oct.', 'october leads', 'and oct?', 'during the month of oct'])
+      expect([phrase, dateRangeOf(phrase, NOW)]).toEqual([phrase, october]);
+    expect(dateRangeOf('in dec', NOW)).toEqual({ from: '2025-12-01', to: '2025-12-31' });
+    expect(dateRangeOf('last nov', NOW)).toEqual({ from: '2025-11-01', to: '2025-11-30' });
+    expect(dateRangeOf("oct '25", NOW)).toEqual({ from: '2025-10-01', to: '2025-10-31' });
+    expect(dateRangeOf('on oct 15', NOW)).toEqual({ from: '2026-10-15', to: '2026-10-15' });
+    expect(dateRangeOf('the 3rd of sept', NOW)).toEqual({ from: '2026-09-03', to: '2026-09-03' });
+    expect(dateRangeOf('oct 1-15', NOW)).toEqual({ from: '2026-10-01', to: '2026-10-15' });
+    expect(dateRangeOf('from sept to nov', NOW)).toEqual({ from: '2026-09-01', to: '2026-11-30' });
+    expect(dateRangeOf('between nov and feb', NOW)).toEqual({ from: '2025-11-01', to: '2026-02-28' });
+    expect(dateRangeOf('since oct', NOW)).toEqual({ from: '2026-10-01', to: '2026-11-21' });
+    // "May" and "apr" are months only where a month is meant; "top 5 oct deals" and "oct 20 deals" name no day.
+    expect(dateRangeOf('may i see the leads', NOW)).toBeNull();
+    expect(dateRangeOf('average apr on deals', NOW)).toBeNull();
+    expect(dateRangeOf('leads in may', NOW)).toEqual({ from: '2026-05-01', to: '2026-05-31' });
+    expect(dateRangeOf('top 5 oct deals', NOW)).toEqual(october);
+    expect(dateRangeOf('oct 20 deals', NOW)).toEqual(october);
+    expect(dateRangeOf('decent deals', NOW)).toBeNull();
+    // A year is a period where it can only be one.
+    expect(dateRangeOf('deals in 2025', NOW, { years: true })).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(dateRangeOf('leads since 2025', NOW, { years: true })).toEqual({ from: '2025-01-01', to: '2026-11-21' });
+    expect(dateRangeOf('leads for 2025 tacomas', NOW, { years: true })).toBeNull();
+    expect(dateRangeOf('deals in 2025', NOW)).toBeNull();
+  });
+
+  it('answers over one period and says back any other the question names', () => {
+    const full = (question: string, previous: AssistantQuery | null = null) =>
+      understand(question, vocabulary, previous, NOW) as { query: AssistantQuery; unused: string[] };
+    expect(full('service leads in oct')).toMatchObject({
+      query: { subject: 'leads', filters: { type: ['service'], from: '2026-10-01', to: '2026-10-31' } },
+      unused: [],
+    });
+    expect(full('how many deals did jordan have in oct')).toMatchObject({
+      query: { subject: 'sales', filters: { salesperson: 'Jordan Patel', from: '2026-10-01', to: '2026-10-31' } },
+      unused: [],
+    });
+    expect(full('how many leads in oct and nov')).toMatchObject({
+      query: { filters: { from: '2026-10-01', to: '2026-10-31' } },
+      unused: ['the period "nov" (I give one period)'],
+    });
+    expect(full('how many leads came in last night')).toMatchObject({
+      query: { filters: { from: '2026-11-20', to: '2026-11-20' } },
+      unused: ['the time of day (I count whole days)'],
+    });
+    expect(full('deals in early oct').unused).toEqual(['"early" (I give the whole month)']);
+    expect(full('how many trucks came in in oct').unused).toEqual(['the period 2026-10-01 to 2026-10-31']);
+    // A year: a period of deals, the vehicle's model year when the words say so, and said back when neither.
+    expect(full('how many deals in 2025').query.filters).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    expect(full('how many 2025 tacomas did we sell').query).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['Tacoma'], year_min: 2025, year_max: 2025 },
+    });
+    expect(full('how many leads in 2025 on 2024 models').query.filters).toEqual({
+      from: '2025-01-01',
+      to: '2025-12-31',
+      year_min: 2024,
+      year_max: 2024,
+    });
+    expect(full('how many deals after 2024')).toMatchObject({
+      query: { filters: {} },
+      unused: ['"2024" (I could not tell whether it is a period, a model year or an amount)'],
+    });
+    expect(full('how many 2021 toyotas in oct 2025').query.filters).toMatchObject({ year_min: 2021, year_max: 2021 });
+  });
+
   it('keeps every constraint it hears: in the query, or said back as not used', () => {
     const full = (question: string, previous: AssistantQuery | null = null) =>
       understand(question, vocabulary, previous, NOW) as { query: AssistantQuery; unused: string[] };
@@ -194,6 +269,116 @@ describe('reading questions', () => {
     });
   });
 
+  it('reads a rooftop named by words of its name in a row as the rooftop, a make among them or not', () => {
+    const october = read('# of cars sold at summit ford in october');
+    expect(october).toMatchObject({
+      subject: 'sales',
+      measure: 'count',
+      filters: { dealer_id: ['sfw'], from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(october!.filters.make).toBeUndefined();
+    expect(read('how many ford trucks at summit toyota')).toMatchObject({
+      filters: { dealer_id: ['stn'], make: ['Ford'], body_style: ['Truck'] },
+    });
+    expect(read('how many ford trucks at summit ford')).toMatchObject({
+      filters: { dealer_id: ['sfw'], make: ['Ford'] },
+    });
+    expect(read('how many cars at summit ford westside')).toMatchObject({ filters: { dealer_id: ['sfw'] } });
+    expect(read('how many cars at summit ford westside')!.filters.make).toBeUndefined();
+    // A make alone is still a make; the group's shared name is no rooftop.
+    expect(read('how many fords')).toMatchObject({ filters: { make: ['Ford'] } });
+    expect(read('how many fords')!.filters.dealer_id).toBeUndefined();
+    expect(read('how many cars do we have at summit')!.filters.dealer_id).toBeUndefined();
+  });
+
+  it('reads days to sell as sold vehicles’ days from stock-in to sale, and no figure it does not read as another', () => {
+    const daysToSell = { subject: 'vehicles', measure: 'average', field: 'days_to_sell' };
+    expect(read('avg days to sell a used car')).toMatchObject({
+      ...daysToSell,
+      filters: { status: ['sold'], condition: ['used'] },
+    });
+    for (const question of [
+      'how long does it take to sell a used truck',
+      'how fast do used trucks sell',
+      'days to turn on used trucks',
+      "what's our turn time on used trucks",
+    ])
+      expect(read(question)).toMatchObject({
+        ...daysToSell,
+        filters: { status: ['sold'], condition: ['used'], body_style: ['Truck'] },
+      });
+    // Over a period: the vehicles sold in it.
+    expect(read('avg turn time on used cars last month')).toMatchObject({
+      ...daysToSell,
+      filters: { status: ['sold'], from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(understand('avg turn time on used cars last month', vocabulary, null, NOW)).toMatchObject({ unused: [] });
+    expect(read('and trucks?', read('avg days to sell a used car'))).toMatchObject({
+      ...daysToSell,
+      filters: { status: ['sold'], condition: ['used'], body_style: ['Truck'] },
+    });
+    expect(read('which trucks sold the fastest')).toMatchObject({
+      measure: 'list',
+      field: 'days_to_sell',
+      order: 'asc',
+    });
+    // Days on the lot are still those of the vehicles in stock.
+    expect(read('how long do used cars sit on average')).toMatchObject({ field: 'days_on_lot' });
+    expect(read('how long do used cars sit on average')!.filters.status).toBeUndefined();
+    for (const [question, named] of [
+      ['avg msrp of new suvs', '"msrp"'],
+      ['whats our average apr on finance deals', '"apr"'],
+      ['average days supply on used cars', '"days supply"'],
+      ['median price of used cars', 'medians'],
+      ['what is our inventory turnover', 'turnover'],
+    ] as const)
+      expect(understand(question, vocabulary, null, NOW)).toMatchObject({
+        query: null,
+        reason: expect.stringContaining(named),
+      });
+    // Figures it reads, named as dealers name them, are not turned away.
+    for (const question of [
+      'avg deal size last month',
+      'avg front-end gross on used deals',
+      'total $ of deals this month',
+      'biggest deal this month',
+      'lowest priced used honda',
+      'average price of white Tacomas at Aurora',
+      'avg call length last month',
+    ])
+      expect(read(question)).not.toBeNull();
+  });
+
+  it('says back a qualifier it cannot place on vehicles, and not the words that say nothing of which vehicles', () => {
+    const unused = (question: string) => (understand(question, vocabulary, null, NOW) as { unused: string[] }).unused;
+    const note = (words: string) => `"${words}" (not something I can filter vehicles by)`;
+    expect(unused('how many good condition trucks')).toEqual([note('good condition')]);
+    expect(unused('how many trucks in good shape')).toEqual([note('good shape')]);
+    expect(unused('how many 4x4 trucks under 40k')).toEqual([note('4x4')]);
+    expect(unused('any awd suvs with a sunroof')).toEqual([note('awd'), note('sunroof')]);
+    expect(unused('how many low mileage camrys')).toEqual([note('low mileage')]);
+    expect(unused('how many one owner trucks')).toEqual([note('one owner')]);
+    expect(read('how many good condition trucks')).toMatchObject({
+      measure: 'count',
+      filters: { body_style: ['Truck'] },
+    });
+    for (const question of [
+      'how many trucks do we have',
+      'how many of our used trucks are on the lot',
+      'how many total white trucks do we have in stock',
+      'how many available trucks at the north store',
+      'how many actual cars do we have right now',
+      'how many brand new tacomas',
+      'how many certified pre-owned suvs',
+      'how many 2020 or newer toyota trucks under $35k',
+      'how many ford f-150s at summit ford',
+      'how many cars with less than 30k miles',
+      'compare inventory across rooftops',
+      'find me the cheapest jeep wranglers',
+    ])
+      expect([question, unused(question)]).toEqual([question, []]);
+  });
+
   it('reads models, typos and shorthand as dealers type them', () => {
     expect(read('any silverados under 40k with less than 30k miles?')).toMatchObject({
       subject: 'vehicles',
@@ -209,6 +394,28 @@ describe('reading questions', () => {
       filters: { from: '2026-10-01', to: '2026-10-31' },
     });
     expect(read('how many toyta suvs')).toMatchObject({ filters: { make: ['Toyota'], body_style: ['SUV'] } });
+    expect(read('whats been sittin the longest at downtown')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'max',
+      field: 'days_on_lot',
+      filters: { dealer_id: ['shd'] },
+    });
+    // What only vehicles have, or a price with nothing else named, asks about vehicles; "grand" is thousands.
+    expect(read('anything red under 20 grand?')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'count',
+      filters: { color: ['red'], price_max: 19999.99 },
+    });
+    expect(read('anything over 90 days at westside')).toMatchObject({
+      subject: 'vehicles',
+      filters: { days_on_lot_min: 91, dealer_id: ['sfw'] },
+    });
+    expect(read('any under 20k', read('how many deals this month'))).toMatchObject({
+      subject: 'sales',
+      filters: { price_max: 19999.99 },
+    });
+    expect(read('how many of those r red', read('how many deals this month'))).toMatchObject({ subject: 'sales' });
+    expect(understand('are we in the red this month', vocabulary, null, NOW)).toMatchObject({ query: null });
   });
 
   it('reads rates and rankings', () => {
@@ -242,8 +449,23 @@ describe('reading questions', () => {
       'how much is a used tacoma w/ 40k mi worth at auction',
       'should we drop the price on our aged trucks',
       'how can we improve our close rate',
+      // Sports talk, though a team shares a model's name.
+      'who won the broncos game last nite',
+      'did the broncos win',
+      'whats the score of the game',
     ])
       expect(understand(question, vocabulary, null, NOW)).toMatchObject({ query: null, declined: true });
+    const broncos = { ...vocabulary, models: [...vocabulary.models, 'Bronco'] };
+    expect(understand('how many broncos did we sell', broncos, null, NOW).query).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['Bronco'] },
+    });
+    expect(understand('who sold the most broncos', broncos, null, NOW).query).toMatchObject({
+      group_by: 'salesperson',
+    });
+    expect(understand('which broncos have been on the lot the longest', broncos, null, NOW).query).toMatchObject({
+      subject: 'vehicles',
+    });
   });
 
   it('keeps the subject of a follow-up about leads, calls or deals', () => {
@@ -266,14 +488,157 @@ describe('reading questions', () => {
     expect(taylor).toMatchObject({ subject: 'sales', filters: { salesperson: 'Jordan Patel', from: '2026-11-01' } });
     // A follow-up that changes nothing we read is not answered as the last question again.
     const missed = read('how many missed calls yesterday');
-    expect(understand('and the day before', vocabulary, missed, NOW)).toMatchObject({ query: null });
+    expect(understand('and then?', vocabulary, missed, NOW)).toMatchObject({ query: null });
+    // One that moves the period keeps the rest: the day, or the 7 days, before the last period began.
+    expect(read('and the day before', missed)).toMatchObject({
+      subject: 'calls',
+      filters: { status: ['missed'], from: '2026-11-19', to: '2026-11-19' },
+    });
+    const [, weekBefore, dayBefore, monthBefore, october] = chain([
+      'how many used deals yesterday',
+      'and the week before that?',
+      'the day before',
+      'and the month before',
+      'same for october',
+    ]);
+    expect(weekBefore).toMatchObject({
+      subject: 'sales',
+      measure: 'count',
+      filters: { condition: ['used'], from: '2026-11-13', to: '2026-11-19' },
+    });
+    expect(dayBefore).toMatchObject({ filters: { condition: ['used'], from: '2026-11-12', to: '2026-11-12' } });
+    expect(monthBefore).toMatchObject({ filters: { condition: ['used'], from: '2026-10-01', to: '2026-10-31' } });
+    expect(october).toMatchObject({ filters: { condition: ['used'], from: '2026-10-01', to: '2026-10-31' } });
+    expect(read('and september?', october)).toMatchObject({ filters: { from: '2026-09-01', to: '2026-09-30' } });
+    // With no period to go back from, it says so rather than answer the last question again.
+    expect(understand('and the week before that', vocabulary, read('how many deals'), NOW)).toMatchObject({
+      query: null,
+      reason: expect.stringContaining('the last answer had none'),
+    });
     expect(read('day before yesterday', missed)).toMatchObject({ filters: { status: ['missed'], from: '2026-11-19' } });
     // What the new subject cannot use of the last question is said back.
     expect(understand('and deals', vocabulary, read('how many calls from Facebook this month'), NOW)).toMatchObject({
       query: { subject: 'sales', filters: { from: '2026-11-01' } },
       unused: ['the source Facebook (from the last question)'],
     });
+    // "How many" asks for one count: the last answer's breakdown is not kept unless named again.
+    const [, appointments] = chain(['leads by source last month', 'how many appts did we set last week']);
+    expect(appointments).toMatchObject({
+      subject: 'leads',
+      measure: 'count',
+      filters: { status: ['appointment'], from: '2026-11-09', to: '2026-11-15' },
+    });
+    expect(appointments!.group_by).toBeUndefined();
+    const [, lastWeek, byStore] = chain(['deals by salesperson this month', 'how many last week', 'and by store?']);
+    expect(lastWeek).toMatchObject({ subject: 'sales', measure: 'count', filters: { from: '2026-11-09' } });
+    expect(lastWeek!.group_by).toBeUndefined();
+    expect(byStore).toMatchObject({ group_by: 'dealer', filters: { from: '2026-11-09' } });
     const [, yesterday] = chain(['how many missed calls this week', 'yesterday']);
     expect(yesterday).toMatchObject({ subject: 'calls', filters: { status: ['missed'], from: '2026-11-20' } });
+  });
+});
+
+describe('runs of model years', () => {
+  it('reads a run of model years as dealers write it, and a single year or a run of days as before', () => {
+    for (const question of [
+      'how many 2019-2021 hondas with under 60k miles',
+      'how many 2019 to 2021 hondas',
+      'how many hondas between 2019 and 2021',
+      "how many '19-'21 hondas",
+      'how many 2019-21 hondas',
+    ])
+      expect(read(question)).toMatchObject({
+        subject: 'vehicles',
+        filters: { make: ['Honda'], year_min: 2019, year_max: 2021 },
+      });
+    expect(read('how many 2019-2021 hondas with under 60k miles')?.filters.mileage_max).toBe(59999);
+    // Of deals, a run of model years when vehicles follow it.
+    expect(read('how many 2019-2021 tacomas did we sell')).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['Tacoma'], year_min: 2019, year_max: 2021 },
+    });
+    // Unchanged: one model year, a run of days, a range of prices.
+    expect(read('how many 2019 hondas')).toMatchObject({ filters: { year_min: 2019, year_max: 2019 } });
+    const days = read('how many deals oct 1-15');
+    expect(days).toMatchObject({ subject: 'sales', filters: { from: '2026-10-01', to: '2026-10-15' } });
+    expect(days!.filters.year_min).toBeUndefined();
+    expect(read('cars between 20k and 30k')).toMatchObject({ filters: { price_min: 20000, price_max: 30000 } });
+    expect(read('cars between 2019 and 2021')?.filters.price_min).toBeUndefined();
+  });
+});
+
+describe('figures as dealers name them', () => {
+  it('reads miles, odometer, asking, age and front or back end as the figures they are, with periods taken out first', () => {
+    for (const [question, field] of [
+      ['avg miles on used trucks', 'mileage'],
+      ['avg odometer on used trucks', 'mileage'],
+      ['average asking price of used trucks', 'price'],
+      ['avg price of cars under 50k miles', 'price'],
+      ['average days on used trucks', 'days_on_lot'],
+      ['avg age of used suvs', 'days_on_lot'],
+    ] as const)
+      expect(read(question)).toMatchObject({ subject: 'vehicles', measure: 'average', field });
+    expect(read('avg miles on used trucks')).toMatchObject({ filters: { condition: ['used'], body_style: ['Truck'] } });
+    for (const [question, field] of [
+      ['total front end gross mtd', 'front_gross'],
+      ['total front-end gross this month', 'front_gross'],
+      ['avg frontend gross this month', 'front_gross'],
+      ['total back end gross mtd', 'back_gross'],
+    ] as const)
+      expect(read(question)).toMatchObject({
+        subject: 'sales',
+        field,
+        filters: { from: '2026-11-01', to: '2026-11-21' },
+      });
+    expect(read('avg back end gross last wk')).toMatchObject({ field: 'back_gross', filters: { from: '2026-11-09' } });
+    // Still unsupported: a figure it does not read.
+    for (const question of ['avg msrp of new suvs mtd', 'average apr on finance deals ytd'])
+      expect(understand(question, vocabulary, null, NOW)).toMatchObject({
+        query: null,
+        reason: expect.stringContaining('is not a figure I read'),
+      });
+  });
+});
+
+describe('sources by the nicknames dealers use', () => {
+  const sources = {
+    ...vocabulary,
+    sources: ['Google Ads', 'Google Organic', 'Cars.com', 'CarGurus', 'Autotrader', 'Facebook'],
+  };
+  const heard = (question: string) => understand(question, sources, null, NOW);
+  it('reads a nickname as the one source of the caller’s it names, and says back one it cannot place', () => {
+    expect(heard('how many fb leads ytd')).toMatchObject({
+      unused: [],
+      query: { subject: 'leads', measure: 'count', filters: { source: 'Facebook', from: '2026-01-01' } },
+    });
+    expect(heard('how many cg leads last month').query).toMatchObject({ filters: { source: 'CarGurus' } });
+    expect(heard('how many at leads this month').query).toMatchObject({ filters: { source: 'Autotrader' } });
+    expect(heard('leads from cars this month').query).toMatchObject({ filters: { source: 'Cars.com' } });
+    expect(heard('how many calls from fb yesterday').query).toMatchObject({
+      subject: 'calls',
+      filters: { source: 'Facebook' },
+    });
+    // "google" with two Google sources, "ig" with no Instagram source: said back, never dropped.
+    expect(heard('how many google leads')).toMatchObject({
+      unused: [expect.stringContaining('Google Ads or Google Organic')],
+      query: { filters: {} },
+    });
+    expect(heard('how many ig leads')).toMatchObject({ unused: [expect.stringContaining('"ig"')] });
+    expect(read('how many google leads')).toMatchObject({ filters: { source: 'Google Ads' } });
+    // Unchanged: "cars", "at" as the words they usually are.
+    expect(heard('how many cars do we have').query).toMatchObject({ subject: 'vehicles', filters: {} });
+    expect(heard('how many leads at the north store').query).toMatchObject({ filters: { dealer_id: ['stn'] } });
+    expect(heard('look at leads this week').query!.filters.source).toBeUndefined();
+  });
+});
+
+describe('small talk', () => {
+  it('declines greetings and small talk, but not a question about the data that starts with one', () => {
+    for (const question of ['hey hows ur day going', 'hi', 'hello there!', 'thanks', 'who are you', "how's it going"])
+      expect(understand(question, vocabulary, null, NOW)).toMatchObject({ query: null, declined: true });
+    expect(read('hey how many leads today')).toMatchObject({ subject: 'leads', filters: { from: '2026-11-21' } });
+    expect(read('thanks, and how many calls yesterday')).toMatchObject({ subject: 'calls' });
+    // A data question it cannot read is still said plainly, not declined.
+    expect(understand('how are sales this month', vocabulary, null, NOW)).not.toMatchObject({ declined: true });
   });
 });

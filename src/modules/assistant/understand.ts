@@ -1,8 +1,19 @@
 import type { AssistantQuery, Grouping, Measure, QueryFilters, Subject } from './query';
-import { filtersOf, heardAs, rateOf, SUBJECT_NOUN, SUPPORTED } from './heard';
+import {
+  filtersOf,
+  heardAs,
+  rateOf,
+  SOURCE_NICKNAME_WORDS,
+  sourcesOf,
+  SUBJECT_NOUN,
+  SUPPORTED,
+  unplacedQualifiers,
+} from './heard';
 import {
   BODY_WORDS,
   CANNOT_FILTER,
+  COLORS,
+  DAYS_TO_SELL,
   dateRangeOf,
   escape,
   KNOWN_MAKES,
@@ -12,7 +23,11 @@ import {
   NOT_MEASURED,
   NOT_WORKED,
   normalize,
+  periodBefore,
+  periodsOf,
+  phrasePattern,
   readable,
+  rooftopPhrases,
   word,
   type Vocabulary,
 } from './wording';
@@ -35,8 +50,10 @@ export type Understanding =
   { query: AssistantQuery; followUp: boolean; unused: string[] } | { query: null; reason: string; declined?: boolean };
 
 function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean): Subject | null {
+  // Days to sell are sold vehicles' days in stock, not deals.
+  if (DAYS_TO_SELL.test(q)) return 'vehicles';
   if (
-    /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b|\bappointments? (?:set|made|booked)\b|\bshowed\b/.test(
+    /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b|\bappointments?\b|\bshowed\b/.test(
       q,
     )
   )
@@ -95,6 +112,12 @@ function measureOf(
           limit: listSize ?? 10,
         }
       : { measure, field };
+  // "Avg days to sell", "which trucks sold the fastest": days from stock-in to sale, never another figure.
+  if (vehicles && DAYS_TO_SELL.test(q)) {
+    if (/\b(?:longest|slowest|most days)\b/.test(q)) return superlative('max', 'days_to_sell');
+    if (/\b(?:fastest|quickest|shortest|fewest days)\b/.test(q)) return superlative('min', 'days_to_sell');
+    return { measure: 'average', field: 'days_to_sell' };
+  }
   if (
     /\baverage\b|\bavg\b|\bmean\b|\btypical\b/.test(q) ||
     (subject === 'sales' && /\b(?:per|a) (?:deal|unit|car|copy|sale)\b/.test(q))
@@ -160,24 +183,83 @@ function measureOf(
 
 function fieldOf(q: string, subject: Subject): string | undefined {
   if (subject === 'vehicles') {
+    if (DAYS_TO_SELL.test(q)) return 'days_to_sell';
+    // The figure named right after "average", "total"… ("avg price of cars under 50k miles" is a price).
+    const figure =
+      /\b(?:average|mean|typical|total|highest|lowest|biggest|largest|smallest)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)/.exec(
+        q,
+      )?.[1] ?? '';
+    if (/\b(?:price|priced|pricing|asking|listed|listing|sale price)\b/.test(figure)) return 'price';
+    if (/\b(?:miles|mileage|odometer|odo)\b/.test(figure)) return 'mileage';
+    if (/\b(?:days?|age|aging|time)\b/.test(figure)) return 'days_on_lot';
     if (
       /\bdays? on (?:the )?lot\b|\bdays in (?:stock|inventory)\b|\bon the lot\b|\baging\b|\bage\b|\bturn\b|\bhow long\b|\bsit(?:ting|s)?\b/.test(
         q,
       )
     )
       return 'days_on_lot';
-    if (/\bmileage\b|\bmiles\b|\bodometer\b/.test(q)) return 'mileage';
+    if (/\bmileage\b|\bmiles\b|\bodometer\b|\bodo\b/.test(q)) return 'mileage';
     if (/\bmodel year\b|\byear\b/.test(q)) return 'year';
     return 'price';
   }
   if (subject === 'sales') {
-    if (/\bfront(?:[- ]end)? gross\b/.test(q)) return 'front_gross';
-    if (/\bback(?:[- ]end)? gross\b/.test(q)) return 'back_gross';
+    if (/\bfront(?:[- ]?end)? gross\b|\bfront[- ]?end\b/.test(q)) return 'front_gross';
+    if (/\bback(?:[- ]?end)? gross\b|\bback[- ]?end\b/.test(q)) return 'back_gross';
     if (/\bgross(?:ed)?\b|\bprofit\b/.test(q)) return 'total_gross';
     return 'sale_price';
   }
   if (subject === 'calls') return 'duration';
   return undefined;
+}
+
+/** Words that, after "average", "total", "highest"…, name a figure the reader computes or what it is of. */
+const FIGURE_WORDS = new Set(
+  [
+    'price priced pricing asking sale sales selling sold sell deal size amount dollar value worth revenue gross grossed',
+    'grossing front back end profit pvr asp day age aging aged time lot stock inventory turn mileage mile odometer',
+    'year model call length duration talk lead source number count unit car vehicle store rooftop dealership location',
+    'salesperson salespeople volume a an the our my their your its all overall current new used certified',
+    // As dealers say them: "frontend", "odo", "listed", "old".
+    'frontend backend odo listed listing old',
+  ]
+    .join(' ')
+    .split(' '),
+);
+const FIGURE_ENDS = new Set(
+  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were we i you they so that which who when where since during than'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The words after "average", "total", "highest"… when they name a figure the reader does not compute
+ * ("avg msrp of new suvs", "average apr on finance deals"): answered as unsupported, never with another figure.
+ */
+function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
+  const after =
+    /\b(?:average|mean|typical|total|highest|lowest|biggest|largest|smallest|max(?:imum)?|min(?:imum)?)\s+(.+)$/.exec(
+      q,
+    );
+  if (!after) return null;
+  const named = new Set(
+    [...vocabulary.makes, ...vocabulary.models, ...vocabulary.sources, ...vocabulary.salespeople]
+      .concat(vocabulary.dealers.flatMap((dealer) => [dealer.name, dealer.city ?? '']))
+      .flatMap((name) => normalize(name).split(/[^a-z0-9]+/)),
+  );
+  const known = (word: string) =>
+    [word, word.replace(/'s$/, ''), word.replace(/s$/, ''), word.replace(/es$/, '')].some(
+      (form) => FIGURE_WORDS.has(form) || named.has(form) || SOURCE_NICKNAME_WORDS.has(form) || COLORS.includes(form),
+    ) ||
+    /[\d$]/.test(word) ||
+    BODY_WORDS.some(([pattern]) => pattern.test(word));
+  const words: string[] = [];
+  for (const token of after[1]!.split(' ')) {
+    const word = token.replace(/^[^a-z0-9$]+|[^a-z0-9$]+$/g, '');
+    if (!word || FIGURE_ENDS.has(word) || words.length === 4) break;
+    words.push(word);
+    if (word !== token) break;
+  }
+  return words.some((word) => word.split('-').some((part) => !known(part))) ? words.join(' ') : null;
 }
 
 function groupOf(q: string, subject: Subject): Grouping | null {
@@ -242,11 +324,27 @@ export function understand(
   const named = [...vocabulary.sources, ...vocabulary.dealers.map((dealer) => dealer.name)].sort(
     (a, b) => b.length - a.length,
   );
-  const subjectText = named.reduce((text, name) => text.replace(new RegExp(escape(normalize(name)), 'g'), ' '), q);
+  const subjectText = rooftopPhrases(q, vocabulary.dealers).reduce(
+    (text, { phrase }) => text.replace(phrasePattern(phrase, 'g'), ' '),
+    named.reduce((text, name) => text.replace(new RegExp(escape(normalize(name)), 'g'), ' '), q),
+  );
   const vehicleWords =
     BODY_WORDS.some(([pattern]) => pattern.test(subjectText) && !/\bready for pickup\b/.test(subjectText)) ||
     modelsNamed(subjectText, vocabulary.models).length > 0;
-  const readAs = subjectOf(subjectText, vocabulary, vehicleWords);
+  // "Anything red under 20 grand?": what only vehicles have (a colour, mileage, model years, days on the lot), or a
+  // price with nothing else named, asks about vehicles, unless it narrows the last answer ("how many of those r red").
+  const vehicleOnly = (() => {
+    if (previous && FOLLOW_UP.test(q)) return false;
+    const heard = filtersOf(subjectText, 'vehicles', vocabulary, now);
+    // A year alone ("in 2020") may be a period: only a range of model years ("2020 or older") is of vehicles.
+    const attributes = (Object.keys(heard) as Array<keyof QueryFilters>).filter(
+      (key) =>
+        /^(?:color|price_(?:min|max)|mileage_(?:min|max)|days_on_lot_(?:min|max))$/.test(key) ||
+        (/^year_(?:min|max)$/.test(key) && heard.year_min !== heard.year_max),
+    );
+    return attributes.some((key) => !previous || !SUPPORTED[previous.subject].includes(key));
+  })();
+  const readAs = subjectOf(subjectText, vocabulary, vehicleWords) ?? (vehicleOnly ? 'vehicles' : null);
   // "How many of those sold?" or "how many sold?" after a question about leads is still about those leads.
   const soldOfLeads =
     readAs === 'sales' &&
@@ -267,10 +365,43 @@ export function understand(
   // Read without source and rooftop names: "OEM Website" is a source, not "website" leads.
   for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(subjectText)) unused.push(said);
   const measured = measureOf(read, subject);
+  // The figure's words are judged without the periods the question names ("total front end gross mtd").
+  const figureText = periodsOf(read, now, { years: true })
+    .reduce((text, { phrase }) => text.replace(phrase, ' '), read)
+    .replace(/\s+/g, ' ')
+    .trim();
+  const notRead =
+    measured && ['average', 'sum', 'max', 'min'].includes(measured.measure)
+      ? figureNotRead(figureText, vocabulary)
+      : null;
+  if (notRead)
+    return {
+      query: null,
+      reason: `"${notRead}" is not a figure I read (I give prices, days on the lot, days to sell, mileage, model years, deal prices and gross, and call lengths)`,
+    };
   const heard = filtersOf(read, subject, vocabulary, now);
-  const filters: QueryFilters = {};
+  // "And the week before that?": the last answer's period, moved back; everything else stays.
+  const before = heard.from || heard.to ? undefined : periodBefore(q, previous?.filters);
+  if (before && !before.range)
+    return {
+      query: null,
+      reason: `"${before.phrase}" goes back from a period, and ${previous ? 'the last answer had none' : 'no earlier question named one'}`,
+    };
+  if (before?.range) Object.assign(heard, before.range);
+  // A source named by a nickname that is no one source of the caller's, or a second source, is said back.
+  const sourcesNamed = sourcesOf(read, vocabulary.sources);
+  unused.push(...sourcesNamed.unresolved);
+  for (const other of sourcesNamed.names.slice(1)) unused.push(`the source ${other} (I count one source at a time)`);
+  // Days to sell are over sold vehicles, in the period they sold if one is named.
+  const daysToSell =
+    subject === 'vehicles' &&
+    (measured
+      ? measured.field === 'days_to_sell'
+      : previous?.subject === 'vehicles' && previous.field === 'days_to_sell');
+  const filters: QueryFilters = daysToSell && !heard.status ? { status: ['sold'] } : {};
   for (const key of Object.keys(heard) as Array<keyof QueryFilters>) {
-    if (SUPPORTED[subject].includes(key)) Object.assign(filters, { [key]: heard[key] });
+    if (SUPPORTED[subject].includes(key) || (daysToSell && (key === 'from' || key === 'to')))
+      Object.assign(filters, { [key]: heard[key] });
     else {
       const said = heardAs(key, heard);
       if (said) unused.push(said);
@@ -291,14 +422,39 @@ export function understand(
     return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
   if (group === 'salesperson' && subject !== 'sales' && subject !== 'leads')
     unused.push('the breakdown by salesperson');
-  if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && dateRangeOf(q, now))
+  // One period is answered; any other the question names is said back, never dropped.
+  const periods = periodsOf(read, now, { years: subject !== 'vehicles' });
+  if (filters.from && periods[0]?.note) unused.push(periods[0].note);
+  if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && periods.length)
     unused.push('the comparison with another period (I give one period)');
+  else for (const other of periods.slice(1)) unused.push(`the period "${other.phrase}" (I give one period)`);
+  // Of leads, calls and deals, a year read as neither a period nor a model year ("deals after 2024") is said back.
+  if (subject !== 'vehicles') {
+    const placed = [heard.year_min, heard.year_max].filter((year) => year !== undefined);
+    const rest = periods.reduce((text, { phrase }) => text.replace(phrase, ' '), read);
+    for (const [, year] of rest.matchAll(
+      /(?<![$\d,.])\b((?:19|20)\d{2})\b(?!\s*(?:miles|mi\b|k\b|grand|dollars|bucks|seconds|secs|minutes|mins))/g,
+    ))
+      if (
+        !placed.some((at) => Math.abs(at - Number(year)) <= 1) &&
+        !(
+          heard.year_min !== undefined &&
+          heard.year_max !== undefined &&
+          Number(year) >= heard.year_min &&
+          Number(year) <= heard.year_max
+        )
+      )
+        unused.push(`"${year}" (I could not tell whether it is a period, a model year or an amount)`);
+  }
   const byTime =
     /\b(?:by|per|each|every|best|busiest|worst|slowest) (day|week|month|hour|year|time)\b|\b(daily|weekly|monthly|hourly)\b|\b(trend)s?\b/.exec(
       q,
     );
   if (byTime) unused.push(`a breakdown by ${byTime[1] ?? byTime[2] ?? 'period'} (I give the total for the period)`);
   if (subject !== 'leads' && /\btrade[- ]?ins?\b/.test(q)) unused.push('trade-ins');
+  if (subject === 'vehicles' || subject === 'sales')
+    for (const qualifier of unplacedQualifiers(read, vocabulary))
+      unused.push(`"${qualifier}" (not something I can filter vehicles by)`);
   if (subject !== 'calls' && heard.duration_min !== undefined) unused.push('the call length');
   if (
     subject === 'calls' &&
@@ -362,7 +518,10 @@ export function understand(
       (sameSubject
         ? { measure: previous.measure, field: previous.field, order: previous.order, limit: previous.limit }
         : { measure: 'count' as const });
-    const keepGroup = !measured || measured.measure === previous.measure;
+    // "How many …?" asks for one count: a breakdown is kept only when the question names one.
+    const keepGroup =
+      (!measured || measured.measure === previous.measure) &&
+      !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q));
     // A new status or period replaces the previous one; so does a new rate.
     return {
       followUp: true,

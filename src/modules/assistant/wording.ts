@@ -92,10 +92,11 @@ export const COLORS = [
   'purple',
 ];
 
-// The unit stands alone: "5 minutes" is not 5 million.
-export const AMOUNT = String.raw`\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|m)?\b`;
+// The unit stands alone: "5 minutes" is not 5 million. "20 grand" and "20k" are thousands.
+export const AMOUNT = String.raw`\$?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|grand|thousand|m)?\b`;
 export const amount = (digits: string, unit: string | undefined) =>
-  Number(digits.replace(/,/g, '')) * (unit === 'k' || unit === 'thousand' ? 1000 : unit === 'm' ? 1_000_000 : 1);
+  Number(digits.replace(/,/g, '')) *
+  (unit === 'k' || unit === 'grand' || unit === 'thousand' ? 1000 : unit === 'm' ? 1_000_000 : 1);
 
 export const STRICT_BELOW = String.raw`under|below|less than|cheaper than|lower than|fewer than|<`;
 export const AT_MOST = String.raw`at most|no more than|up to|max(?:imum)?|or less`;
@@ -118,57 +119,226 @@ const MONTHS = [
   'november',
   'december',
 ];
+/** A month by name or as dealers shorten it ("oct", "oct.", "sept"). */
+const MONTH = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?`;
+/** Month words that are other words too ("may I", "the APR"): months only after "in", "for"… or with a day or year. */
+const AMBIGUOUS_MONTHS = new Set(['may', 'apr']);
+const ORDINAL = String.raw`(?:st|nd|rd|th)?`;
+/** A day after the month, not an amount or a count ("oct 15", "oct 15, 2025"; not "oct 15k" or "oct 20 deals"). */
+const DAY_AFTER = String.raw`(\d{1,2})${ORDINAL}(?!\d|[a-z]|,(?!\s*(?:19|20)\d{2})|\.\d|\s*(?:k|grand|thousand|miles?|mi|days?|weeks?|months?|years?|units?|cars?|vehicles?|deals?|leads?|calls?|%)(?![a-z]))`;
+/** A day before the month only as a date ("15th of oct", "15 of oct"): "top 5 oct deals" is no date. */
+const DAY_BEFORE = String.raw`(?:\b(\d{1,2})(?:(?:st|nd|rd|th)\s+(?:of\s+)?|\s+of\s+))`;
+const YEAR = String.raw`(?:,?\s+((?:19|20)\d{2})(?![\d,])|\s+'(\d{2})\b)`;
+/** "October", "oct 15", "15th of oct", "october 2025", "oct '25": groups day-before, month, day-after, year, 'yy. */
+const MONTH_DAY = String.raw`${DAY_BEFORE}?\b${MONTH}(?![a-z])(?:\s+${DAY_AFTER})?${YEAR}?`;
+const MONTH_GROUPS = 5;
+const PERIOD_CUES = String.raw`in|during|for|about|of|from|over|through|thru|until|till|last|this|early|late|mid|end of|start of|beginning of`;
 
-/** A date range named in the question ("last 30 days", "this month", "in October"), as ISO days (UTC). */
-export function dateRangeOf(q: string, now = new Date()): { from?: string; to?: string } | null {
+export interface Period {
+  /** The words that name it, as the question has them. */
+  phrase: string;
+  range: { from: string; to: string };
+  /** What of the phrase the range cannot say ("last night" is all of yesterday). */
+  note?: string;
+}
+
+/**
+ * Every period a question names, the one its answer uses first: today, yesterday, the last N days,
+ * this or last week, month or year, a weekend, a month by name or as dealers shorten it ("in oct",
+ * "for october", "oct."), a day of one ("oct 15"), a run of them ("from sept to nov", "since oct"),
+ * and, with `years`, a year ("in 2025"; for vehicles a year is a model year). A month alone is its
+ * latest occurrence up to today. Later periods the answer cannot use are said back, never dropped.
+ */
+export function periodsOf(q: string, now = new Date(), options: { years?: boolean } = {}): Period[] {
   const today = startOfUtcDay(now);
   const daysAgo = (days: number) => new Date(today.getTime() - days * 86_400_000);
-  if (/\btoday\b/.test(q)) return { from: isoDay(today), to: isoDay(today) };
-  if (/\b(?:the )?day before yesterday\b/.test(q)) return { from: isoDay(daysAgo(2)), to: isoDay(daysAgo(2)) };
-  if (/\byesterday\b/.test(q)) return { from: isoDay(daysAgo(1)), to: isoDay(daysAgo(1)) };
-  const last =
-    /\b(?:last|past|previous)\s+(\d+)\s+(day|week|month)s?\b/.exec(q) ??
-    /\b(?:past|previous)\s+()(week|month)\b/.exec(q);
-  if (last) {
-    const span = Number(last[1] || 1) * (last[2] === 'day' ? 1 : last[2] === 'week' ? 7 : 30);
-    return { from: isoDay(daysAgo(span - 1)), to: isoDay(today) };
-  }
+  const day = (days: number) => ({ from: isoDay(daysAgo(days)), to: isoDay(daysAgo(days)) });
   const weekday = (today.getUTCDay() + 6) % 7; // Monday = 0
-  if (/\bthis week\b/.test(q)) return { from: isoDay(daysAgo(weekday)), to: isoDay(today) };
-  // The weekend: the latest Saturday and Sunday, up to today.
-  if (/\b(?:this|last|past|over the) weekend\b|\bweekend\b/.test(q)) {
-    const saturday = weekday >= 5 ? weekday - 5 : weekday + 2;
-    return { from: isoDay(daysAgo(saturday)), to: isoDay(daysAgo(Math.max(0, saturday - 1))) };
-  }
-  if (/\blast week\b/.test(q)) return { from: isoDay(daysAgo(weekday + 7)), to: isoDay(daysAgo(weekday + 1)) };
   const monthStart = (year: number, month: number) => new Date(Date.UTC(year, month, 1));
-  if (/\bthis month\b|\bmonth to date\b|\bmtd\b/.test(q))
-    return { from: isoDay(monthStart(today.getUTCFullYear(), today.getUTCMonth())), to: isoDay(today) };
-  if (/\blast month\b/.test(q)) {
-    const start = monthStart(today.getUTCFullYear(), today.getUTCMonth() - 1);
-    return {
-      from: isoDay(start),
-      to: isoDay(new Date(monthStart(today.getUTCFullYear(), today.getUTCMonth()).getTime() - 86_400_000)),
-    };
-  }
-  if (/\bthis year\b|\bytd\b|\byear to date\b/.test(q))
-    return { from: `${today.getUTCFullYear()}-01-01`, to: isoDay(today) };
-  if (/\blast year\b/.test(q))
-    return { from: `${today.getUTCFullYear() - 1}-01-01`, to: `${today.getUTCFullYear() - 1}-12-31` };
-  const named = new RegExp(`\\b(?:in|during|for)\\s+(${MONTHS.join('|')})(?:\\s+(\\d{4}))?\\b`).exec(q);
-  if (named) {
-    const month = MONTHS.indexOf(named[1]!);
-    const year = named[2]
-      ? Number(named[2])
-      : month > today.getUTCMonth()
-        ? today.getUTCFullYear() - 1
-        : today.getUTCFullYear();
-    return {
-      from: isoDay(monthStart(year, month)),
-      to: isoDay(new Date(monthStart(year, month + 1).getTime() - 86_400_000)),
-    };
-  }
-  return null;
+  const monthEnd = (year: number, month: number) => new Date(monthStart(year, month + 1).getTime() - 86_400_000);
+  const thisYear = today.getUTCFullYear();
+
+  /** A month (and day) named in `groups` from MONTH_DAY, as a range; `before` is a date it may not pass. */
+  const dated = (groups: Array<string | undefined>, cue: string | undefined, before?: Date) => {
+    const [dayFirst, name, dayAfter, year, shortYear] = groups;
+    if (!name) return null;
+    const month = MONTHS.findIndex((full) => full.startsWith(name.slice(0, 3)));
+    const date = dayFirst ?? dayAfter;
+    const explicit = year ? Number(year) : shortYear ? 2000 + Number(shortYear) : undefined;
+    if (!date && !explicit && !cue && AMBIGUOUS_MONTHS.has(name)) return null;
+    const limit = before ?? today;
+    // Without a year: the latest such month (or day) up to today, or up to the end of a run it starts.
+    let resolved = explicit ?? limit.getUTCFullYear();
+    if (explicit === undefined) {
+      const start = new Date(Date.UTC(resolved, month, date ? Number(date) : 1));
+      if (start > limit || (cue === 'last' && !before && month === today.getUTCMonth())) resolved -= 1;
+    }
+    if (!date) return { from: monthStart(resolved, month), to: monthEnd(resolved, month) };
+    const at = new Date(Date.UTC(resolved, month, Number(date)));
+    if (at.getUTCMonth() !== month) return null;
+    return { from: at, to: at };
+  };
+
+  type Matcher = [RegExp, (match: RegExpExecArray) => { from: string; to: string; note?: string } | null, string?];
+  const matchers: Matcher[] = [
+    [/\btoday\b/g, () => day(0)],
+    [/\b(?:the )?day before yesterday\b/g, () => day(2)],
+    [/\byesterday\b/g, () => day(1)],
+    [/\blast night\b/g, () => day(1), 'the time of day (I count whole days)'],
+    [/\b(?:tonight|this morning|this afternoon|this evening)\b/g, () => day(0), 'the time of day (I count whole days)'],
+    [
+      /\b(?:last|past|previous)\s+(\d+)\s+(day|week|month)s?\b|\b(?:past|previous)\s+()(week|month)\b/g,
+      (match) => {
+        const span =
+          Number(match[1] || 1) * ((match[2] ?? match[4]) === 'day' ? 1 : (match[2] ?? match[4]) === 'week' ? 7 : 30);
+        return { from: isoDay(daysAgo(span - 1)), to: isoDay(today) };
+      },
+    ],
+    [/\bthis week\b/g, () => ({ from: isoDay(daysAgo(weekday)), to: isoDay(today) })],
+    // The weekend: the latest Saturday and Sunday, up to today.
+    [
+      /\b(?:(?:this|last|past|over the) )?weekend\b/g,
+      () => {
+        const saturday = weekday >= 5 ? weekday - 5 : weekday + 2;
+        return { from: isoDay(daysAgo(saturday)), to: isoDay(daysAgo(Math.max(0, saturday - 1))) };
+      },
+    ],
+    [/\blast week\b/g, () => ({ from: isoDay(daysAgo(weekday + 7)), to: isoDay(daysAgo(weekday + 1)) })],
+    [
+      /\bthis month\b|\bmonth to date\b|\bmtd\b/g,
+      () => ({ from: isoDay(monthStart(thisYear, today.getUTCMonth())), to: isoDay(today) }),
+    ],
+    [
+      /\blast month\b/g,
+      () => ({
+        from: isoDay(monthStart(thisYear, today.getUTCMonth() - 1)),
+        to: isoDay(monthEnd(thisYear, today.getUTCMonth() - 1)),
+      }),
+    ],
+    [/\bthis year\b|\bytd\b|\byear to date\b/g, () => ({ from: `${thisYear}-01-01`, to: isoDay(today) })],
+    [/\blast year\b/g, () => ({ from: `${thisYear - 1}-01-01`, to: `${thisYear - 1}-12-31` })],
+    // "From sept to nov", "between oct 1 and oct 15", "sept-nov", "oct 1-15".
+    [
+      new RegExp(
+        String.raw`(?:\b(from|between)\s+)?${MONTH_DAY}\s*(?:-|–|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b|(?<=between.*)\band\b)\s*(?:${MONTH_DAY}|(\d{1,2})${ORDINAL}\b)`,
+        'g',
+      ),
+      (match) => {
+        const cue = match[1];
+        const first = match.slice(2, 2 + MONTH_GROUPS);
+        const second = match.slice(2 + MONTH_GROUPS, 2 + 2 * MONTH_GROUPS);
+        const dayOnly = match[2 + 2 * MONTH_GROUPS];
+        const end = dayOnly
+          ? dated([undefined, first[1], dayOnly, first[3], first[4]], cue ?? 'from')
+          : dated(second, cue ?? 'from');
+        if (!end) return null;
+        const start = dated(first, cue ?? 'from', end.to);
+        if (!start || start.from > end.to) return null;
+        return { from: isoDay(start.from), to: isoDay(end.to) };
+      },
+    ],
+    // "Since oct", "since october 15": up to today.
+    [
+      new RegExp(String.raw`\bsince\s+(?:the\s+)?(?:(?:start|beginning|first) of\s+)?${MONTH_DAY}`, 'g'),
+      (match) => {
+        const start = dated(match.slice(1, 1 + MONTH_GROUPS), 'since');
+        return start ? { from: isoDay(start.from), to: isoDay(today) } : null;
+      },
+    ],
+    // "In oct", "for october", "oct.", "october 2025", "oct 15", "and october?".
+    [
+      new RegExp(String.raw`(?:\b(${PERIOD_CUES})\s+(?:the\s+)?(?:month of\s+)?)?${MONTH_DAY}`, 'g'),
+      (match) => {
+        // A month alone as the whole question ("and october?") needs no "in".
+        const alone =
+          /^(?:(?:and|what about|how about|same for|now|ok|okay)\s+)?$/.test(q.slice(0, match.index)) &&
+          /^[\s?.!]*$/.test(q.slice(match.index + match[0].length));
+        const cue = match[1] ?? (alone ? 'alone' : undefined);
+        const named = dated(match.slice(2, 2 + MONTH_GROUPS), cue);
+        if (!named) return null;
+        // "Early october": the whole month, and the part of it said back.
+        const part = /^(?:early|late|mid|end of|start of|beginning of)$/.test(cue ?? '') && named.from !== named.to;
+        return {
+          from: isoDay(named.from),
+          to: isoDay(named.to),
+          ...(part ? { note: `"${cue}" (I give the whole month)` } : {}),
+        };
+      },
+    ],
+  ];
+  if (options.years)
+    matchers.push(
+      [
+        /\bsince\s+((?:19|20)\d{2})\b(?!\s*(?:\+|or|and|models?|model years?)\b)/g,
+        (match) => (Number(match[1]) <= thisYear ? { from: `${match[1]}-01-01`, to: isoDay(today) } : null),
+      ],
+      // "In 2025", "for 2025", "2025 so far": a year, not the model year of what follows it ("for 2025 tacomas").
+      [
+        /\b(?:(?:in|during|for)\s+(?:the year\s+|all of\s+)?((?:19|20)\d{2})(?=\s*(?:$|[?.!,;)]|(?:so far|to date|vs|versus|compared|and|or|at|by|from|for|in|on|with|only|total|overall)\b))(?!\s*or (?:newer|older|later|earlier))|((?:19|20)\d{2}) (?:so far|to date|ytd)\b)/g,
+        (match) => {
+          const year = Number(match[1] ?? match[2]);
+          return year <= thisYear
+            ? { from: `${year}-01-01`, to: year === thisYear ? isoDay(today) : `${year}-12-31` }
+            : null;
+        },
+      ],
+    );
+
+  const found: Array<Period & { start: number; end: number }> = [];
+  for (const [pattern, range, note] of matchers)
+    for (const match of q.matchAll(pattern)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      if (found.some((period) => start < period.end && end > period.start)) continue;
+      const named = range(match);
+      if (!named) continue;
+      const { note: part, ...days } = named;
+      found.push({ phrase: match[0].trim(), range: days, ...(note || part ? { note: note ?? part } : {}), start, end });
+    }
+  return found.map(({ start: _start, end: _end, ...period }) => period);
+}
+
+/** The period a question's answer uses ("last 30 days", "this month", "in oct"), as ISO days (UTC). */
+export function dateRangeOf(
+  q: string,
+  now = new Date(),
+  options: { years?: boolean } = {},
+): { from?: string; to?: string } | null {
+  return periodsOf(q, now, options)[0]?.range ?? null;
+}
+
+const BEFORE =
+  /\b(?:the |a )?(day|week|month|year) (?:before|prior|earlier)(?: (?:that|this|it|then))?\b(?! yesterday)/;
+
+/**
+ * A period named from the last answer's ("and the week before that?", "the day before", "the month
+ * before"): the day, or the 7 days, just before the last period began; the calendar month or year
+ * before the one it began in. Undefined when the question names none; a null range when the last
+ * answer had no period of days to go back from.
+ */
+export function periodBefore(
+  q: string,
+  last: { from?: string; to?: string } | undefined,
+): { phrase: string; range: { from: string; to: string } | null } | undefined {
+  const named = BEFORE.exec(q);
+  if (!named) return undefined;
+  const phrase = named[0];
+  if (!last?.from || !/^\d{4}-\d{2}-\d{2}$/.test(last.from)) return { phrase, range: null };
+  const start = new Date(`${last.from}T00:00:00Z`);
+  const daysBefore = (days: number) => isoDay(new Date(start.getTime() - days * 86_400_000));
+  const year = start.getUTCFullYear();
+  const range =
+    named[1] === 'day'
+      ? { from: daysBefore(1), to: daysBefore(1) }
+      : named[1] === 'week'
+        ? { from: daysBefore(7), to: daysBefore(1) }
+        : named[1] === 'year'
+          ? { from: `${year - 1}-01-01`, to: `${year - 1}-12-31` }
+          : {
+              from: isoDay(new Date(Date.UTC(year, start.getUTCMonth() - 1, 1))),
+              to: isoDay(new Date(Date.UTC(year, start.getUTCMonth(), 0))),
+            };
+  return { phrase, range };
 }
 
 /**
@@ -197,6 +367,18 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not judge figures against benchmarks; I report your own',
   ],
   [/\b(?:joke|weather|poem|story|song|recipe|news|stock market|translate)\b/, 'it is not about your data'],
+  // Greetings and small talk ("hey hows ur day going", "thanks!", "who are you"), unless the question names
+  // something the data holds ("hey how many leads today").
+  [
+    /^(?!.*\b(?:leads?|calls?|deals?|sales|sold|sell(?:s|ing)?|inventory|stock|cars?|vehicles?|units?|trucks?|suvs?|lot|customers?|gross|revenue|appointments?|salespe(?:rson|ople))\b)(?:(?:hi|hey|hello|hiya|yo|sup|howdy|greetings|good (?:morning|afternoon|evening|night))\b[\s!.,]*(?:there\b)?[\s!.,]*$|.*\b(?:how(?:'s|s| is| are| r)? (?:you|your|ya|things|life|it going)|how(?:'s|s| is) (?:your|the) (?:day|week|weekend|morning)|(?:what's|whats|wassup|wazzup) up|what'?s up|who are you|are you (?:a )?(?:bot|robot|human|real|ai)|nice to (?:meet|chat)|thanks?(?: you)?|thank you|cheers|have a (?:good|nice|great) (?:day|one|night|weekend)|good (?:bye|night)|bye)\b)/,
+    'small talk is not a question about your data',
+  ],
+  // Sports talk, though a team may share a model's name ("who won the broncos game"): declined unless
+  // the question names something the data holds ("how many broncos did we sell").
+  [
+    /^(?!.*\b(?:leads?|calls?|deals?|sales|sold|sell(?:s|ing)?|inventory|stock|cars?|vehicles?|units?|lot|customers?|gross|revenue|appointments?|salespe(?:rson|ople))\b).*(?:\b(?:games?|playoffs?|super ?bowl|world series|touchdowns?|halftime|kick-?off|quarterback|football|baseball|basketball|hockey|soccer|nfl|nba|mlb|nhl|final score|the score)\b|\bdid (?:the )?[a-z]+s (?:win|lose|beat|play)\b)/,
+    'it is not about your data',
+  ],
 ];
 
 /** Shorthand and misspellings dealers type, read as the words the rules know. */
@@ -209,8 +391,17 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bw\/o\b/g, 'without'],
   [/\bw\//g, 'with '],
   [/\b(?:u|ya)\b/g, 'you'],
+  [/\bur\b/g, 'your'],
   [/\br\b/g, 'are'],
   [/\b(?:yday|yest|ystrday|yesterdy|yesturday|yesteday)\b/g, 'yesterday'],
+  [/\b(?:nite|nght)\b/g, 'night'],
+  [/\btonite\b/g, 'tonight'],
+  // A dropped g: "sittin", "sellin'".
+  [
+    /\b(sitt|sell|mov|clos|work|gett|runn|pay|com|go|do|tak|look|hav|mak|call|answer|leas|financ|show|sett|putt|wait)in'?(?![a-z'])/g,
+    '$1ing',
+  ],
+  [/\b([a-z]{3,})in'(?![a-z])/g, '$1ing'],
   [/\b(?:tdy|tday|todya)\b/g, 'today'],
   [/\b(?:lst|lsat|lasst)\b/g, 'last'],
   [/\b(?:ths|tihs|thsi)\b/g, 'this'],
@@ -274,6 +465,42 @@ export function modelsNamed(q: string, models: string[]): string[] {
 }
 const MODEL_WORDS_TOO_COMMON = new Set(['grand', 'santa', 'range', 'land', 'model', 'town', 'sport', 'super', 'great']);
 
+const RUN_EDGES = new Set(['of', 'the', 'and', 'at', 'in', 'on', 'by', 'for']);
+/** A phrase as a pattern: its words in a row, whatever spaces or punctuation lie between them. */
+export const phrasePattern = (phrase: string, flags = '') =>
+  new RegExp(`(?<![a-z0-9])${phrase.split(' ').map(escape).join('[^a-z0-9]+')}(?![a-z0-9])`, flags);
+
+/**
+ * Rooftops named by two or more words of their name in a row ("Summit Ford" for Summit Ford Westside),
+ * longest first: the words name the rooftop, so a make among them is not a make asked about. A run
+ * of words every rooftop shares (the group's own name) names none of them.
+ */
+export function rooftopPhrases(q: string, dealers: Vocabulary['dealers']): Array<{ phrase: string; ids: string[] }> {
+  const tokens = (text: string) =>
+    normalize(text)
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+  const runs = new Map<string, Set<string>>();
+  for (const dealer of dealers) {
+    const words = tokens(dealer.name);
+    for (let start = 0; start < words.length; start += 1)
+      for (let end = start + 2; end <= words.length; end += 1) {
+        if (RUN_EDGES.has(words[start]!) || RUN_EDGES.has(words[end - 1]!)) continue;
+        const phrase = words.slice(start, end).join(' ');
+        runs.set(phrase, (runs.get(phrase) ?? new Set()).add(dealer.id));
+      }
+  }
+  let rest = ` ${tokens(q).join(' ')} `;
+  const found: Array<{ phrase: string; ids: string[] }> = [];
+  const longestFirst = [...runs].sort(([a], [b]) => b.split(' ').length - a.split(' ').length || b.length - a.length);
+  for (const [phrase, ids] of longestFirst) {
+    if ((dealers.length > 1 && ids.size === dealers.length) || !rest.includes(` ${phrase} `)) continue;
+    found.push({ phrase, ids: [...ids] });
+    rest = rest.split(` ${phrase} `).join(' | ');
+  }
+  return found;
+}
+
 /** Salespeople named: the whole name, or a first name only one of them has. */
 export function salespersonNamed(q: string, salespeople: string[]): string | undefined {
   const whole = salespeople.find((person) => normalize(q).includes(normalize(person)));
@@ -292,12 +519,24 @@ export const NOT_WORKED =
   /\b(?:not|never|haven'?t|hasn'?t|have not|has not|wasn'?t|weren'?t)\s+(?:been\s+|yet\s+|ever\s+)*(?:contacted|worked|touched|called back|responded to)\b|\buncontacted\b/g;
 export const NEGATED =
   /\b(?:not|never|haven'?t|hasn'?t|have not|has not|didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|aren'?t|isn'?t)\s+(?:been\s+|yet\s+|ever\s+|get\s+|got\s+)*(?:sold|closed|bought|converted|showed|shown|show(?:ed)? up|lost|set)\b|\bunsold\b|\bno[- ]shows?\b/g;
+/**
+ * Days to sell, however it is asked ("days to sell", "turn time", "how long does it take to sell",
+ * "how fast do trucks sell", "our turn on used"): a sold vehicle's days from stock-in to sale.
+ */
+export const DAYS_TO_SELL =
+  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) /;
+
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\bcost per (?:lead|sale|deal)\b|\bcpl\b|\bspend(?:ing)?\b|\bspent\b|\broi\b|\breturn on\b|\bad budget\b|\bcost of\b/,
     'I do not read what sources cost (GET /leads/stats/by-source gives cost per lead)',
   ],
+  [
+    /\bturnover\b|\bturn rate\b|\binventory turns?\b|\bturns (?:a|per) year\b/,
+    'I do not compute inventory turnover (I can give the average days to sell)',
+  ],
+  [/\bmedians?\b/, 'I do not compute medians (I can give averages)'],
 ];
 
 /** Constraints dealers ask for that no filter expresses: said back as not used. */
