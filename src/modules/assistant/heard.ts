@@ -1,4 +1,4 @@
-import type { QueryFilters, Subject } from './query';
+import { VEHICLE_RANGE_FILTERS, type QueryFilters, type Subject } from './query';
 import {
   AMOUNT,
   AT_LEAST,
@@ -42,23 +42,7 @@ export function rateOf(q: string, subject: Subject): string | null {
 
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
-  vehicles: [
-    'dealer_id',
-    'condition',
-    'body_style',
-    'make',
-    'model',
-    'color',
-    'status',
-    'price_min',
-    'price_max',
-    'year_min',
-    'year_max',
-    'mileage_min',
-    'mileage_max',
-    'days_on_lot_min',
-    'days_on_lot_max',
-  ],
+  vehicles: ['dealer_id', 'condition', 'body_style', 'make', 'model', 'color', 'status', ...VEHICLE_RANGE_FILTERS],
   leads: [
     'dealer_id',
     'from',

@@ -244,7 +244,8 @@ const LIST_FILTERS = [
   'type',
   'contract_type',
 ] as const;
-const NUMBER_FILTERS = [
+/** The ranges a vehicle question may bound: price, model year, mileage, days on the lot. */
+export const VEHICLE_RANGE_FILTERS = [
   'price_min',
   'price_max',
   'year_min',
@@ -253,8 +254,8 @@ const NUMBER_FILTERS = [
   'mileage_max',
   'days_on_lot_min',
   'days_on_lot_max',
-  'duration_min',
 ] as const;
+const NUMBER_FILTERS = [...VEHICLE_RANGE_FILTERS, 'duration_min'] as const;
 
 /** Filters from outside (a provider's tool call), checked field by field: lists of short strings, finite numbers, ISO dates. */
 export function cleanFilters(raw: unknown): QueryFilters {
