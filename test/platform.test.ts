@@ -1,6 +1,7 @@
 import { restRoutes } from '../src/http/operations';
 import { schema } from '../src/schema';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS_FILE, printOperationsFile, printSchemaFile, SCHEMA_FILE } from '../src/schema-file';
 import { startTestApp, type TestApp } from './helpers/app';
@@ -25,6 +26,25 @@ describe('platform: errors, documentation, health and the request log', () => {
     expect(readFileSync(SCHEMA_FILE, 'utf8')).toBe(printSchemaFile());
     expect(readFileSync(OPERATIONS_FILE, 'utf8')).toBe(printOperationsFile());
   });
+
+  it('keeps an idle connection open past the 4 to 5 s clients keep theirs, so a reused connection is answered', async () => {
+    const { port } = new URL(app.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const ask = () => socket.write('GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const answers = () => received.match(/HTTP\/1\.1 200 /g)?.length ?? 0;
+    ask();
+    await expect.poll(answers, { timeout: 10_000 }).toBe(1);
+    expect(received).toMatch(/^keep-alive: timeout=65\r$/im);
+    await new Promise((resolve) => setTimeout(resolve, 5_500)); // past Node's default of 5 s
+    expect(socket.destroyed).toBe(false);
+    ask();
+    await expect.poll(answers, { timeout: 10_000 }).toBe(2);
+    socket.end();
+    await closed;
+  }, 30_000);
 
   it('answers malformed JSON with 400', async () => {
     const response = await app.client.request('POST', '/api/v1/auth/login', {

@@ -102,6 +102,9 @@ function securityHeaders(headers: Record<string, string | string[]>): Record<str
   return extra;
 }
 
+/** How long an idle keep-alive connection stays open: past what clients and load balancers keep. */
+const KEEP_ALIVE_MS = 65_000;
+
 /** A request the HTTP parser could not read (headers too large, garbage, too slow): the error shape, then close. */
 function refuseUnreadable(error: NodeJS.ErrnoException, socket: Duplex, maxHeaderSize: number): void {
   if (!socket.writable || error.code === 'ECONNRESET') {
@@ -274,6 +277,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   );
   server.headersTimeout = options.headersTimeoutMs;
   server.requestTimeout = options.requestTimeoutMs;
+  // An idle keep-alive connection stays open longer than clients and load balancers keep theirs
+  // (Node's fetch 4 s, browsers about 60 s, load balancers 60 s by default): with Node's 5 s a client
+  // could send a request on a connection just as the server closed it, and see a reset, not an answer.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
     refuseUnreadable(error, socket, http.maxHeaderSize),
   );
