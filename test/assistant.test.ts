@@ -626,6 +626,41 @@ describe('the assistant without a provider', () => {
         ].map((q) => ({ q, expect: { says: '^You have', says_not: 'Not used' } })),
       ],
     ],
+    [
+      'a follow-up that asks for an order, listing the same vehicles in it',
+      [
+        {
+          conversation: 'order',
+          q: 'how many used tacomas under 35k',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'used' AND v.model = 'Tacoma' AND v.price < 35000",
+          },
+        },
+        {
+          conversation: 'order',
+          q: 'which ones have the lowest miles',
+          expect: {
+            vins: "SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'used' AND v.model = 'Tacoma' AND v.price < 35000 AND v.mileage IS NOT NULL ORDER BY v.mileage, v.id LIMIT 10",
+          },
+        },
+        {
+          conversation: 'order',
+          q: 'cheapest',
+          expect: {
+            vins: "SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'used' AND v.model = 'Tacoma' AND v.price < 35000 ORDER BY v.price, v.id LIMIT 10",
+          },
+        },
+        {
+          conversation: 'order',
+          q: 'most miles',
+          expect: {
+            vins_among:
+              "SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'used' AND v.model = 'Tacoma' AND v.price < 35000",
+          },
+        },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

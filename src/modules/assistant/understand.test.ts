@@ -642,3 +642,27 @@ describe('small talk', () => {
     expect(understand('how are sales this month', vocabulary, null, NOW)).not.toMatchObject({ declined: true });
   });
 });
+
+describe('follow-ups that order, narrow, compare or act', () => {
+  const chain = (questions: string[]) =>
+    questions.reduce<AssistantQuery[]>(
+      (queries, question) => [...queries, read(question, queries.at(-1) ?? null)!],
+      [],
+    );
+
+  it('lists the same set in the order a follow-up asks for', () => {
+    const tacomas = { condition: ['used'], model: ['Tacoma'], price_max: 34999.99 };
+    for (const [question, field, order] of [
+      ['which ones have the lowest miles', 'mileage', 'asc'],
+      ['cheapest', 'price', 'asc'],
+      ['newest', 'days_on_lot', 'asc'],
+      ['highest price', 'price', 'desc'],
+      ['most miles', 'mileage', 'desc'],
+    ] as const) {
+      const [, ordered] = chain(['how many used tacomas under 35k', question]);
+      expect(ordered, question).toMatchObject({ subject: 'vehicles', measure: 'list', field, order, filters: tacomas });
+    }
+    // "The cheapest one" is still the one.
+    expect(chain(['how many used tacomas under 35k', 'whats the cheapest one'])[1]).toMatchObject({ measure: 'min' });
+  });
+});

@@ -143,10 +143,13 @@ function measureOf(
       )
     )
       return superlative('max', 'days_on_lot');
-    if (/\bnewest arrivals?\b|\bmost recent arrivals?\b|\bjust arrived\b|\bfreshest\b|\bfewest days\b/.test(q))
+    if (/\bnewest (?:model )?years?\b/.test(q)) return superlative('max', 'year');
+    // On a lot, the newest are those that arrived last (as the oldest have sat the longest).
+    if (/\bnewest\b|\bmost recent arrivals?\b|\bjust arrived\b|\bfreshest\b|\bfewest days\b/.test(q))
       return superlative('min', 'days_on_lot');
-    if (/\bhighest mileage\b|\bmost miles\b/.test(q)) return superlative('max', 'mileage');
-    if (/\blowest mileage\b|\bfewest miles\b|\bleast miles\b/.test(q)) return superlative('min', 'mileage');
+    if (/\bhighest (?:mileage|miles)\b|\bmost (?:miles|mileage)\b/.test(q)) return superlative('max', 'mileage');
+    if (/\blowest (?:mileage|miles)\b|\bfewest miles\b|\bleast (?:miles|mileage)\b/.test(q))
+      return superlative('min', 'mileage');
     if (/\boldest model year\b|\boldest year\b/.test(q)) return superlative('min', 'year');
     // "Our oldest Escape": on a lot, oldest means aged the longest.
     if (/\boldest\b/.test(q)) return superlative('max', 'days_on_lot');
@@ -408,11 +411,20 @@ export function understand(
     }
   }
   const group = groupOf(q, subject);
+  // "Highest price", "most miles" after a count or list: the same vehicles, in that order.
+  const orderOnly =
+    previous !== null &&
+    subject === previous.subject &&
+    !group &&
+    Object.keys(heard).length === 0 &&
+    q.split(' ').length <= 4 &&
+    (measured?.measure === 'max' || measured?.measure === 'min' || (measured?.measure === 'list' && !!measured.order));
   // A short question naming no subject follows up only when it says something we read ("which ones?", "just the Fords");
   // a rate asked of the same subject with nothing else named ("what's the answer rate?") is over the same rows.
   const followUp =
     previous !== null &&
     (FOLLOW_UP.test(q) ||
+      orderOnly ||
       soldOfLeads ||
       (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
       (!explicitSubject &&
@@ -513,7 +525,24 @@ export function understand(
               SUPPORTED[subject].includes(key as keyof QueryFilters),
           ),
         );
+    // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
+    // cheapest one" is still the one.
+    const ordered =
+      sameSubject &&
+      !/\bthe\b|\bone\b/.test(q) &&
+      subject === 'vehicles' &&
+      (previous.measure === 'count' || previous.measure === 'list') &&
+      !grouping &&
+      (measured?.measure === 'max' || measured?.measure === 'min')
+        ? {
+            measure: 'list' as const,
+            field: measured.field,
+            order: measured.measure === 'max' ? ('desc' as const) : ('asc' as const),
+            limit: measured.limit ?? previous.limit ?? 10,
+          }
+        : null;
     const measure =
+      ordered ??
       usable(measured) ??
       (sameSubject
         ? { measure: previous.measure, field: previous.field, order: previous.order, limit: previous.limit }
