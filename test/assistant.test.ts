@@ -661,6 +661,29 @@ describe('the assistant without a provider', () => {
         },
       ],
     ],
+    [
+      'those leads that turned into deals, keeping the source and period',
+      [
+        {
+          conversation: 'sold-leads',
+          q: 'how many leads did we get from cargurus in october',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM leads l JOIN sources s ON s.id = l.source_id WHERE l.dealer_group_id {g} AND s.name = 'CarGurus' AND (l.received_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start:10}' AND '{month_end:10}'",
+          },
+        },
+        {
+          conversation: 'sold-leads',
+          q: 'how many of those turned into deals',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM leads l JOIN sources s ON s.id = l.source_id WHERE l.dealer_group_id {g} AND s.name = 'CarGurus' AND {sold} AND (l.received_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start:10}' AND '{month_end:10}'",
+            says: 'CarGurus',
+            says_not: 'Not used',
+          },
+        },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

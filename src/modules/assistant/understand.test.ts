@@ -665,4 +665,19 @@ describe('follow-ups that order, narrow, compare or act', () => {
     // "The cheapest one" is still the one.
     expect(chain(['how many used tacomas under 35k', 'whats the cheapest one'])[1]).toMatchObject({ measure: 'min' });
   });
+
+  it('reads those leads that turned into deals, closed or bought as the sold ones, keeping every filter', () => {
+    const october = { from: '2026-10-01', to: '2026-10-31', source: 'Cars.com' };
+    for (const question of [
+      'how many of those turned into deals',
+      'how many of those closed',
+      'how many of them became sales',
+      'how many of those bought',
+    ]) {
+      const [, sold] = chain(['how many leads did we get from cars.com in october', question]);
+      expect(sold, question).toEqual({ subject: 'leads', measure: 'count', filters: { ...october, status: ['sold'] } });
+    }
+    const [, rate] = chain(['how many leads did we get from cars.com in october', 'what % of those bought']);
+    expect(rate).toMatchObject({ subject: 'leads', measure: 'rate', field: 'sold', filters: october });
+  });
 });

@@ -304,6 +304,10 @@ function groupOf(q: string, subject: Subject): Grouping | null {
 const FOLLOW_UP =
   /^(?:and|but|also|what about|how about|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
+/** What leads did when they sold: "turned into deals", "became sales", "bought". */
+const LEADS_SOLD =
+  /\b(?:turned|turn|converted|convert|became|become|led|resulted|ended up)(?: (?:into|to|in|as))? (?:an? )?(?:deals?|sales?|buyers?|customers?)\b|\bbought\b/g;
+
 /** Reads a question, given the query the conversation's last answer ran (for follow-ups). */
 export function understand(
   question: string,
@@ -311,7 +315,8 @@ export function understand(
   previous: AssistantQuery | null,
   now = new Date(),
 ): Understanding {
-  const q = readable(question);
+  // After a question about leads, "turned into deals" or "bought" is those leads sold (a deal linked or the status).
+  const q = previous?.subject === 'leads' ? readable(question).replace(LEADS_SOLD, 'sold') : readable(question);
   if (!q) return { query: null, reason: 'the question is empty' };
   const declined = NOT_DATA.find(([pattern]) => pattern.test(q));
   if (declined) return { query: null, reason: declined[1], declined: true };
