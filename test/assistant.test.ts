@@ -684,6 +684,18 @@ describe('the assistant without a provider', () => {
         },
       ],
     ],
+    [
+      'salespeople ranked by gross, not by deal count',
+      [
+        {
+          q: 'whos our top salesperson ytd by gross',
+          expect: {
+            groups:
+              "SELECT lower(d.salesperson) || ' total gross' AS label, sum(d.front_gross + d.back_gross)::float8 AS n FROM sales d WHERE d.dealer_group_id {g} AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{year_start}' AND '{today}' GROUP BY lower(d.salesperson)",
+          },
+        },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

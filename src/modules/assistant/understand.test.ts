@@ -680,4 +680,17 @@ describe('follow-ups that order, narrow, compare or act', () => {
     const [, rate] = chain(['how many leads did we get from cars.com in october', 'what % of those bought']);
     expect(rate).toMatchObject({ subject: 'leads', measure: 'rate', field: 'sold', filters: october });
   });
+
+  it('ranks salespeople by the gross named, not by deal count', () => {
+    expect(read('whos our top salesperson ytd by gross')).toMatchObject({
+      measure: 'sum',
+      field: 'total_gross',
+      group_by: 'salesperson',
+    });
+    expect(read('who sold the most back end gross this year')).toMatchObject({
+      measure: 'sum',
+      field: 'back_gross',
+      group_by: 'salesperson',
+    });
+  });
 });

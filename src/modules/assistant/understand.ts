@@ -154,6 +154,13 @@ function measureOf(
     // "Our oldest Escape": on a lot, oldest means aged the longest.
     if (/\boldest\b/.test(q)) return superlative('max', 'days_on_lot');
   } else if (subject === 'sales') {
+    // "Top salesperson by gross", "who sold the most front end gross": ranked by the total of that figure.
+    if (
+      /\bby (?:(?:total|front|back)(?:[- ]?end)? )?(?:gross|profit|revenue)\b|\bmost (?:(?:total|front|back)(?:[- ]?end)? )?(?:gross|profit)\b/.test(
+        q,
+      )
+    )
+      return { measure: 'sum', field: fieldOf(q, subject) ?? 'total_gross' };
     // "What did we gross in October?": gross or revenue with no other measure is their total.
     if (
       /\bgross(?:ed)?\b|\brevenue\b|\bprofit\b/.test(q) &&
