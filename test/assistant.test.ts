@@ -696,6 +696,20 @@ describe('the assistant without a provider', () => {
         },
       ],
     ],
+    [
+      'a follow-up that adds a filter, keeping the period',
+      [
+        { conversation: 'first-time', q: 'calls from google yesterday', expect: { says: '^You have' } },
+        {
+          conversation: 'first-time',
+          q: 'how many were first time callers',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM calls c WHERE c.dealer_group_id {g} AND c.first_time_caller AND (c.started_at AT TIME ZONE 'UTC')::date = '{ago:1}'",
+          },
+        },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

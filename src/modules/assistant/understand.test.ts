@@ -693,4 +693,13 @@ describe('follow-ups that order, narrow, compare or act', () => {
       group_by: 'salesperson',
     });
   });
+
+  it('keeps the period and filters when a follow-up adds a filter', () => {
+    const [, firstTime] = chain(['calls from google ads yesterday', 'how many were first time callers']);
+    expect(firstTime).toEqual({
+      subject: 'calls',
+      measure: 'count',
+      filters: { from: '2026-11-20', to: '2026-11-20', source: 'Google Ads', first_time: true },
+    });
+  });
 });

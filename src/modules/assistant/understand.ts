@@ -437,6 +437,8 @@ export function understand(
     previous !== null &&
     (FOLLOW_UP.test(q) ||
       orderOnly ||
+      // "How many were first time callers?": of the last answer's rows, with what it names added.
+      (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
       soldOfLeads ||
       (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
       (!explicitSubject &&
