@@ -710,6 +710,27 @@ describe('the assistant without a provider', () => {
         },
       ],
     ],
+    [
+      'a comparison that swaps the filter, keeping the figure and period',
+      [
+        {
+          conversation: 'versus',
+          q: 'avg front gross on finance deals last month',
+          expect: {
+            value:
+              "SELECT avg(d.front_gross)::float8 AS value FROM sales d WHERE d.dealer_group_id {g} AND d.contract_type = 'finance' AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+          },
+        },
+        {
+          conversation: 'versus',
+          q: 'vs cash deals',
+          expect: {
+            value:
+              "SELECT avg(d.front_gross)::float8 AS value FROM sales d WHERE d.dealer_group_id {g} AND d.contract_type = 'cash' AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+          },
+        },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

@@ -702,4 +702,16 @@ describe('follow-ups that order, narrow, compare or act', () => {
       filters: { from: '2026-11-20', to: '2026-11-20', source: 'Google Ads', first_time: true },
     });
   });
+
+  it('keeps the figure and period of a comparison, swapping the filter', () => {
+    for (const question of ['vs cash deals', 'compared to cash deals', 'what about cash deals', 'and cash']) {
+      const [, cash] = chain(['avg front gross on finance deals last month', question]);
+      expect(cash, question).toEqual({
+        subject: 'sales',
+        measure: 'average',
+        field: 'front_gross',
+        filters: { from: '2026-10-01', to: '2026-10-31', contract_type: ['cash'] },
+      });
+    }
+  });
 });

@@ -309,7 +309,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
 }
 
 const FOLLOW_UP =
-  /^(?:and|but|also|what about|how about|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought". */
 const LEADS_SOLD =
