@@ -731,6 +731,13 @@ describe('the assistant without a provider', () => {
         },
       ],
     ],
+    [
+      'a request to message people, declined also as a follow-up',
+      [
+        { conversation: 'text', q: 'list the 5 cheapest trucks we have', expect: { says: 'Truck' } },
+        { conversation: 'text', q: 'text my sales team about them', expect: { declined: true } },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

@@ -714,4 +714,17 @@ describe('follow-ups that order, narrow, compare or act', () => {
       });
     }
   });
+
+  it('declines sending anything to anyone, also as a follow-up', () => {
+    const trucks = read('list the 5 cheapest trucks we have');
+    for (const question of [
+      'text my sales team about them',
+      'email them to my manager',
+      'can you send this to the team',
+      'message everyone',
+    ])
+      expect(understand(question, vocabulary, trucks, NOW), question).toMatchObject({ query: null, declined: true });
+    // Questions about calls are not requests to call.
+    expect(read('calls by source this month')).toMatchObject({ subject: 'calls' });
+  });
 });
