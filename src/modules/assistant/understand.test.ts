@@ -687,6 +687,12 @@ describe('follow-ups that order, narrow, compare or act', () => {
       field: 'total_gross',
       group_by: 'salesperson',
     });
+    // A ranking by a figure it does not read is said back, not silently made a count.
+    expect(understand('top salesperson by commission this year', vocabulary, null, NOW)).toMatchObject({
+      query: { measure: 'count', group_by: 'salesperson' },
+      unused: [expect.stringContaining('ranking by "commission"')],
+    });
+    expect(understand('top salesperson by units this year', vocabulary, null, NOW)).toMatchObject({ unused: [] });
     expect(read('who sold the most back end gross this year')).toMatchObject({
       measure: 'sum',
       field: 'back_gross',

@@ -315,6 +315,10 @@ const FOLLOW_UP =
 const LEADS_SOLD =
   /\b(?:turned|turn|converted|convert|became|become|led|resulted|ended up)(?: (?:into|to|in|as))? (?:an? )?(?:deals?|sales?|buyers?|customers?)\b|\bbought\b/g;
 
+/** What "by …" may name in a ranking counted: groups, counts and periods, none of them a figure it cannot read. */
+const RANKED_BY_COUNT =
+  /^(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?|makes?|models?|body|bodies|styles?|conditions?|sources?|channels?|providers?|vendors?|status(?:es)?|types?|salespe(?:rson|ople)|reps?|persons?|people|closers?|volume|units?|deals?|count|numbers?|sales|leads?|calls?|cars?|vehicles?|day|week|month|year|hour|time|far|the|a|an|our|each|every|all|far)$/;
+
 /** Reads a question, given the query the conversation's last answer ran (for follow-ups). */
 export function understand(
   question: string,
@@ -604,6 +608,13 @@ export function understand(
   // "Which rooftop has the most used cars?" is a breakdown: counted per group, not listed.
   const chosen = usable(measured);
   const measure = chosen && !(grouping && chosen.measure === 'list') ? chosen : { measure: 'count' as const };
+  // "Top salesperson by commission": a ranking by what is not read is said back, not silently made a count.
+  const rankedBy =
+    grouping && measure.measure === 'count'
+      ? /\b(?:top|best|worst|rank(?:ed|ing)?|leading|who)\b.*?\bby ([a-z][a-z'-]*)/.exec(figureText)?.[1]
+      : undefined;
+  if (rankedBy && !RANKED_BY_COUNT.test(rankedBy))
+    unused.push(`the ranking by "${rankedBy}" (I ranked by how many; I rank by gross or sale price too)`);
   // "Which store has the fewest leads?", "worst close rate by salesperson": the low end of the ranking.
   if (grouping && /\b(?:fewest|least|lowest|worst|bottom|slowest)\b/.test(q))
     return {
