@@ -626,6 +626,118 @@ describe('the assistant without a provider', () => {
         ].map((q) => ({ q, expect: { says: '^You have', says_not: 'Not used' } })),
       ],
     ],
+    [
+      'a follow-up that asks for an order, listing the same vehicles in it',
+      [
+        {
+          conversation: 'order',
+          q: 'how many used tacomas under 35k',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'used' AND v.model = 'Tacoma' AND v.price < 35000",
+          },
+        },
+        {
+          conversation: 'order',
+          q: 'which ones have the lowest miles',
+          expect: {
+            vins: "SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'used' AND v.model = 'Tacoma' AND v.price < 35000 AND v.mileage IS NOT NULL ORDER BY v.mileage, v.id LIMIT 10",
+          },
+        },
+        {
+          conversation: 'order',
+          q: 'cheapest',
+          expect: {
+            vins: "SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'used' AND v.model = 'Tacoma' AND v.price < 35000 ORDER BY v.price, v.id LIMIT 10",
+          },
+        },
+        {
+          conversation: 'order',
+          q: 'most miles',
+          expect: {
+            vins_among:
+              "SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'used' AND v.model = 'Tacoma' AND v.price < 35000",
+          },
+        },
+      ],
+    ],
+    [
+      'those leads that turned into deals, keeping the source and period',
+      [
+        {
+          conversation: 'sold-leads',
+          q: 'how many leads did we get from cargurus in october',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM leads l JOIN sources s ON s.id = l.source_id WHERE l.dealer_group_id {g} AND s.name = 'CarGurus' AND (l.received_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start:10}' AND '{month_end:10}'",
+          },
+        },
+        {
+          conversation: 'sold-leads',
+          q: 'how many of those turned into deals',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM leads l JOIN sources s ON s.id = l.source_id WHERE l.dealer_group_id {g} AND s.name = 'CarGurus' AND {sold} AND (l.received_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start:10}' AND '{month_end:10}'",
+            says: 'CarGurus',
+            says_not: 'Not used',
+          },
+        },
+      ],
+    ],
+    [
+      'salespeople ranked by gross, not by deal count',
+      [
+        {
+          q: 'whos our top salesperson ytd by gross',
+          expect: {
+            groups:
+              "SELECT lower(d.salesperson) || ' total gross' AS label, sum(d.front_gross + d.back_gross)::float8 AS n FROM sales d WHERE d.dealer_group_id {g} AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{year_start}' AND '{today}' GROUP BY lower(d.salesperson)",
+          },
+        },
+      ],
+    ],
+    [
+      'a follow-up that adds a filter, keeping the period',
+      [
+        { conversation: 'first-time', q: 'calls from google yesterday', expect: { says: '^You have' } },
+        {
+          conversation: 'first-time',
+          q: 'how many were first time callers',
+          expect: {
+            count:
+              "SELECT count(*) AS n FROM calls c WHERE c.dealer_group_id {g} AND c.first_time_caller AND (c.started_at AT TIME ZONE 'UTC')::date = '{ago:1}'",
+          },
+        },
+      ],
+    ],
+    [
+      'a comparison that swaps the filter, keeping the figure and period',
+      [
+        {
+          conversation: 'versus',
+          q: 'avg front gross on finance deals last month',
+          expect: {
+            value:
+              "SELECT avg(d.front_gross)::float8 AS value FROM sales d WHERE d.dealer_group_id {g} AND d.contract_type = 'finance' AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+          },
+        },
+        {
+          conversation: 'versus',
+          q: 'vs cash deals',
+          expect: {
+            value:
+              "SELECT avg(d.front_gross)::float8 AS value FROM sales d WHERE d.dealer_group_id {g} AND d.contract_type = 'cash' AND (d.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+          },
+        },
+      ],
+    ],
+    [
+      'a request to message people, declined also as a follow-up',
+      [
+        { conversation: 'text', q: 'list the 5 cheapest trucks we have', expect: { says: 'Truck' } },
+        { conversation: 'text', q: 'text my sales team about them', expect: { declined: true } },
+      ],
+    ],
   ])('answers %s as asked (issue 16)', async (_name, questions) => {
     // Any expectation with only `says` checks the text; the fixture's judge needs an answer.
     expect(await ask(questions)).toEqual([]);

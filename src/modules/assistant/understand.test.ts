@@ -642,3 +642,95 @@ describe('small talk', () => {
     expect(understand('how are sales this month', vocabulary, null, NOW)).not.toMatchObject({ declined: true });
   });
 });
+
+describe('follow-ups that order, narrow, compare or act', () => {
+  const chain = (questions: string[]) =>
+    questions.reduce<AssistantQuery[]>(
+      (queries, question) => [...queries, read(question, queries.at(-1) ?? null)!],
+      [],
+    );
+
+  it('lists the same set in the order a follow-up asks for', () => {
+    const tacomas = { condition: ['used'], model: ['Tacoma'], price_max: 34999.99 };
+    for (const [question, field, order] of [
+      ['which ones have the lowest miles', 'mileage', 'asc'],
+      ['cheapest', 'price', 'asc'],
+      ['newest', 'days_on_lot', 'asc'],
+      ['highest price', 'price', 'desc'],
+      ['most miles', 'mileage', 'desc'],
+    ] as const) {
+      const [, ordered] = chain(['how many used tacomas under 35k', question]);
+      expect(ordered, question).toMatchObject({ subject: 'vehicles', measure: 'list', field, order, filters: tacomas });
+    }
+    // "The cheapest one" is still the one.
+    expect(chain(['how many used tacomas under 35k', 'whats the cheapest one'])[1]).toMatchObject({ measure: 'min' });
+  });
+
+  it('reads those leads that turned into deals, closed or bought as the sold ones, keeping every filter', () => {
+    const october = { from: '2026-10-01', to: '2026-10-31', source: 'Cars.com' };
+    for (const question of [
+      'how many of those turned into deals',
+      'how many of those closed',
+      'how many of them became sales',
+      'how many of those bought',
+    ]) {
+      const [, sold] = chain(['how many leads did we get from cars.com in october', question]);
+      expect(sold, question).toEqual({ subject: 'leads', measure: 'count', filters: { ...october, status: ['sold'] } });
+    }
+    const [, rate] = chain(['how many leads did we get from cars.com in october', 'what % of those bought']);
+    expect(rate).toMatchObject({ subject: 'leads', measure: 'rate', field: 'sold', filters: october });
+  });
+
+  it('ranks salespeople by the gross named, not by deal count', () => {
+    expect(read('whos our top salesperson ytd by gross')).toMatchObject({
+      measure: 'sum',
+      field: 'total_gross',
+      group_by: 'salesperson',
+    });
+    // A ranking by a figure it does not read is said back, not silently made a count.
+    expect(understand('top salesperson by commission this year', vocabulary, null, NOW)).toMatchObject({
+      query: { measure: 'count', group_by: 'salesperson' },
+      unused: [expect.stringContaining('ranking by "commission"')],
+    });
+    expect(understand('top salesperson by units this year', vocabulary, null, NOW)).toMatchObject({ unused: [] });
+    expect(read('who sold the most back end gross this year')).toMatchObject({
+      measure: 'sum',
+      field: 'back_gross',
+      group_by: 'salesperson',
+    });
+  });
+
+  it('keeps the period and filters when a follow-up adds a filter', () => {
+    const [, firstTime] = chain(['calls from google ads yesterday', 'how many were first time callers']);
+    expect(firstTime).toEqual({
+      subject: 'calls',
+      measure: 'count',
+      filters: { from: '2026-11-20', to: '2026-11-20', source: 'Google Ads', first_time: true },
+    });
+  });
+
+  it('keeps the figure and period of a comparison, swapping the filter', () => {
+    for (const question of ['vs cash deals', 'compared to cash deals', 'what about cash deals', 'and cash']) {
+      const [, cash] = chain(['avg front gross on finance deals last month', question]);
+      expect(cash, question).toEqual({
+        subject: 'sales',
+        measure: 'average',
+        field: 'front_gross',
+        filters: { from: '2026-10-01', to: '2026-10-31', contract_type: ['cash'] },
+      });
+    }
+  });
+
+  it('declines sending anything to anyone, also as a follow-up', () => {
+    const trucks = read('list the 5 cheapest trucks we have');
+    for (const question of [
+      'text my sales team about them',
+      'email them to my manager',
+      'can you send this to the team',
+      'message everyone',
+    ])
+      expect(understand(question, vocabulary, trucks, NOW), question).toMatchObject({ query: null, declined: true });
+    // Questions about calls are not requests to call.
+    expect(read('calls by source this month')).toMatchObject({ subject: 'calls' });
+  });
+});

@@ -143,14 +143,24 @@ function measureOf(
       )
     )
       return superlative('max', 'days_on_lot');
-    if (/\bnewest arrivals?\b|\bmost recent arrivals?\b|\bjust arrived\b|\bfreshest\b|\bfewest days\b/.test(q))
+    if (/\bnewest (?:model )?years?\b/.test(q)) return superlative('max', 'year');
+    // On a lot, the newest are those that arrived last (as the oldest have sat the longest).
+    if (/\bnewest\b|\bmost recent arrivals?\b|\bjust arrived\b|\bfreshest\b|\bfewest days\b/.test(q))
       return superlative('min', 'days_on_lot');
-    if (/\bhighest mileage\b|\bmost miles\b/.test(q)) return superlative('max', 'mileage');
-    if (/\blowest mileage\b|\bfewest miles\b|\bleast miles\b/.test(q)) return superlative('min', 'mileage');
+    if (/\bhighest (?:mileage|miles)\b|\bmost (?:miles|mileage)\b/.test(q)) return superlative('max', 'mileage');
+    if (/\blowest (?:mileage|miles)\b|\bfewest miles\b|\bleast (?:miles|mileage)\b/.test(q))
+      return superlative('min', 'mileage');
     if (/\boldest model year\b|\boldest year\b/.test(q)) return superlative('min', 'year');
     // "Our oldest Escape": on a lot, oldest means aged the longest.
     if (/\boldest\b/.test(q)) return superlative('max', 'days_on_lot');
   } else if (subject === 'sales') {
+    // "Top salesperson by gross", "who sold the most front end gross": ranked by the total of that figure.
+    if (
+      /\bby (?:(?:total|front|back)(?:[- ]?end)? )?(?:gross|profit|revenue)\b|\bmost (?:(?:total|front|back)(?:[- ]?end)? )?(?:gross|profit)\b/.test(
+        q,
+      )
+    )
+      return { measure: 'sum', field: fieldOf(q, subject) ?? 'total_gross' };
     // "What did we gross in October?": gross or revenue with no other measure is their total.
     if (
       /\bgross(?:ed)?\b|\brevenue\b|\bprofit\b/.test(q) &&
@@ -299,7 +309,15 @@ function groupOf(q: string, subject: Subject): Grouping | null {
 }
 
 const FOLLOW_UP =
-  /^(?:and|but|also|what about|how about|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+
+/** What leads did when they sold: "turned into deals", "became sales", "bought". */
+const LEADS_SOLD =
+  /\b(?:turned|turn|converted|convert|became|become|led|resulted|ended up)(?: (?:into|to|in|as))? (?:an? )?(?:deals?|sales?|buyers?|customers?)\b|\bbought\b/g;
+
+/** What "by …" may name in a ranking counted: groups, counts and periods, none of them a figure it cannot read. */
+const RANKED_BY_COUNT =
+  /^(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?|makes?|models?|body|bodies|styles?|conditions?|sources?|channels?|providers?|vendors?|status(?:es)?|types?|salespe(?:rson|ople)|reps?|persons?|people|closers?|volume|units?|deals?|count|numbers?|sales|leads?|calls?|cars?|vehicles?|day|week|month|year|hour|time|far|the|a|an|our|each|every|all|far)$/;
 
 /** Reads a question, given the query the conversation's last answer ran (for follow-ups). */
 export function understand(
@@ -308,7 +326,8 @@ export function understand(
   previous: AssistantQuery | null,
   now = new Date(),
 ): Understanding {
-  const q = readable(question);
+  // After a question about leads, "turned into deals" or "bought" is those leads sold (a deal linked or the status).
+  const q = previous?.subject === 'leads' ? readable(question).replace(LEADS_SOLD, 'sold') : readable(question);
   if (!q) return { query: null, reason: 'the question is empty' };
   const declined = NOT_DATA.find(([pattern]) => pattern.test(q));
   if (declined) return { query: null, reason: declined[1], declined: true };
@@ -408,11 +427,22 @@ export function understand(
     }
   }
   const group = groupOf(q, subject);
+  // "Highest price", "most miles" after a count or list: the same vehicles, in that order.
+  const orderOnly =
+    previous !== null &&
+    subject === previous.subject &&
+    !group &&
+    Object.keys(heard).length === 0 &&
+    q.split(' ').length <= 4 &&
+    (measured?.measure === 'max' || measured?.measure === 'min' || (measured?.measure === 'list' && !!measured.order));
   // A short question naming no subject follows up only when it says something we read ("which ones?", "just the Fords");
   // a rate asked of the same subject with nothing else named ("what's the answer rate?") is over the same rows.
   const followUp =
     previous !== null &&
     (FOLLOW_UP.test(q) ||
+      orderOnly ||
+      // "How many were first time callers?": of the last answer's rows, with what it names added.
+      (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
       soldOfLeads ||
       (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
       (!explicitSubject &&
@@ -513,7 +543,24 @@ export function understand(
               SUPPORTED[subject].includes(key as keyof QueryFilters),
           ),
         );
+    // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
+    // cheapest one" is still the one.
+    const ordered =
+      sameSubject &&
+      !/\bthe\b|\bone\b/.test(q) &&
+      subject === 'vehicles' &&
+      (previous.measure === 'count' || previous.measure === 'list') &&
+      !grouping &&
+      (measured?.measure === 'max' || measured?.measure === 'min')
+        ? {
+            measure: 'list' as const,
+            field: measured.field,
+            order: measured.measure === 'max' ? ('desc' as const) : ('asc' as const),
+            limit: measured.limit ?? previous.limit ?? 10,
+          }
+        : null;
     const measure =
+      ordered ??
       usable(measured) ??
       (sameSubject
         ? { measure: previous.measure, field: previous.field, order: previous.order, limit: previous.limit }
@@ -561,6 +608,13 @@ export function understand(
   // "Which rooftop has the most used cars?" is a breakdown: counted per group, not listed.
   const chosen = usable(measured);
   const measure = chosen && !(grouping && chosen.measure === 'list') ? chosen : { measure: 'count' as const };
+  // "Top salesperson by commission": a ranking by what is not read is said back, not silently made a count.
+  const rankedBy =
+    grouping && measure.measure === 'count'
+      ? /\b(?:top|best|worst|rank(?:ed|ing)?|leading|who)\b.*?\bby ([a-z][a-z'-]*)/.exec(figureText)?.[1]
+      : undefined;
+  if (rankedBy && !RANKED_BY_COUNT.test(rankedBy))
+    unused.push(`the ranking by "${rankedBy}" (I ranked by how many; I rank by gross or sale price too)`);
   // "Which store has the fewest leads?", "worst close rate by salesperson": the low end of the ranking.
   if (grouping && /\b(?:fewest|least|lowest|worst|bottom|slowest)\b/.test(q))
     return {

@@ -350,6 +350,11 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     /\b(?:write|draft|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?)\b|\b(?:write|draft|compose) (?:me |us )?(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b/,
     'writing messages is not a question about your data',
   ],
+  // "Text my sales team about them", "email this to my manager": sending anything to anyone, also as a follow-up.
+  [
+    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |go |and |now |then |ok(?:ay)? |also |just )*(?:text|txt|sms|e-?mail|message|msg|dm|call|phone|ring|send|forward|notify|ping|remind|alert)\b(?:\s+(?:it|this|that|these|those|them|'?em|the list|the results?|him|her|us|everyone|everybody|all|each|my|our|the|a|an)\b|\s+[a-z]+ (?:team|manager|managers|staff|reps?|salespeople|guys|boss|gm)\b)/,
+    'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
+  ],
   [
     /\b(?:forecast|predict|prediction|projection|project(?:ed)?|will (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|going to (?:be|sell|go|rise|drop)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
     'I report what your data shows, not forecasts',
