@@ -447,6 +447,9 @@ describe('reading questions', () => {
       "what's a 2019 camry with 60k miles worth",
       'what would we get for a 2018 f-150 with 90k miles on it',
       'how much is a used tacoma w/ 40k mi worth at auction',
+      'whats a 2019 f150 xlt w 80k miles worth on trade',
+      'how many units r we gonna sell in december',
+      'how many deals are we going to close this month',
       'should we drop the price on our aged trucks',
       'how can we improve our close rate',
       // Sports talk, though a team shares a model's name.
