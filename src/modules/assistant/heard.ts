@@ -523,20 +523,32 @@ export function unplacedQualifiers(q: string, vocabulary: Vocabulary): string[] 
       .flatMap((name) => normalize(name).split(/[^a-z0-9]+/)),
   );
   const tokens = q.split(' ').map((token) => token.replace(/^[^a-z0-9$]+|[^a-z0-9$+%]+$/g, '').replace(/'s$/, ''));
-  const makeOrModel = (token: string) =>
-    vocabulary.makes.some((make) => word(make).test(token)) || modelsNamed(token, vocabulary.models).length > 0;
-  const known = (token: string) =>
-    VEHICLE_WORDS.has(token) ||
-    named.has(token) ||
-    named.has(token.replace(/(?:s|es)$/, '')) ||
-    SOURCE_NICKNAME_WORDS.has(token) ||
-    makeOrModel(token) ||
-    COLORS.includes(token) ||
-    BODY_WORDS.some(([pattern]) => pattern.test(token)) ||
-    // Model years, amounts and counts ("2021", "$30k", "2020+", "60").
-    /^(?:(?:19|20)\d{2}s?\+?|\$?\d[\d,.]*(?:k|m)?\+?)$/.test(token) ||
-    // A run of model years ("2019-2021", "'19-'21").
-    /^'?(?:(?:19|20)\d{2}|\d{2})[-–]'?(?:(?:19|20)\d{2}|\d{2})$/.test(token);
+  // Each word is looked up once: a long question walks the same words again for every vehicle noun in it.
+  const remembered = <T>(look: (token: string) => T) => {
+    const seen = new Map<string, T>();
+    return (token: string): T => {
+      if (!seen.has(token)) seen.set(token, look(token));
+      return seen.get(token)!;
+    };
+  };
+  const makeOrModel = remembered(
+    (token) =>
+      vocabulary.makes.some((make) => word(make).test(token)) || modelsNamed(token, vocabulary.models).length > 0,
+  );
+  const known = remembered(
+    (token) =>
+      VEHICLE_WORDS.has(token) ||
+      named.has(token) ||
+      named.has(token.replace(/(?:s|es)$/, '')) ||
+      SOURCE_NICKNAME_WORDS.has(token) ||
+      makeOrModel(token) ||
+      COLORS.includes(token) ||
+      BODY_WORDS.some(([pattern]) => pattern.test(token)) ||
+      // Model years, amounts and counts ("2021", "$30k", "2020+", "60").
+      /^(?:(?:19|20)\d{2}s?\+?|\$?\d[\d,.]*(?:k|m)?\+?)$/.test(token) ||
+      // A run of model years ("2019-2021", "'19-'21").
+      /^'?(?:(?:19|20)\d{2}|\d{2})[-–]'?(?:(?:19|20)\d{2}|\d{2})$/.test(token),
+  );
   const spans: string[] = [];
   // A run of words: each unknown word, with the joining words beside it, is one qualifier.
   const collect = (run: string[]) => {
