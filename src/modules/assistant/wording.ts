@@ -120,7 +120,7 @@ const MONTHS = [
   'december',
 ];
 /** A month by name or as dealers shorten it ("oct", "oct.", "sept"). */
-const MONTH = String.raw`(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?`;
+const MONTH = String.raw`(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?`;
 /** Month words that are other words too ("may I", "the APR"): months only after "in", "for"… or with a day or year. */
 const AMBIGUOUS_MONTHS = new Set(['may', 'apr']);
 const ORDINAL = String.raw`(?:st|nd|rd|th)?`;
