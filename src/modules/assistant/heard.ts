@@ -14,6 +14,7 @@ import {
   modelsNamed,
   normalize,
   periodsOf,
+  withoutPeriods,
   phrasePattern,
   rooftopPhrases,
   salespersonNamed,
@@ -212,15 +213,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   // Periods: a year is a period of leads, calls and deals ("in 2025"); of vehicles, a model year.
   const periods = periodsOf(q, now, { years: !vehicles });
   if (periods[0]) Object.assign(filters, periods[0].range);
-  Object.assign(
-    filters,
-    modelYearsOf(
-      periods.reduce((text, { phrase }) => text.replace(phrase, ' '), q),
-      subject,
-      vocabulary,
-      now,
-    ),
-  );
+  Object.assign(filters, modelYearsOf(withoutPeriods(q, periods), subject, vocabulary, now));
   // Days on the lot (heard on any subject: "cars we sold over 60 days old").
   const days = new RegExp(
     String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST})|(${STRICT_BELOW})|(${AT_MOST}))\s+(\d+)\s*(day|week|month)s?\b`,

@@ -25,6 +25,7 @@ import {
   normalize,
   periodBefore,
   periodsOf,
+  withoutPeriods,
   phrasePattern,
   readable,
   rooftopPhrases,
@@ -385,8 +386,7 @@ export function understand(
   for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(subjectText)) unused.push(said);
   const measured = measureOf(read, subject);
   // The figure's words are judged without the periods the question names ("total front end gross mtd").
-  const figureText = periodsOf(read, now, { years: true })
-    .reduce((text, { phrase }) => text.replace(phrase, ' '), read)
+  const figureText = withoutPeriods(read, periodsOf(read, now, { years: true }))
     .replace(/\s+/g, ' ')
     .trim();
   const notRead =
@@ -461,7 +461,7 @@ export function understand(
   // Of leads, calls and deals, a year read as neither a period nor a model year ("deals after 2024") is said back.
   if (subject !== 'vehicles') {
     const placed = [heard.year_min, heard.year_max].filter((year) => year !== undefined);
-    const rest = periods.reduce((text, { phrase }) => text.replace(phrase, ' '), read);
+    const rest = withoutPeriods(read, periods);
     for (const [, year] of rest.matchAll(
       /(?<![$\d,.])\b((?:19|20)\d{2})\b(?!\s*(?:miles|mi\b|k\b|grand|dollars|bucks|seconds|secs|minutes|mins))/g,
     ))

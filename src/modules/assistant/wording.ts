@@ -298,6 +298,10 @@ export function periodsOf(q: string, now = new Date(), options: { years?: boolea
   return found.map(({ start: _start, end: _end, ...period }) => period);
 }
 
+/** The question without the periods it names, each taken out where it stands (for what the rest of it says). */
+export const withoutPeriods = (q: string, periods: Period[]) =>
+  periods.reduce((text, { phrase }) => text.replace(phrase, ' '), q);
+
 /** The period a question's answer uses ("last 30 days", "this month", "in oct"), as ISO days (UTC). */
 export function dateRangeOf(
   q: string,
