@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_CHANGES } from '../src/auth/authenticate';
 import { startTestApp, type TestApp } from './helpers/app';
 import { createKey } from './helpers/keys';
 import { seedGroup, type SeededGroup } from './helpers/seed';
@@ -78,6 +79,31 @@ describe('sessions remembered between requests', () => {
         .poll(async () => (await app.client.get('/inventory', partner.key)).status, { timeout: 2000 })
         .toBe(401);
     } finally {
+      await outside.end();
+    }
+  });
+
+  it('hears each change once, however many of its connections listen', async () => {
+    // Several pooled connections, each listening and each sent its own copy of a notification.
+    await Promise.all(Array.from({ length: 4 }, () => app.database.pool.query('SELECT pg_sleep(0.05)')));
+    expect(app.database.pool.totalCount).toBeGreaterThanOrEqual(3);
+    const partner = await createKey(app.client, admin, { name: 'heard once' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let heard = 0;
+    const count = () => void (heard += 1);
+    app.database.notifications.on(AUTH_CHANGES, count);
+    const outside = new pg.Client({ connectionString: app.databaseUrl });
+    await outside.connect();
+    try {
+      await outside.query(`UPDATE api_keys SET scopes = '{inventory:read}' WHERE id = $1`, [partner.id]);
+      await expect.poll(() => heard, { timeout: 2000 }).toBe(1);
+      // The later copies, delivered to the other connections, change nothing.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(heard).toBe(1);
+      expect((await app.client.get('/inventory', partner.key)).status).toBe(200);
+      expect(await authStatements(async () => void (await app.client.get('/inventory', partner.key)))).toEqual([]);
+    } finally {
+      app.database.notifications.off(AUTH_CHANGES, count);
       await outside.end();
     }
   });

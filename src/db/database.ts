@@ -116,7 +116,10 @@ async function assertServerAnswers(dataDir: string, server: LockHolder & { datab
 export interface Database {
   prisma: PrismaClient;
   pool: pg.Pool;
-  /** Emits each notification on the channels the connections listen to (`listen`), with its payload. */
+  /**
+   * Emits each notification on the channels the connections listen to (`listen`), with its payload,
+   * once however many of the connections heard it.
+   */
   notifications: EventEmitter;
   close(): Promise<void>;
 }
@@ -129,12 +132,29 @@ export interface Database {
 const statementName = (query: { sql: string }) =>
   `ddp_${createHash('sha1').update(query.sql).digest('base64url').slice(0, 24)}`;
 
+/**
+ * The notifications heard lately. Every listening connection receives its own copy of each one, the
+ * idle connections later than the busy: only the first copy is news.
+ */
+class RecentlyHeard {
+  private readonly keys = new Set<string>();
+
+  /** Whether `key` is heard for the first time (as far back as the last thousand notifications). */
+  first(key: string): boolean {
+    if (this.keys.has(key)) return false;
+    if (this.keys.size >= 1000) this.keys.delete(this.keys.values().next().value!);
+    this.keys.add(key);
+    return true;
+  }
+}
+
 export function connectDatabase(
   url: string,
   options: {
     poolSize?: number;
     preparedStatements?: boolean;
     statementTimeoutMs?: number | null;
+    /** Channels to hear, whose senders make every payload unique (e.g. with their transaction id). */
     listen?: readonly string[];
   } = {},
 ): Database {
@@ -152,8 +172,12 @@ export function connectDatabase(
   // that caused it), and idle ones hear of other instances' changes.
   const notifications = new EventEmitter();
   if (options.listen?.length) {
+    const heard = new RecentlyHeard();
     pool.on('connect', (client) => {
-      client.on('notification', (message) => notifications.emit(message.channel, message.payload));
+      client.on('notification', (message) => {
+        if (heard.first(`${message.channel} ${message.payload ?? ''}`))
+          notifications.emit(message.channel, message.payload);
+      });
       for (const channel of options.listen!) client.query(`LISTEN ${channel}`).catch(() => {});
     });
   }
