@@ -332,6 +332,7 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
     order: pick('order', ['asc', 'desc'] as const, false),
     limit: typeof args.limit === 'number' ? Math.max(1, Math.min(25, Math.round(args.limit))) : undefined,
     share: args.share === true,
+    ranked: args.ranked === true,
     filters,
   };
 }
@@ -340,6 +341,7 @@ function toolResult(result: QueryResult, dealerNames: Map<string, string>) {
   return {
     count: result.count,
     whole: result.whole ?? null,
+    unranked: result.unranked ?? null,
     value: result.value,
     field: result.query.field ?? null,
     groups: result.groups.map((group) => ({ label: group.label, count: group.count, value: group.value })),

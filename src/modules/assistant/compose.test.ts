@@ -38,6 +38,26 @@ describe('composing a breakdown', () => {
   });
 });
 
+describe('composing a ranking', () => {
+  it('counts the rows with no group beside a ranking by how many', () => {
+    const ranked = (unranked: number) =>
+      compose(
+        {
+          ...result({ subject: 'leads', measure: 'count', group_by: 'source', ranked: true }, [
+            ['Cars.com', 30, null],
+            ['Facebook', 12, null],
+          ]),
+          count: 42 + unranked,
+          unranked,
+        },
+        new Map(),
+      ).text;
+    expect(ranked(50)).toMatch(/Most: Cars\.com with 30 of 92\.\n50 leads with no source are not ranked\.$/);
+    expect(ranked(1)).toMatch(/1 lead with no source is not ranked\.$/);
+    expect(ranked(0)).not.toMatch(/not ranked/);
+  });
+});
+
 describe('composing days to sell', () => {
   it('names the figure as days from stock-in to sale, and the period the vehicles sold in', () => {
     const text = (filters: AssistantQuery['filters']) =>

@@ -174,6 +174,16 @@ function notesOf(query: AssistantQuery): string[] {
     : [];
 }
 
+/** What a ranking left out: the rows with no group ("42 leads with no source are not ranked."). */
+function unrankedLine(result: QueryResult, groupWord: string): string[] {
+  const unranked = result.unranked ?? 0;
+  if (!unranked) return [];
+  const noun = { vehicles: 'vehicles', leads: 'leads', calls: 'calls', sales: 'deals' }[result.query.subject];
+  return [
+    `${number(unranked)} ${unranked === 1 ? noun.replace(/s$/, '') : noun} with no ${groupWord} ${unranked === 1 ? 'is' : 'are'} not ranked.`,
+  ];
+}
+
 export interface Composed {
   text: string;
   figures: Array<{ label: string; value: string }>;
@@ -219,6 +229,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         lines.push(
           `${query.order === 'asc' ? 'Lowest' : 'Highest'}: ${extreme(result.groups, (group) => group.value ?? 0, query.order === 'asc').label}.`,
         );
+      lines.push(...unrankedLine(result, groupWord));
       if (rate.note) lines.push(rate.note);
       return { text: lines.join('\n'), figures };
     }
@@ -248,7 +259,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
           : `${fewest ? 'Fewest' : 'Most'}: ${top.label} with ${number(top.count)} of ${number(result.count)}.`,
       );
     }
-    return { text: [...lines, ...notesOf(query)].join('\n'), figures };
+    return { text: [...lines, ...unrankedLine(result, groupWord), ...notesOf(query)].join('\n'), figures };
   }
 
   switch (query.measure) {

@@ -85,6 +85,11 @@ export interface AssistantQuery {
   order?: 'asc' | 'desc';
   /** With a count: also the whole it is part of (the same rooftops and period, without the other filters). */
   share?: boolean;
+  /**
+   * With group_by, a ranking ("which source brought the most leads"): counted or summed, rows with no
+   * group (no source, no salesperson) are counted apart, not ranked among the named ones.
+   */
+  ranked?: boolean;
 }
 
 export interface ResultRow {
@@ -125,6 +130,8 @@ export interface QueryResult {
   whole?: number;
   /** For a rate: how many of `count` it counts (sold, answered…); `value` is then the percent. */
   part?: number;
+  /** With `ranked`: how many of `count` have no group (no source, no salesperson), left out of `groups`. */
+  unranked?: number;
   /** The figure asked for (an average, a maximum, a sum), when there is one. */
   value: number | null;
   groups: ResultRow[];
@@ -165,6 +172,11 @@ export const QUERY_SCHEMA = {
     share: {
       type: 'boolean',
       description: 'With count: also count the whole (same rooftops and period, no other filters), for percentages.',
+    },
+    ranked: {
+      type: 'boolean',
+      description:
+        'With group_by and a count or sum, for "which … has the most" questions: rows with no group (no source, no salesperson) are counted apart instead of ranked.',
     },
     order: {
       type: 'string',
@@ -723,11 +735,27 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
   };
 }
 
+/**
+ * A ranking by how many (or how much) ranks named groups: the rows with none (no source, no salesperson)
+ * lump many together, so their count is no rival to one source's and is given beside the ranking. A rate
+ * or an average of them compares fairly and keeps its place.
+ */
+function setAsideUnnamed(query: AssistantQuery, result: QueryResult): QueryResult {
+  if (!query.ranked || !query.group_by || (query.measure !== 'count' && query.measure !== 'sum')) return result;
+  const unnamed = result.groups.filter((group) => group.key === null);
+  if (!unnamed.length) return result;
+  return {
+    ...result,
+    groups: result.groups.filter((group) => group.key !== null),
+    unranked: unnamed.reduce((sum, group) => sum + group.count, 0),
+  };
+}
+
 /** Runs a structured query as the caller. */
 export async function runQuery(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
   const run = (asked: AssistantQuery) =>
     asked.subject === 'vehicles' ? runVehicles(caller, asked) : runActivity(caller, asked);
-  const result = await run(query);
+  const result = setAsideUnnamed(query, await run(query));
   if (!query.share || query.measure !== 'count') return result;
   const { dealer_id, from, to } = query.filters;
   const whole = await run({ subject: query.subject, measure: 'count', filters: { dealer_id, from, to } });

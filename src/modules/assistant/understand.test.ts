@@ -724,6 +724,41 @@ describe('follow-ups that order, narrow, compare or act', () => {
     }
   });
 
+  it("reads a question about one row of a breakdown in the breakdown's period", () => {
+    const [, aurora, lastMonth] = chain([
+      'leads by store this month',
+      'whats the close rate for aurora',
+      'and last month?',
+    ]);
+    expect(aurora).toEqual({
+      subject: 'leads',
+      measure: 'rate',
+      field: 'sold',
+      filters: { from: '2026-11-01', to: '2026-11-21', dealer_id: ['sca'] },
+    });
+    expect(lastMonth?.filters).toEqual({ from: '2026-10-01', to: '2026-10-31', dealer_id: ['sca'] });
+    // Naming its own period, or with no breakdown before it, it is a question of its own.
+    expect(chain(['leads by store this month', 'close rate for aurora last month'])[1]?.filters).toEqual({
+      dealer_id: ['sca'],
+      from: '2026-10-01',
+      to: '2026-10-31',
+    });
+    expect(chain(['how many leads this month', 'whats the close rate for aurora'])[1]?.filters).toEqual({
+      dealer_id: ['sca'],
+    });
+  });
+
+  it('asks a ranking to rank, and a breakdown to list', () => {
+    expect(read('which lead source brought in the most leads in sept')).toMatchObject({
+      group_by: 'source',
+      ranked: true,
+    });
+    expect(read('who sold the most deals this month')).toMatchObject({ group_by: 'salesperson', ranked: true });
+    expect(read('leads by source this month')).not.toHaveProperty('ranked');
+    const [, october] = chain(['which source brought the most leads last month', 'and october?']);
+    expect(october).toMatchObject({ group_by: 'source', ranked: true });
+  });
+
   it('declines sending anything to anyone, also as a follow-up', () => {
     const trucks = read('list the 5 cheapest trucks we have');
     for (const question of [

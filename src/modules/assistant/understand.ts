@@ -309,6 +309,22 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   return null;
 }
 
+/** The filter that picks one row of a breakdown. */
+const GROUP_FILTER: Record<Grouping, keyof QueryFilters> = {
+  dealer: 'dealer_id',
+  make: 'make',
+  model: 'model',
+  body_style: 'body_style',
+  condition: 'condition',
+  source: 'source',
+  status: 'status',
+  type: 'type',
+  salesperson: 'salesperson',
+};
+
+/** A breakdown asked as a ranking ("which source brought the most", "who sold the most"), not a table. */
+const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
+
 const FOLLOW_UP =
   /^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
@@ -445,6 +461,12 @@ export function understand(
       (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
       soldOfLeads ||
       (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
+      // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
+      (previous.group_by !== undefined &&
+        subject === previous.subject &&
+        GROUP_FILTER[previous.group_by] in heard &&
+        !heard.from &&
+        !heard.to) ||
       (!explicitSubject &&
         q.split(' ').length <= 8 &&
         (measured !== null || group !== null || Object.keys(heard).length > 0)));
@@ -577,9 +599,9 @@ export function understand(
         subject,
         ...measure,
         ...(grouping
-          ? { group_by: grouping }
+          ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true } : {}) }
           : keepGroup && sameSubject && previous.group_by && measure.measure !== 'list'
-            ? { group_by: previous.group_by }
+            ? { group_by: previous.group_by, ...(previous.ranked ? { ranked: true } : {}) }
             : {}),
         filters: { ...base, ...filters },
       },
@@ -615,16 +637,17 @@ export function understand(
       : undefined;
   if (rankedBy && !RANKED_BY_COUNT.test(rankedBy))
     unused.push(`the ranking by "${rankedBy}" (I ranked by how many; I rank by gross or sale price too)`);
+  const ranked = grouping && RANKING.test(q) ? { ranked: true } : {};
   // "Which store has the fewest leads?", "worst close rate by salesperson": the low end of the ranking.
   if (grouping && /\b(?:fewest|least|lowest|worst|bottom|slowest)\b/.test(q))
     return {
       followUp: false,
       unused,
-      query: { subject, ...measure, order: 'asc', group_by: grouping, filters },
+      query: { subject, ...measure, order: 'asc', group_by: grouping, ...ranked, filters },
     };
   return {
     followUp: false,
     unused,
-    query: { subject, ...measure, ...(grouping ? { group_by: grouping } : {}), filters },
+    query: { subject, ...measure, ...(grouping ? { group_by: grouping, ...ranked } : {}), filters },
   };
 }
