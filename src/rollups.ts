@@ -1,16 +1,17 @@
 import { Prisma } from './generated/prisma/client';
+import type { DataKind } from './auth/consent';
 import type { Session } from './auth/session';
 import { callerGroupsSql, visibleDealers } from './tenancy';
 import { dealerIds } from './validation';
 
 /**
- * Daily rollups (call_daily, sale_daily): rows per dealer group, rooftop and UTC day, kept by
+ * Daily rollups (call_daily, lead_daily, sale_daily): rows per dealer group, rooftop and UTC day, kept by
  * triggers in every writer's transaction (see the migration that creates them). The rows for all
  * of a group's rooftops together carry the nil UUID as their rooftop.
  */
 
 export const ALL_ROOFTOPS = '00000000-0000-0000-0000-000000000000';
-/** call_daily's source for calls without a canonical source (the key has no null). */
+/** call_daily's and lead_daily's source for rows without a canonical source (the key has no null). */
 export const NO_SOURCE = ALL_ROOFTOPS;
 const DAY_MS = 86_400_000;
 
@@ -31,7 +32,7 @@ function wholeDays(from: Date | null | undefined, to: Date | null | undefined) {
  */
 export function rollupSplit(
   session: Session,
-  kind: 'calls' | 'sales',
+  kind: DataKind,
   filters: { dealer_id?: string[] | null; from?: Date | null; to?: Date | null },
 ) {
   const days = wholeDays(filters.from, filters.to);

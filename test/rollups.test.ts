@@ -8,15 +8,17 @@ import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
 import { recordStatements } from './helpers/statements';
 
 /**
- * Rollups (call_daily, dealer_activity) are kept by triggers in every writer's transaction: after
- * direct inserts, feed syncs (new and changed rows), enrichment, re-mapping, edits and deletes they
- * equal the aggregates of the rows themselves, and the calls stats (whole days from call_daily,
- * partial days from the calls) equal the same stats computed from the calls alone for any range.
+ * Rollups (call_daily, lead_daily, sale_daily, dealer_activity) are kept by triggers in every
+ * writer's transaction: after direct inserts, feed syncs (new and changed rows), enrichment,
+ * re-mapping, deal linking, edits and deletes they equal the aggregates of the rows themselves, and
+ * the stats that read them (whole days from the rollup, partial days from the rows) equal the same
+ * stats computed from the rows alone for any range.
  */
 
 const DAY = 86_400_000;
 const START = Date.parse('2026-03-01T00:00:00Z');
 const STATUSES = ['answered', 'missed', 'voicemail'] as const;
+const LEAD_STATUSES = ['new', 'contacted', 'appointment', 'showed', 'sold', 'lost'] as const;
 const RAW_SOURCES = ['Google Ads', 'google-ads', 'Cars.com', 'CARS COM', 'Facebook', null];
 
 /** A small deterministic generator, so the calls are the same on every run. */
@@ -109,6 +111,17 @@ describe('rollups kept by every writer', () => {
        GROUP BY GROUPING SETS ((dealer_group_id, dealer_id, day), (dealer_group_id, day)) ORDER BY 1, 2, 3`,
     );
     expect(saleRollup).toEqual(saleRows);
+    const leadRollup = await query(
+      `SELECT dealer_group_id, dealer_id, day::text, source_id, leads, sold FROM lead_daily WHERE leads <> 0 OR sold <> 0 ORDER BY 1, 2, 3, 4`,
+    );
+    const leadRows = await query(
+      `SELECT dealer_group_id, coalesce(dealer_id, '00000000-0000-0000-0000-000000000000') AS dealer_id, day, source_key AS source_id,
+         count(*)::int AS leads, count(*) FILTER (WHERE sale_id IS NOT NULL OR status = 'sold')::int AS sold
+       FROM (SELECT *, (received_at AT TIME ZONE 'UTC')::date::text AS day,
+           coalesce(source_id, '00000000-0000-0000-0000-000000000000') AS source_key FROM leads) l
+       GROUP BY GROUPING SETS ((dealer_group_id, dealer_id, day, source_key), (dealer_group_id, day, source_key)) ORDER BY 1, 2, 3, 4`,
+    );
+    expect(leadRollup).toEqual(leadRows);
   }
 
   /**
@@ -146,7 +159,7 @@ describe('rollups kept by every writer', () => {
     // The property below asks for long ranges more often than the per-minute limit allows a person.
     app = await startTestApp({
       SYNC_SCHEDULER: 'false',
-      FIELD_RATE_LIMITS: 'Query.callStats=10000/1m,sale-stats-long-range=10000/1m',
+      FIELD_RATE_LIMITS: 'Query.callStats=10000/1m,sale-stats-long-range=10000/1m,lead-stats-long-range=10000/1m',
     });
     group = await seedGroup(app.database.prisma, { dealers: 3 });
     other = await seedGroup(app.database.prisma, { dealers: 1 });
@@ -161,7 +174,12 @@ describe('rollups kept by every writer', () => {
         rawSource: RAW_SOURCES[next(RAW_SOURCES.length)] ?? null,
         firstTimeCaller: next(2) === 0,
       })),
-      leads: Array.from({ length: 12 }, (_, index) => ({ dealer: index % 3 })),
+      leads: Array.from({ length: 120 }, (_, index) => ({
+        dealer: index % 3,
+        receivedAt: new Date(START + next(9) * DAY + next(DAY)),
+        status: LEAD_STATUSES[next(LEAD_STATUSES.length)],
+        rawSource: RAW_SOURCES[next(RAW_SOURCES.length)] ?? null,
+      })),
       sales: Array.from({ length: 60 }, (_, index) => ({
         dealer: index % 2,
         soldAt: new Date(START + next(9) * DAY + next(DAY)),
@@ -246,6 +264,22 @@ describe('rollups kept by every writer', () => {
       group.dealerIds[2],
       group.dealerIds[0],
     ]);
+    // Leads linked to deals (sold whatever their status), moved a day, sold by status, and deleted.
+    await query(
+      `UPDATE leads l SET sale_id = s.id FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM sales WHERE dealer_group_id = $1) s,
+         (SELECT id, row_number() OVER (ORDER BY id) AS n FROM leads WHERE dealer_group_id = $1 AND status <> 'sold' LIMIT 20) pick
+       WHERE l.id = pick.id AND s.n = pick.n`,
+      [group.groupId],
+    );
+    await query(
+      `UPDATE leads SET received_at = received_at + interval '1 day 2 hours', status = 'sold'
+       WHERE id IN (SELECT id FROM leads WHERE dealer_group_id = $1 AND sale_id IS NULL ORDER BY external_id LIMIT 10)`,
+      [group.groupId],
+    );
+    await query(
+      `DELETE FROM leads WHERE id IN (SELECT id FROM leads WHERE dealer_group_id = $1 ORDER BY received_at LIMIT 8)`,
+      [group.groupId],
+    );
     await query(
       `DELETE FROM calls WHERE id IN (SELECT id FROM calls WHERE dealer_group_id = $1 ORDER BY started_at LIMIT 12)`,
       [group.groupId],
@@ -345,6 +379,63 @@ describe('rollups kept by every writer', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('lead stats by source for any range and filters equal the same stats computed from the leads alone', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(instant, { nil: undefined }),
+        fc.option(instant, { nil: undefined }),
+        fc.subarray(group.dealerIds),
+        fc.constantFrom(undefined, 'Google Ads', 'Cars.com', 'nobody'),
+        async (a, b, dealers, source) => {
+          const { response, where, values } = await askStats('/leads/stats/by-source', 'l', 'l.received_at', {
+            a,
+            b,
+            dealers,
+            source,
+          });
+          const bySource = await query<Row>(
+            `WITH counted AS (SELECT l.source_id, count(*)::int AS leads, count(*) FILTER (WHERE l.sale_id IS NOT NULL OR l.status = 'sold')::int AS sold
+               FROM leads l WHERE ${where} GROUP BY 1),
+             converted AS (SELECT l.source_id, count(DISTINCT l.sale_id)::int AS sales, sum(d.front_gross + d.back_gross)::numeric(14,2)::text AS gross
+               FROM leads l JOIN sales d ON d.id = l.sale_id WHERE ${where} GROUP BY 1)
+             SELECT c.source_id, c.leads, c.sold, coalesce(v.sales, 0) AS sales, coalesce(v.gross, '0.00') AS gross
+             FROM counted c LEFT JOIN converted v ON v.source_id IS NOT DISTINCT FROM c.source_id ORDER BY 1 NULLS FIRST`,
+            values,
+          );
+          const answered = (response.body.sources as Row[])
+            .map(({ source_id, leads, sold, sales, gross }) => ({ source_id, leads, sold, sales, gross }))
+            .sort((x, y) => String(x.source_id ?? '').localeCompare(String(y.source_id ?? '')));
+          expect(answered).toEqual(bySource);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('reads whole days from lead_daily and only the partial days from the leads', async () => {
+    const statements = await recordStatements(app.database.pool, async () => {
+      const stats = await app.client.get(
+        `/leads/stats/by-source?from=2026-03-02T12:00:00Z&to=2026-03-06T05:00:00Z&dealer_id=${group.dealerIds[1]}`,
+        admin,
+      );
+      expect(stats.status).toBe(200);
+      expect(stats.body.sources.length).toBeGreaterThan(0);
+    });
+    const stats = statements.find((text) => text.includes('/* leadsBySource */'));
+    expect(stats, statements.join('\n')).toBeDefined();
+    expect(stats!.match(/FROM lead_daily r/g)).toHaveLength(1);
+    // Leads for the afternoon of the 2nd and the morning of the 6th; the leads that became deals are read
+    // apart (a deal's gross changes without its leads), from the index of linked leads.
+    expect(stats!.match(/FROM leads l WHERE/g)).toHaveLength(2);
+    const filtered = await recordStatements(app.database.pool, async () => {
+      expect((await app.client.get('/leads/stats/by-source?status=lost&from=2026-03-02T12:00:00Z', admin)).status).toBe(
+        200,
+      );
+    });
+    // A filter lead_daily does not carry reads the leads for the whole range.
+    expect(filtered.find((text) => text.includes('/* leadsBySource */'))).not.toContain('lead_daily');
   });
 
   it('reads whole days from call_daily and only the partial days from the calls', async () => {

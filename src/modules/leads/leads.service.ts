@@ -2,6 +2,8 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
+import { NO_SOURCE, rollupSplit } from '../../rollups';
+import { sourceFilterSql } from '../sources/source-filter';
 import { findInTenant } from '../../tenancy';
 import { inCausedTransaction } from '../../db/bulk';
 import { oneOf, optionalText } from '../../validation';
@@ -101,6 +103,31 @@ export async function leadsByStatus(caller: Caller, filters: LeadFilters) {
 }
 
 /** Per canonical source: leads, conversions, and the sales (and gross) they became. */
+/**
+ * Leads and sold leads per source: whole UTC days from lead_daily (kept by triggers in every writer's
+ * transaction), the partial days at either end from the leads themselves. Filters lead_daily does not
+ * carry (status, type, assignee, updated since) read the leads for the whole range.
+ */
+function leadMeasureRows(caller: Caller, filters: LeadFilters): Prisma.Sql {
+  const raw = (
+    range: Partial<LeadFilters>,
+  ) => Prisma.sql`SELECT l.source_id, 1 AS leads, (${LEAD_SOLD_SQL})::int AS sold
+    FROM leads l WHERE ${leadFilterSql(caller.session, { ...filters, ...range })}`;
+  const rollupable =
+    !filters.status?.length && !filters.type?.length && !filters.assignee?.trim() && !filters.updated_since;
+  const split = rollupable ? rollupSplit(caller.session, 'leads', filters) : null;
+  if (!split) return raw({});
+  const source = sourceFilterSql('r', filters.source);
+  return Prisma.join(
+    [
+      Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.leads, r.sold
+        FROM lead_daily r WHERE ${Prisma.join([...split.conditions, ...(source ? [source] : [])], ' AND ')}`,
+      ...split.edges.map(raw),
+    ],
+    ' UNION ALL ',
+  );
+}
+
 export async function leadsBySource(caller: Caller, filters: LeadFilters) {
   const where = leadFilterSql(caller.session, filters);
   const rows = await caller.db.$queryRaw<
@@ -115,11 +142,12 @@ export async function leadsBySource(caller: Caller, filters: LeadFilters) {
       gross: string;
     }>
   >(Prisma.sql`/* leadsBySource */
-    WITH counted AS (
-      SELECT l.source_id, count(*)::int AS leads, count(*) FILTER (WHERE ${LEAD_SOLD_SQL})::int AS sold
-      FROM leads l WHERE ${where} GROUP BY l.source_id),
-    -- Only the leads linked to a deal meet the deals: a join of the few, not of every lead.
-    converted AS (
+    WITH counted AS MATERIALIZED (
+      SELECT m.source_id, sum(m.leads)::int AS leads, sum(m.sold)::int AS sold
+      FROM (${leadMeasureRows(caller, filters)}) m GROUP BY m.source_id HAVING sum(m.leads) > 0),
+    -- Only the leads linked to a deal meet the deals: a join of the few (leads_converted_idx), not of every
+    -- lead. Each computed once, whatever the planner guesses of the rollup's rows.
+    converted AS MATERIALIZED (
       SELECT l.source_id, count(DISTINCT l.sale_id)::int AS sales, sum(d.front_gross + d.back_gross) AS gross
       FROM leads l JOIN sales d ON d.id = l.sale_id WHERE ${where} AND l.sale_id IS NOT NULL GROUP BY l.source_id)
     SELECT c.source_id, s.name::text AS source_name, s.category::text AS category, s.cost_per_month::text AS cost_per_month,
