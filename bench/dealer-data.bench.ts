@@ -116,9 +116,9 @@ const targets = [
       options: { url: `${app.url}/api/v1/calls/stats?${range.query}`, headers: auth },
     },
   ]),
-  // Shown for the record: lead stats aggregate the leads, sales stats read sale_daily.
+  // Shown for the record: lead stats by source read lead_daily, by status the leads, sales stats sale_daily.
   ...[
-    ['/leads/stats/by-source', 'from the leads'],
+    ['/leads/stats/by-source', 'daily rollup'],
     ['/leads/stats/by-status', 'from the leads'],
     ['/sales/stats', 'daily rollup'],
   ].map(([route, how]) => ({
