@@ -40,6 +40,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen', fixture: fixture('assistant-unseen-questions.json'), size: 45, declined: 8, unanswerable: 5 },
   { name: 'unseen-2', fixture: fixture('assistant-unseen-2-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-3', fixture: fixture('assistant-unseen-3-questions.json'), size: 32, declined: 5, unanswerable: 3 },
+  { name: 'unseen-4', fixture: fixture('assistant-unseen-4-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

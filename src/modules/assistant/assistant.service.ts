@@ -332,9 +332,18 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
     order: pick('order', ['asc', 'desc'] as const, false),
     limit: typeof args.limit === 'number' ? Math.max(1, Math.min(25, Math.round(args.limit))) : undefined,
     share: args.share === true,
+    ...(args.share === true && args.whole_filters && typeof args.whole_filters === 'object'
+      ? { whole_filters: wholeFilters(args.whole_filters) }
+      : {}),
     ranked: args.ranked === true,
     filters,
   };
+}
+
+/** The whole of a share, beyond its rooftops and period (those are the part's): no rooftop or dates of its own. */
+function wholeFilters(raw: object): QueryFilters {
+  const { dealer_id: _ids, from: _from, to: _to, ...rest } = cleanFilters(raw);
+  return rest;
 }
 
 function toolResult(result: QueryResult, dealerNames: Map<string, string>) {

@@ -79,6 +79,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     if (f.year_max !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_max} or earlier`);
     if (f.salesperson) parts.push(query.subject === 'sales' ? `by ${f.salesperson}` : `assigned to ${f.salesperson}`);
     if (f.source) parts.push(`from ${f.source}`);
+    if (f.sources?.length) parts.push(`from ${f.sources.join(' or ')}`);
     if (f.price_min !== undefined && f.price_max !== undefined)
       parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
     else if (f.price_max !== undefined) parts.push(`at ${dollars(f.price_max)} or less`);
@@ -214,6 +215,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       type: 'type',
       salesperson: 'salesperson',
       model: 'model',
+      contract_type: 'contract type',
     }[query.group_by];
     if (query.measure === 'rate') {
       const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;
@@ -283,7 +285,15 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       );
       if (result.whole !== undefined) {
         const whole = describe(
-          { ...query, filters: { dealer_id: query.filters.dealer_id, from: query.filters.from, to: query.filters.to } },
+          {
+            ...query,
+            filters: {
+              ...query.whole_filters,
+              dealer_id: query.filters.dealer_id,
+              from: query.filters.from,
+              to: query.filters.to,
+            },
+          },
           dealerNames,
         );
         const percent = result.whole ? Math.round((result.count / result.whole) * 1000) / 10 : 0;

@@ -35,7 +35,7 @@ export function rateOf(q: string, subject: Subject): string | null {
     return 'sold';
   if (subject === 'calls') {
     if (/\bmiss(?:ed)? rate\b/.test(q) || asked('miss|missed|unanswered')) return 'missed';
-    if (/\bvoice ?mail rate\b/.test(q) || asked('voice ?mails?')) return 'voicemail';
+    if (/\b(?:voice ?mail|vm) rate\b/.test(q) || asked('voice ?mails?|vms?')) return 'voicemail';
     if (/\banswer(?:ed|ing)? rate\b|\bpick ?up rate\b/.test(q) || asked('answer|answered|picked up')) return 'answered';
   }
   return null;
@@ -49,6 +49,7 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'from',
     'to',
     'source',
+    'sources',
     'type',
     'status',
     'salesperson',
@@ -57,7 +58,7 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'year_min',
     'year_max',
   ],
-  calls: ['dealer_id', 'from', 'to', 'source', 'status', 'first_time', 'direction', 'duration_min'],
+  calls: ['dealer_id', 'from', 'to', 'source', 'sources', 'status', 'first_time', 'direction', 'duration_min'],
   sales: [
     'dealer_id',
     'from',
@@ -89,6 +90,8 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return `the salesperson ${value}`;
     case 'source':
       return `the source ${value}`;
+    case 'sources':
+      return `the sources ${list(value)}`;
     case 'from':
       return `the period ${filters.from}${filters.to && filters.to !== filters.from ? ` to ${filters.to}` : ''}`;
     case 'to':
@@ -279,7 +282,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
       ? ['missed']
       : []),
     ...(/\banswered\b|\bpicked up\b/.test(q) && !/\bunanswered\b/.test(q) ? ['answered'] : []),
-    ...(/\bvoice ?mails?\b|\bleft a message\b/.test(q) ? ['voicemail'] : []),
+    ...(/\bvoice ?mails?\b|\bvms?\b|\bv ?mail\b|\bleft a message\b/.test(q) ? ['voicemail'] : []),
   ];
   if (subject === 'calls') {
     // A rate names its numerator, not a filter: "answer rate" is over every call.
@@ -318,7 +321,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   if (subject === 'sales') {
     const contracts = [
       ...(/\bleases?\b|\bleased\b|\bleasing\b/.test(q) ? ['lease'] : []),
-      ...(/\bfinanced\b|\bfinance deals?\b/.test(q) ? ['finance'] : []),
+      ...(/\bfinanced\b|\bfinance\b|\bfinancing\b/.test(q) ? ['finance'] : []),
       ...(/\bcash deals?\b|\bpaid cash\b|\bcash\b/.test(q) ? ['cash'] : []),
     ];
     if (contracts.length) filters.contract_type = contracts;

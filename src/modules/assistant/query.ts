@@ -31,6 +31,7 @@ export const GROUPINGS = [
   'type',
   'salesperson',
   'model',
+  'contract_type',
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
@@ -62,6 +63,8 @@ export interface QueryFilters {
   from?: string;
   to?: string;
   source?: string;
+  /** Leads and calls: any of several canonical sources ("facebook vs cargurus"). */
+  sources?: string[];
   type?: string[];
   first_time?: boolean;
   /** Deals: who sold them; leads: who they are assigned to. */
@@ -85,6 +88,8 @@ export interface AssistantQuery {
   order?: 'asc' | 'desc';
   /** With a count: also the whole it is part of (the same rooftops and period, without the other filters). */
   share?: boolean;
+  /** With `share`: what the whole is besides the rooftops and period ("what % of our new inventory is white": new). */
+  whole_filters?: QueryFilters;
   /**
    * With group_by, a ranking ("which source brought the most leads"): counted or summed, rows with no
    * group (no source, no salesperson) are counted apart, not ranked among the named ones.
@@ -166,12 +171,17 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee).',
+        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease).',
     },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
     share: {
       type: 'boolean',
       description: 'With count: also count the whole (same rooftops and period, no other filters), for percentages.',
+    },
+    whole_filters: {
+      type: 'object',
+      description:
+        'With share: what the whole is besides the rooftops and period, as filters ("what % of our new inventory is white": condition new).',
     },
     ranked: {
       type: 'boolean',
@@ -230,6 +240,12 @@ export const QUERY_SCHEMA = {
           description: 'Leads, calls, sales (and vehicles with days_to_sell: sold): up to this ISO date or instant.',
         },
         source: { type: 'string', description: 'Leads and calls: a canonical source name.' },
+        sources: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'Leads and calls: any of several canonical source names (with group_by source, to compare them).',
+        },
         type: {
           type: 'array',
           items: { type: 'string', enum: ['new', 'used', 'service', 'finance', 'trade_in'] },
@@ -255,6 +271,7 @@ const LIST_FILTERS = [
   'status',
   'type',
   'contract_type',
+  'sources',
 ] as const;
 /** The ranges a vehicle question may bound: price, model year, mileage, days on the lot. */
 export const VEHICLE_RANGE_FILTERS = [
@@ -459,7 +476,12 @@ const ACTIVITY_TABLES = {
   sales: {
     table: 'sales d',
     at: 'd.sold_at',
-    groups: { dealer: 'd.dealer_id', salesperson: 'd.salesperson', model: 'd.vehicle_model' },
+    groups: {
+      dealer: 'd.dealer_id',
+      salesperson: 'd.salesperson',
+      model: 'd.vehicle_model',
+      contract_type: 'd.contract_type',
+    },
   },
 } as const;
 
@@ -513,6 +535,14 @@ function vehicleOfSql(alias: 'l' | 'd', filters: QueryFilters): Prisma.Sql[] {
   ];
 }
 
+/** Any of several canonical sources, by name, on the `source_id` of `alias` (the API's filters take one). */
+function anySourceSql(alias: 'l' | 'c', filters: QueryFilters): Prisma.Sql[] {
+  if (!filters.sources?.length) return [];
+  return [
+    Prisma.sql`${Prisma.raw(`${alias}.source_id`)} IN (SELECT id FROM sources WHERE name = ANY(${filters.sources}::citext[]))`,
+  ];
+}
+
 /** The query's filters as SQL over its subject's table, through the API's own filter builders. */
 function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
   const { filters } = query;
@@ -534,6 +564,7 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
         assignee: filters.salesperson,
       } satisfies LeadFilters),
       ...vehicleOfSql('l', filters),
+      ...anySourceSql('l', filters),
     ];
     if (sold)
       parts.push(
@@ -542,16 +573,22 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
     return Prisma.join(parts, ' AND ');
   }
   if (query.subject === 'calls')
-    return callFilterSql(caller.session, {
-      dealer_id: filters.dealer_id,
-      from,
-      to,
-      source: filters.source,
-      status: filters.status,
-      first_time: filters.first_time,
-      direction: filters.direction,
-      min_duration: filters.duration_min,
-    } satisfies CallFilters);
+    return Prisma.join(
+      [
+        callFilterSql(caller.session, {
+          dealer_id: filters.dealer_id,
+          from,
+          to,
+          source: filters.source,
+          status: filters.status,
+          first_time: filters.first_time,
+          direction: filters.direction,
+          min_duration: filters.duration_min,
+        } satisfies CallFilters),
+        ...anySourceSql('c', filters),
+      ],
+      ' AND ',
+    );
   const price = [
     ...(filters.price_min !== undefined ? [Prisma.sql`d.sale_price >= ${filters.price_min}`] : []),
     ...(filters.price_max !== undefined ? [Prisma.sql`d.sale_price <= ${filters.price_max}`] : []),
@@ -610,7 +647,7 @@ async function activityGroups(
   if (!column)
     throw badInput(
       'group_by',
-      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson or model' : ', status'}${query.subject === 'leads' ? ', type, salesperson or model' : ''}`,
+      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson, model or contract_type' : ', status'}${query.subject === 'leads' ? ', type, salesperson or model' : ''}`,
     );
   const person = groupBy === 'salesperson';
   // DMS exports spell a salesperson's name several ways: one row per person, named as most of their rows spell it.
@@ -758,6 +795,10 @@ export async function runQuery(caller: Caller, query: AssistantQuery): Promise<Q
   const result = setAsideUnnamed(query, await run(query));
   if (!query.share || query.measure !== 'count') return result;
   const { dealer_id, from, to } = query.filters;
-  const whole = await run({ subject: query.subject, measure: 'count', filters: { dealer_id, from, to } });
+  const whole = await run({
+    subject: query.subject,
+    measure: 'count',
+    filters: { ...query.whole_filters, dealer_id, from, to },
+  });
   return { ...result, whole: whole.count };
 }

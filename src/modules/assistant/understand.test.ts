@@ -748,6 +748,69 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('compares the sources named, side by side, for leads and calls', () => {
+    for (const question of ['facebook vs cars.com leads this month', 'leads from facebook or cars.com this month'])
+      expect(read(question), question).toEqual({
+        subject: 'leads',
+        measure: 'count',
+        group_by: 'source',
+        filters: { from: '2026-11-01', to: '2026-11-21', sources: ['Cars.com', 'Facebook'] },
+      });
+    expect(read('answer rate google ads vs facebook')).toMatchObject({
+      subject: 'calls',
+      measure: 'rate',
+      group_by: 'source',
+      filters: { sources: ['Google Ads', 'Facebook'] },
+    });
+    // A follow-up naming one source narrows to it.
+    const [, facebook] = chain(['facebook vs cars.com leads this month', 'just facebook']);
+    expect(facebook?.filters).toEqual({ from: '2026-11-01', to: '2026-11-21', source: 'Facebook' });
+  });
+
+  it('reads what a fourth set written apart from the rules found it missing', () => {
+    // The whole of a share is what follows "of".
+    expect(read('what % of our new inventroy is white')).toMatchObject({
+      share: true,
+      whole_filters: { condition: ['new'] },
+      filters: { condition: ['new'], color: ['white'] },
+    });
+    // "The 5 that's been sitting the longest", after a count: those, in that order.
+    const [, five] = chain(['how many camrys at the aurora store', 'show me the 5 thats been sitting the longest']);
+    expect(five).toMatchObject({ measure: 'list', field: 'days_on_lot', order: 'desc', limit: 5 });
+    expect(five?.filters).toMatchObject({ dealer_id: ['sca'] });
+    // A bare breakdown continues the last question's deals and period.
+    const [, , bySalesman] = chain(['how many deals we got mtd', 'total front end gross on em', 'units by salesman']);
+    expect(bySalesman).toEqual({
+      subject: 'sales',
+      measure: 'count',
+      group_by: 'salesperson',
+      filters: { from: '2026-11-01', to: '2026-11-21' },
+    });
+    // "vm" is voicemail; "did casey close" is sold.
+    expect(chain(['answer rate on inbound calls last 30 days', 'how many of em went to vm'])[1]?.filters).toMatchObject(
+      {
+        status: ['voicemail'],
+        direction: 'inbound',
+      },
+    );
+    expect(
+      chain(['how many leads r assigned to sam lee', 'how many of those did sam close'])[1]?.filters,
+    ).toMatchObject({ salesperson: 'Sam Lee', status: ['sold'] });
+    expect(read('pull up the facebook leads from the last 60 days')).toMatchObject({ measure: 'list' });
+    expect(read('cash vs finance vs lease deals last 90 days')).toMatchObject({
+      group_by: 'contract_type',
+      filters: { contract_type: ['lease', 'finance', 'cash'] },
+    });
+    for (const question of [
+      'whats the diff between a tundra sr5 and a limited',
+      'whats a good pay plan for bdc reps, hourly or per appt set?',
+      'what is the towing capacity of an f150',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    // A difference between figures of theirs is still a question.
+    expect(read('whats the difference between new and used gross this month')).not.toBeNull();
+  });
+
   it('asks a ranking to rank, and a breakdown to list', () => {
     expect(read('which lead source brought in the most leads in sept')).toMatchObject({
       group_by: 'source',

@@ -95,7 +95,9 @@ function measureOf(
   if (rate) return { measure: 'rate', field: rate };
   const listSize = (() => {
     const number =
-      /\b(?:top|latest|last|recent|show me|list|give me)\s+(\d{1,2})\b(?!\s*(?:days?|weeks?|months?))/.exec(q) ??
+      /\b(?:top|latest|last|recent|show me|list|give me|pull up|the)\s+(?:the\s+)?(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
+        q,
+      ) ??
       /\b(\d{1,2})\s+(?:most|least|cheapest|oldest|newest|priciest|highest|lowest|longest|latest|most recent)\b/.exec(
         q,
       );
@@ -124,7 +126,11 @@ function measureOf(
     (subject === 'sales' && /\b(?:per|a) (?:deal|unit|car|copy|sale)\b/.test(q))
   )
     return { measure: 'average', field: fieldOf(q, subject) };
-  if (/\bhow many\b|\bnumber of\b|\bcount\b|\bhow much inventory\b|\btotal (?:inventory|units|stock)\b$/.test(q))
+  if (
+    /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much inventory\b|\btotal (?:inventory|units|stock)\b$|^(?:units|deals|leads|calls|volume|unit count)\b/.test(
+      q,
+    )
+  )
     return { measure: 'count' };
   if (
     /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b/.test(
@@ -178,7 +184,7 @@ function measureOf(
     if (/\blongest\b/.test(q)) return { measure: 'max', field: 'duration' };
   }
   if (
-    /\bwhich\b|\blist\b|\bshow\b|\bwhat (?:are|were)\b|\bgive me\b|\bname (?:the|all)\b|\brecent\b|\blatest\b|\bnewest\b|\bwho\b|\bones\b|\bthem\b\??$|\bany\b/.test(
+    /\bwhich\b|\blist\b|\bshow\b|\bpull up\b|\bbring up\b|\bwhat (?:are|were)\b|\bgive me\b|\bname (?:the|all)\b|\brecent\b|\blatest\b|\bnewest\b|\bwho\b|\bones\b|\bthem\b\??$|\bany\b/.test(
       q,
     )
   ) {
@@ -309,6 +315,13 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   return null;
 }
 
+/** A follow-up naming one source or several replaces whichever the last question had. */
+function withSources(merged: QueryFilters, named: QueryFilters): QueryFilters {
+  if (named.source) delete merged.sources;
+  if (named.sources) delete merged.source;
+  return merged;
+}
+
 /** The filter that picks one row of a breakdown. */
 const GROUP_FILTER: Record<Grouping, keyof QueryFilters> = {
   dealer: 'dealer_id',
@@ -320,7 +333,11 @@ const GROUP_FILTER: Record<Grouping, keyof QueryFilters> = {
   status: 'status',
   type: 'type',
   salesperson: 'salesperson',
+  contract_type: 'contract_type',
 };
+
+/** Words that point back at the last answer's rows: "the 5 that's been sitting the longest". */
+const REFERS_BACK = /\bthe \d{1,2}\b|\bthat(?:'?s| have| has|'ve| are| is)? (?:been|sitting|on the lot)\b/;
 
 /** A breakdown asked as a ranking ("which source brought the most", "who sold the most"), not a table. */
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
@@ -328,9 +345,9 @@ const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|
 const FOLLOW_UP =
   /^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
-/** What leads did when they sold: "turned into deals", "became sales", "bought". */
+/** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
-  /\b(?:turned|turn|converted|convert|became|become|led|resulted|ended up)(?: (?:into|to|in|as))? (?:an? )?(?:deals?|sales?|buyers?|customers?)\b|\bbought\b/g;
+  /\b(?:turned|turn|converted|convert|became|become|led|resulted|ended up)(?: (?:into|to|in|as))? (?:an? )?(?:deals?|sales?|buyers?|customers?)\b|\bbought\b|\b(?:close|closed)\b(?! rates?\b)/g;
 
 /** What "by …" may name in a ranking counted: groups, counts and periods, none of them a figure it cannot read. */
 const RANKED_BY_COUNT =
@@ -426,7 +443,14 @@ export function understand(
   // A source named by a nickname that is no one source of the caller's, or a second source, is said back.
   const sourcesNamed = sourcesOf(read, vocabulary.sources);
   unused.push(...sourcesNamed.unresolved);
-  for (const other of sourcesNamed.names.slice(1)) unused.push(`the source ${other} (I count one source at a time)`);
+  // "Facebook vs CarGurus leads": the sources named, side by side. Deals have no source filter to compare.
+  const comparedSources =
+    sourcesNamed.names.length > 1 && (subject === 'leads' || subject === 'calls') ? sourcesNamed.names : null;
+  if (comparedSources) {
+    delete heard.source;
+    heard.sources = comparedSources;
+  } else
+    for (const other of sourcesNamed.names.slice(1)) unused.push(`the source ${other} (I count one source at a time)`);
   // Days to sell are over sold vehicles, in the period they sold if one is named.
   const daysToSell =
     subject === 'vehicles' &&
@@ -449,7 +473,7 @@ export function understand(
     subject === previous.subject &&
     !group &&
     Object.keys(heard).length === 0 &&
-    q.split(' ').length <= 4 &&
+    (q.split(' ').length <= 4 || REFERS_BACK.test(q)) &&
     (measured?.measure === 'max' || measured?.measure === 'min' || (measured?.measure === 'list' && !!measured.order));
   // A short question naming no subject follows up only when it says something we read ("which ones?", "just the Fords");
   // a rate asked of the same subject with nothing else named ("what's the answer rate?") is over the same rows.
@@ -461,6 +485,8 @@ export function understand(
       (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
       soldOfLeads ||
       (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
+      // "Units by salesman" after "how many deals mtd": the same deals, broken down.
+      (group !== null && subject === previous.subject && Object.keys(heard).length === 0 && q.split(' ').length <= 5) ||
       // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
       (previous.group_by !== undefined &&
         subject === previous.subject &&
@@ -477,7 +503,19 @@ export function understand(
   // One period is answered; any other the question names is said back, never dropped.
   const periods = periodsOf(read, now, { years: subject !== 'vehicles' });
   if (filters.from && periods[0]?.note) unused.push(periods[0].note);
-  if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && periods.length)
+  // "Sedans vs SUVs", "Toyota versus Honda", "cash vs finance vs lease": a breakdown over what is named.
+  const versus = /\bvs\.?\b|\bversus\b|\bcompared (?:to|with)\b|\bor\b/.test(q)
+    ? (filters.body_style?.length ?? 0) > 1
+      ? 'body_style'
+      : (filters.make?.length ?? 0) > 1
+        ? 'make'
+        : (filters.dealer_id?.length ?? 0) > 1
+          ? 'dealer'
+          : (filters.contract_type?.length ?? 0) > 1
+            ? 'contract_type'
+            : null
+    : null;
+  if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && periods.length && !versus && !comparedSources)
     unused.push('the comparison with another period (I give one period)');
   else for (const other of periods.slice(1)) unused.push(`the period "${other.phrase}" (I give one period)`);
   // Of leads, calls and deals, a year read as neither a period nor a model year ("deals after 2024") is said back.
@@ -515,17 +553,7 @@ export function understand(
     unused.push('a longest call length (I can only count calls of at least a length)');
   if (measured?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales')
     unused.push(`a dollar total (${SUBJECT_NOUN[subject]} have no dollar amount; I counted them)`);
-  // "Sedans vs SUVs", "Toyota versus Honda", "north compared to downtown": a breakdown over what is named.
-  const versus = /\bvs\.?\b|\bversus\b|\bcompared (?:to|with)\b|\bor\b/.test(q)
-    ? (filters.body_style?.length ?? 0) > 1
-      ? 'body_style'
-      : (filters.make?.length ?? 0) > 1
-        ? 'make'
-        : (filters.dealer_id?.length ?? 0) > 1
-          ? 'dealer'
-          : null
-    : null;
-  const grouping = group ?? versus;
+  const grouping = group ?? versus ?? (comparedSources ? 'source' : null);
   const usable = (found: typeof measured) =>
     found?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales' ? { measure: 'count' as const } : found;
 
@@ -545,7 +573,7 @@ export function understand(
     if (!sameSubject)
       for (const key of Object.keys(previous.filters) as Array<keyof QueryFilters>)
         if (
-          !(['dealer_id', 'from', 'to', 'source', 'salesperson'] as string[]).includes(key) ||
+          !(['dealer_id', 'from', 'to', 'source', 'sources', 'salesperson'] as string[]).includes(key) ||
           !SUPPORTED[subject].includes(key)
         ) {
           const said = heardAs(key, previous.filters);
@@ -561,7 +589,7 @@ export function understand(
       : Object.fromEntries(
           Object.entries(previous.filters).filter(
             ([key]) =>
-              (['dealer_id', 'from', 'to', 'source', 'salesperson'] as string[]).includes(key) &&
+              (['dealer_id', 'from', 'to', 'source', 'sources', 'salesperson'] as string[]).includes(key) &&
               SUPPORTED[subject].includes(key as keyof QueryFilters),
           ),
         );
@@ -603,7 +631,7 @@ export function understand(
           : keepGroup && sameSubject && previous.group_by && measure.measure !== 'list'
             ? { group_by: previous.group_by, ...(previous.ranked ? { ranked: true } : {}) }
             : {}),
-        filters: { ...base, ...filters },
+        filters: withSources({ ...base, ...filters }, filters),
       },
     };
   }
@@ -612,10 +640,28 @@ export function understand(
     measured?.measure !== 'rate' &&
     /\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b|\bpenetration\b/.test(q)
   ) {
+    // "What % of our new inventory is white": the whole is new inventory, the part the white of it.
+    const of = /\bof (?:all |our |my |the |your )*(.+?) (?:is|are|r|were|was|that|which|have|has)\b/.exec(q)?.[1];
+    const wholeHeard = of ? filtersOf(of, subject, vocabulary, now) : {};
+    const wholeFilters = Object.fromEntries(
+      Object.entries(wholeHeard).filter(
+        ([key]) =>
+          !['dealer_id', 'from', 'to'].includes(key) &&
+          SUPPORTED[subject].includes(key as keyof QueryFilters) &&
+          key in filters,
+      ),
+    ) as QueryFilters;
     return {
       followUp: false,
       unused,
-      query: { subject, measure: 'count', share: true, ...(grouping ? { group_by: grouping } : {}), filters },
+      query: {
+        subject,
+        measure: 'count',
+        share: true,
+        ...(Object.keys(wholeFilters).length ? { whole_filters: wholeFilters } : {}),
+        ...(grouping ? { group_by: grouping } : {}),
+        filters,
+      },
     };
   }
   if (!measured && !grouping) {

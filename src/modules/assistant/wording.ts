@@ -371,6 +371,16 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     /\b(?:should (?:i|we)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve))\b/,
     'I do not give advice; I answer questions about your data',
   ],
+  // "What's a good pay plan for BDC reps?": a judgement asked for, not a figure of theirs.
+  [
+    /\bwhat(?:'s|s| is| would be)? (?:a|the) (?:good|best|better|right|fair|smart|ideal)\b(?!.*\b(?:rate|ratio|number|gross|price|turn|percentage)\b)|\bpay ?plans?\b|\bcomp(?:ensation)? plans?\b/,
+    'I do not give advice; I answer questions about your data',
+  ],
+  // "What's the diff between a Tundra SR5 and a Limited?": what vehicles are, not what the data holds.
+  [
+    /\b(?:diff|difference|differences)\s+(?:between|in)\b(?!.*\b(?:gross|prices?|counts?|leads?|calls?|deals?|sales|units|days|miles|mileage|rates?|revenue|inventory|stock|sold|close|answered)\b)|\b(?:mpg|horsepower|towing capacity|tow rating|torque|specs|specifications|fuel economy|cargo space|safety rating)\b/,
+    'I do not know what vehicles are like, only what your data holds about them',
+  ],
   [
     /\b(?:good|bad|normal|healthy|decent)\b.*\b(?:rate|ratio|number|gross|price|turn|percentage)\b|\bbenchmarks?\b|\bindustry (?:average|standard)\b/,
     'I do not judge figures against benchmarks; I report your own',
