@@ -56,6 +56,17 @@ describe('composing a ranking', () => {
     expect(ranked(1)).toMatch(/1 lead with no source is not ranked\.$/);
     expect(ranked(0)).not.toMatch(/not ranked/);
   });
+
+  it('names the top named group of a breakdown, listing the unnamed one', () => {
+    const breakdown = result({ subject: 'leads', measure: 'count', group_by: 'source' }, [
+      ['unattributed', 217, null],
+      ['Cars.com', 34, null],
+    ]);
+    breakdown.groups[0]!.key = null;
+    const text = compose(breakdown, new Map()).text;
+    expect(text).toContain('- unattributed: 217');
+    expect(text).toMatch(/Most: Cars\.com with 34 of 251\.$/);
+  });
 });
 
 describe('composing days to sell', () => {

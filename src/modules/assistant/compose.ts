@@ -252,9 +252,12 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
     else if (result.groups.length > 1) {
       // "Which store has the fewest leads?" asks for the other end of the same ranking.
       const fewest = query.order === 'asc';
+      // Named groups lead: "unattributed" lumps many sources together and is no answer to "which had the most".
+      const named = result.groups.filter((group) => group.key !== null);
+      const ranked = named.length ? named : result.groups;
       const top = valued
-        ? extreme(result.groups, (group) => group.value ?? 0, query.measure === 'min' || fewest)
-        : extreme(result.groups, (group) => group.count, fewest);
+        ? extreme(ranked, (group) => group.value ?? 0, query.measure === 'min' || fewest)
+        : extreme(ranked, (group) => group.count, fewest);
       lines.push(
         valued
           ? `${query.measure === 'min' || fewest ? 'Lowest' : 'Highest'}: ${top.label}.`
