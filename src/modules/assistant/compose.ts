@@ -68,6 +68,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       ...(f.status?.length ? [list(f.status.map((status) => status.replace('_', ' ')))] : []),
       ...(f.type ?? []).map((type) => `${type.replace('_', '-')}`),
       ...(f.first_time ? ['first-time'] : []),
+      ...(query.subject === 'calls' && f.direction ? [f.direction] : []),
       ...(query.subject === 'sales' && f.condition ? f.condition : []),
       ...(query.subject === 'sales' && f.contract_type?.length ? [list(f.contract_type)] : []),
       ...(f.year_min && f.year_min === f.year_max ? [String(f.year_min)] : []),
@@ -84,6 +85,10 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
     else if (f.price_max !== undefined) parts.push(`at ${dollars(f.price_max)} or less`);
     else if (f.price_min !== undefined) parts.push(`at ${dollars(f.price_min)} or more`);
+    if (query.subject === 'calls' && f.duration_min !== undefined)
+      parts.push(
+        `of at least ${f.duration_min % 60 === 0 && f.duration_min > 0 ? `${f.duration_min / 60} min` : `${f.duration_min} s`}`,
+      );
     if (f.dealer_id?.length) parts.push(`at ${list(f.dealer_id.map((id) => dealerNames.get(id) ?? 'a rooftop'))}`);
     const when = period(f.from, f.to);
     // "deals by Sam Lee, 1–22 November 2026": a range of days reads apart from the names before it.
@@ -321,7 +326,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         lines.push(`There are no ${what}${inStock} to ${query.measure === 'sum' ? 'add up' : 'average'}.`);
       else if (query.measure === 'sum')
         lines.push(
-          `The total ${field.label} of ${what}${inStock} is ${field.format(result.value)} (${number(result.count)} ${query.subject === 'vehicles' ? 'vehicles' : 'records'}).`,
+          `The ${field.label.startsWith('total ') ? '' : 'total '}${field.label} of ${what}${inStock} is ${field.format(result.value)} (${number(result.count)} ${query.subject === 'vehicles' ? 'vehicles' : 'records'}).`,
         );
       else
         lines.push(

@@ -217,11 +217,13 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   const periods = periodsOf(q, now, { years: !vehicles });
   if (periods[0]) Object.assign(filters, periods[0].range);
   Object.assign(filters, modelYearsOf(withoutPeriods(q, periods), subject, vocabulary, now));
-  // Days on the lot (heard on any subject: "cars we sold over 60 days old").
+  // Days on the lot (heard on any subject: "cars we sold over 60 days old"); of leads, calls and deals, not
+  // in the period they name ("past 2 weeks").
+  const aged = vehicles ? q : withoutPeriods(q, periods);
   const days = new RegExp(
     String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST})|(${STRICT_BELOW})|(${AT_MOST}))\s+(\d+)\s*(day|week|month)s?\b`,
-  ).exec(q);
-  const plus = /\b(\d+)\+\s*days?\b/.exec(q);
+  ).exec(aged);
+  const plus = /\b(\d+)\+\s*days?\b/.exec(aged);
   if (days) {
     const span = Number(days[5]) * (days[6] === 'week' ? 7 : days[6] === 'month' ? 30 : 1);
     if (days[1]) filters.days_on_lot_min = span + 1;

@@ -811,6 +811,54 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(read('whats the difference between new and used gross this month')).not.toBeNull();
   });
 
+  it('reads what a fifth set written apart from the rules found it missing', () => {
+    // Quarters: this one to date, the last one, one named (its latest that has begun, or of a year).
+    expect(dateRangeOf('deals this qtr', NOW)).toEqual({ from: '2026-10-01', to: '2026-11-21' });
+    expect(dateRangeOf('deals qtd', NOW)).toEqual({ from: '2026-10-01', to: '2026-11-21' });
+    expect(dateRangeOf('deals last quarter', NOW)).toEqual({ from: '2026-07-01', to: '2026-09-30' });
+    expect(dateRangeOf('gross for q3?', NOW)).toEqual({ from: '2026-07-01', to: '2026-09-30' });
+    expect(dateRangeOf('gross in q4 2025', NOW)).toEqual({ from: '2025-10-01', to: '2025-12-31' });
+    expect(dateRangeOf('gross in q4', NOW)).toEqual({ from: '2026-10-01', to: '2026-11-21' });
+    // Narrowing a breakdown to one of its rows gives one figure; "past 2 wks" is a period, not days on a lot.
+    const [, , lakewood] = chain([
+      'whats our answer rate been the last 7 days',
+      'break that out by store',
+      'ok just lakewood, past 2 wks',
+    ]);
+    expect(lakewood).toEqual({
+      subject: 'calls',
+      measure: 'rate',
+      field: 'answered',
+      filters: { from: '2026-11-08', to: '2026-11-21', dealer_id: ['sfw'] },
+    });
+    // PVR is per deal; "rank em by" keeps the breakdown with the new figure.
+    expect(chain(['how many used finance deals mtd', 'back end pvr on those?'])[1]).toMatchObject({
+      measure: 'average',
+      field: 'back_gross',
+    });
+    const [units, gross] = chain(['top 3 sales ppl by units this qtr', 'rank em by total gross instead']);
+    expect(units).toMatchObject({ measure: 'count', group_by: 'salesperson', filters: { from: '2026-10-01' } });
+    expect(gross).toMatchObject({ measure: 'sum', field: 'total_gross', group_by: 'salesperson' });
+    // A share of the last answer's rows, asked again for another status.
+    const [, appointments, lost] = chain([
+      'how many service leads have we gotten ytd',
+      'what % of those are sitting at appt status',
+      'what about lost',
+    ]);
+    expect(appointments).toMatchObject({
+      measure: 'count',
+      share: true,
+      whole_filters: { type: ['service'] },
+      filters: { type: ['service'], status: ['appointment'] },
+    });
+    expect(lost).toMatchObject({ share: true, whole_filters: { type: ['service'] }, filters: { status: ['lost'] } });
+    // F&I products are not in the data: said so, not answered with deals.
+    expect(understand('whats our vsc penetration on those', vocabulary, units!, NOW)).toMatchObject({
+      query: null,
+      reason: expect.stringMatching(/F&I products/),
+    });
+  });
+
   it('asks a ranking to rank, and a breakdown to list', () => {
     expect(read('which lead source brought in the most leads in sept')).toMatchObject({
       group_by: 'source',

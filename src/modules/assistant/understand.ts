@@ -123,7 +123,8 @@ function measureOf(
   }
   if (
     /\baverage\b|\bavg\b|\bmean\b|\btypical\b/.test(q) ||
-    (subject === 'sales' && /\b(?:per|a) (?:deal|unit|car|copy|sale)\b/.test(q))
+    (subject === 'sales' &&
+      /\b(?:per|a) (?:deal|unit|car|copy|sale|vehicle)\b|\bpvr\b|\bper vehicle retailed\b/.test(q))
   )
     return { measure: 'average', field: fieldOf(q, subject) };
   if (
@@ -305,7 +306,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    /\bsalespe(?:rson|ople)\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b/.test(
       q,
     )
   )
@@ -335,6 +336,9 @@ const GROUP_FILTER: Record<Grouping, keyof QueryFilters> = {
   salesperson: 'salesperson',
   contract_type: 'contract_type',
 };
+
+/** A share asked for: "what % of …", "what percentage", "proportion". */
+const SHARE = /\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b|\bpenetration\b/;
 
 /** Words that point back at the last answer's rows: "the 5 that's been sitting the longest". */
 const REFERS_BACK = /\bthe \d{1,2}\b|\bthat(?:'?s| have| has|'ve| are| is)? (?:been|sitting|on the lot)\b/;
@@ -616,16 +620,33 @@ export function understand(
         ? { measure: previous.measure, field: previous.field, order: previous.order, limit: previous.limit }
         : { measure: 'count' as const });
     // "How many …?" asks for one count: a breakdown is kept only when the question names one.
+    // "Rank em by total gross instead" keeps the breakdown with a new figure; narrowing it to one of its rows
+    // ("ok just lakewood") leaves one figure, not a breakdown of one.
+    const oneRow =
+      previous.group_by !== undefined &&
+      [heard[GROUP_FILTER[previous.group_by]]].flat().filter((value) => value !== undefined).length === 1;
     const keepGroup =
-      (!measured || measured.measure === previous.measure) &&
-      !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q));
+      (!measured || measured.measure === previous.measure || /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b/.test(q)) &&
+      !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q)) &&
+      !oneRow;
+    // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
+    const asksShare = measured?.measure !== 'rate' && SHARE.test(q);
+    const wholeOfBase = Object.fromEntries(
+      Object.entries(base).filter(([key]) => !['dealer_id', 'from', 'to'].includes(key)),
+    ) as QueryFilters;
+    const share = asksShare
+      ? { share: true, ...(Object.keys(wholeOfBase).length ? { whole_filters: wholeOfBase } : {}) }
+      : !measured && sameSubject && previous.share
+        ? { share: true, ...(previous.whole_filters ? { whole_filters: previous.whole_filters } : {}) }
+        : {};
     // A new status or period replaces the previous one; so does a new rate.
     return {
       followUp: true,
       unused,
       query: {
         subject,
-        ...measure,
+        ...(asksShare ? { measure: 'count' as const } : measure),
+        ...share,
         ...(grouping
           ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true } : {}) }
           : keepGroup && sameSubject && previous.group_by && measure.measure !== 'list'
@@ -636,10 +657,7 @@ export function understand(
     };
   }
   // "What percentage of inventory is used?": the count, with its share of the whole.
-  if (
-    measured?.measure !== 'rate' &&
-    /\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b|\bpenetration\b/.test(q)
-  ) {
+  if (measured?.measure !== 'rate' && SHARE.test(q)) {
     // "What % of our new inventory is white": the whole is new inventory, the part the white of it.
     const of = /\bof (?:all |our |my |the |your )*(.+?) (?:is|are|r|were|was|that|which|have|has)\b/.exec(q)?.[1];
     const wholeHeard = of ? filtersOf(of, subject, vocabulary, now) : {};

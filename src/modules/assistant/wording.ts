@@ -217,6 +217,31 @@ export function periodsOf(q: string, now = new Date(), options: { years?: boolea
     ],
     [/\bthis year\b|\bytd\b|\byear to date\b/g, () => ({ from: `${thisYear}-01-01`, to: isoDay(today) })],
     [/\blast year\b/g, () => ({ from: `${thisYear - 1}-01-01`, to: `${thisYear - 1}-12-31` })],
+    // Quarters: this one (to date), the last one, or one named ("q3", "q3 2025"), its latest that has begun.
+    [
+      /\bthis (?:quarter|qtr)\b|\bqtd\b|\bquarter to date\b/g,
+      () => ({
+        from: isoDay(monthStart(thisYear, today.getUTCMonth() - (today.getUTCMonth() % 3))),
+        to: isoDay(today),
+      }),
+    ],
+    [
+      /\b(?:last|previous|prior) (?:quarter|qtr)\b/g,
+      () => {
+        const start = today.getUTCMonth() - (today.getUTCMonth() % 3) - 3;
+        return { from: isoDay(monthStart(thisYear, start)), to: isoDay(monthEnd(thisYear, start + 2)) };
+      },
+    ],
+    [
+      /\bq([1-4])(?:\s*(?:of\s+)?'?((?:19|20)\d{2}|\d{2}))?\b/g,
+      (match) => {
+        const first = (Number(match[1]) - 1) * 3;
+        const named = match[2] ? (match[2].length === 2 ? 2000 + Number(match[2]) : Number(match[2])) : undefined;
+        const year = named ?? (monthStart(thisYear, first) > today ? thisYear - 1 : thisYear);
+        const end = monthEnd(year, first + 2);
+        return { from: isoDay(monthStart(year, first)), to: isoDay(end > today && year === thisYear ? today : end) };
+      },
+    ],
     // "From sept to nov", "between oct 1 and oct 15", "sept-nov", "oct 1-15".
     [
       new RegExp(
@@ -404,6 +429,8 @@ export const NOT_DATA: Array<[RegExp, string]> = [
 const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
+  [/\bppl\b/g, 'people'],
+  [/\binstead\b/g, ' '],
   [/\bhow (?:mnay|mnany|manu|amny|mny|meny)\b/g, 'how many'],
   [/\b(?:#|no\.) of\b/g, 'number of'],
   [/(^|\s)#\s*(?=[a-z])/g, '$1number of '],
@@ -547,6 +574,10 @@ export const DAYS_TO_SELL =
 
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
+  [
+    /\bvsc\b|\bservice contracts?\b|\bextended warrant(?:y|ies)\b|\bgap\b|\bf ?& ?i products?\b|\bf and i products?\b|\bproduct penetration\b|\bmaintenance plans?\b/,
+    "the data holds no F&I products (service contracts, GAP, warranties); I read deals' front and back gross",
+  ],
   [
     /\bcost per (?:lead|sale|deal)\b|\bcpl\b|\bspend(?:ing)?\b|\bspent\b|\broi\b|\breturn on\b|\bad budget\b|\bcost of\b/,
     'I do not read what sources cost (GET /leads/stats/by-source gives cost per lead)',
