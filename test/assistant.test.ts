@@ -42,6 +42,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-3', fixture: fixture('assistant-unseen-3-questions.json'), size: 32, declined: 5, unanswerable: 3 },
   { name: 'unseen-4', fixture: fixture('assistant-unseen-4-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-5', fixture: fixture('assistant-unseen-5-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-6', fixture: fixture('assistant-unseen-6-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

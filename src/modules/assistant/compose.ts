@@ -76,8 +76,11 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       ...(f.model?.length ? [list(f.model)] : []),
     ];
     const parts = [`${kind.length ? `${kind.join(' ')} ` : ''}${noun}`];
-    if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_min} or later`);
-    if (f.year_max !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_max} or earlier`);
+    if (f.year_min !== undefined && f.year_max !== undefined && f.year_min !== f.year_max)
+      parts.push(`for model years ${f.year_min}–${f.year_max}`);
+    else if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_min} or later`);
+    else if (f.year_max !== undefined && f.year_min !== f.year_max)
+      parts.push(`for model year ${f.year_max} or earlier`);
     if (f.salesperson) parts.push(query.subject === 'sales' ? `by ${f.salesperson}` : `assigned to ${f.salesperson}`);
     if (f.source) parts.push(`from ${f.source}`);
     if (f.sources?.length) parts.push(`from ${f.sources.join(' or ')}`);
@@ -129,8 +132,11 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
   if (f.days_on_lot_max !== undefined) parts.push(`on the lot ${f.days_on_lot_max} days or less`);
   if (f.mileage_max !== undefined) parts.push(`with ${number(f.mileage_max)} miles or fewer`);
   if (f.mileage_min !== undefined) parts.push(`with ${number(f.mileage_min)} miles or more`);
-  if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_min} on`);
-  if (f.year_max !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_max} or earlier`);
+  if (f.year_min !== undefined && f.year_max !== undefined && f.year_min !== f.year_max)
+    parts.push(`from model years ${f.year_min}–${f.year_max}`);
+  else if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_min} on`);
+  else if (f.year_max !== undefined && f.year_min !== f.year_max)
+    parts.push(`from model year ${f.year_max} or earlier`);
   if (f.dealer_id?.length) parts.push(`at ${list(f.dealer_id.map((id) => dealerNames.get(id) ?? 'a rooftop'))}`);
   if (soldWhen) return `${parts.join(' ')} sold ${when}`;
   if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
@@ -221,6 +227,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       salesperson: 'salesperson',
       model: 'model',
       contract_type: 'contract type',
+      trim: 'trim',
     }[query.group_by];
     if (query.measure === 'rate') {
       const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;

@@ -30,7 +30,10 @@ export function rateOf(q: string, subject: Subject): string | null {
   const asked = (what: string) => new RegExp(`${share}.*\\b(?:${what})\\b|\\b(?:${what})\\b.*${share}`).test(q);
   if (
     subject === 'leads' &&
-    (/\bclose rate\b|\bconversion\b/.test(q) || asked('closed|sold|bought|converted|close|convert'))
+    (/\bclose rate\b|\bconversion\b|\bclos(?:es|ing) (?:the )?(?:best|most|worst|least|highest|lowest)\b|\b(?:best|worst) clos(?:e|ing|er)s?\b/.test(
+      q,
+    ) ||
+      asked('closed|sold|bought|converted|close|convert'))
   )
     return 'sold';
   if (subject === 'calls') {
@@ -259,7 +262,9 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     !between[4] &&
     [between[1]!, between[3]!].every((digits) => /^(?:19|20)\d{2}$/.test(digits));
   if (between && !yearsOnly) {
-    filters.price_min = amount(between[1]!, between[2]);
+    // "Between 20 and 30k": the second amount's "k" is the first's too.
+    const shared = !between[2] && between[4] && amount(between[1]!, between[4]) <= amount(between[3]!, between[4]);
+    filters.price_min = amount(between[1]!, shared ? between[4] : between[2]);
     filters.price_max = amount(between[3]!, between[4] ?? between[2]);
   } else {
     const below = new RegExp(String.raw`\b(?:(${STRICT_BELOW})|(${AT_MOST}))\s+${AMOUNT}`).exec(priceText);
@@ -495,7 +500,7 @@ const VEHICLE_WORDS = new Set(
   [
     'new brand used pre-owned preowned second-hand certified cpo sold pending presumed transit incoming cheapest cheaper priciest pricier expensive oldest',
     'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
-    'smallest largest fewest best worst popular',
+    'smallest largest fewest best worst popular deals deal sales units unit leads calls did do done',
   ]
     .join(' ')
     .split(' '),

@@ -32,6 +32,7 @@ export const GROUPINGS = [
   'salesperson',
   'model',
   'contract_type',
+  'trim',
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
@@ -171,7 +172,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease).',
+        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim (vehicles).',
     },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
     share: {
@@ -358,6 +359,7 @@ const VEHICLE_GROUP_SQL: Partial<Record<Grouping, Prisma.Sql>> = {
   condition: Prisma.sql`v.condition::text`,
   status: Prisma.sql`v.status::text`,
   model: Prisma.sql`v.model::text`,
+  trim: Prisma.sql`v.trim`,
 };
 
 async function vehicleRows(
@@ -421,7 +423,8 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
   let groups: ResultRow[] = [];
   if (query.group_by) {
     const key = VEHICLE_GROUP_SQL[query.group_by];
-    if (!key) throw badInput('group_by', 'vehicles group by dealer, make, model, body_style, condition or status');
+    if (!key)
+      throw badInput('group_by', 'vehicles group by dealer, make, model, trim, body_style, condition or status');
     const aggregate =
       query.measure === 'average'
         ? Prisma.sql`avg(${figure})`

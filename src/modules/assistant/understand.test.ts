@@ -859,6 +859,50 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a sixth set written apart from the rules found it missing', () => {
+    // "Between 20 and 30k" is $20,000 to $30,000; "dyas" is days; vehicles break down by trim.
+    expect(read('how many 2020-2022 used suvs do we have priced between 20 and 30k')?.filters).toMatchObject({
+      price_min: 20000,
+      price_max: 30000,
+      year_min: 2020,
+      year_max: 2022,
+    });
+    expect(read('how many camrys did we sell in the last 90 dyas')?.filters).toMatchObject({ from: '2026-08-24' });
+    expect(chain(['how many new camrys at toyota north', 'break em down by trim'])[1]).toMatchObject({
+      group_by: 'trim',
+      filters: { condition: ['new'], model: ['Camry'], dealer_id: ['stn'] },
+    });
+    // A ranking that names its rows afresh keeps where and when, not the last answer's narrowing.
+    const [, , ranking] = chain([
+      '# of deals honda downtown did last month',
+      'how many were leases',
+      'who had the most deals there last month',
+    ]);
+    expect(ranking).toEqual({
+      subject: 'sales',
+      measure: 'count',
+      group_by: 'salesperson',
+      ranked: true,
+      filters: { dealer_id: ['shd'], from: '2026-10-01', to: '2026-10-31' },
+    });
+    // A breakdown by source after a question about one source is over every source.
+    const [, , bySource] = chain([
+      'close rate on cars.com leads?',
+      'and facebook',
+      'which lead source closes the best',
+    ]);
+    expect(bySource).toMatchObject({ measure: 'rate', field: 'sold', group_by: 'source', filters: {} });
+    for (const question of [
+      "how many cars do u think we'll sell in december",
+      'give me a word track for when a customer says the payment is too high',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    expect(understand('how many units r stuck in recon rn', vocabulary, null, NOW)).toMatchObject({
+      query: null,
+      reason: expect.stringMatching(/reconditioning/),
+    });
+  });
+
   it('asks a ranking to rank, and a breakdown to list', () => {
     expect(read('which lead source brought in the most leads in sept')).toMatchObject({
       group_by: 'source',

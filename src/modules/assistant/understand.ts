@@ -295,6 +295,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'model';
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
+  if (/\b(?:by|per|each)\s+trims?\b|\bwhich trims?\b|\btrim levels?\b/.test(q) && subject === 'vehicles') return 'trim';
   if (
     /\b(?:by|per|each|every|rank)\s+(?:the\s+|our\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
       q,
@@ -316,6 +317,12 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   return null;
 }
 
+/** The filters without one of them. */
+function omitKey(filters: QueryFilters, key: keyof QueryFilters): QueryFilters {
+  const { [key]: _dropped, ...rest } = filters;
+  return key === 'source' ? omitKey(rest, 'sources') : rest;
+}
+
 /** A follow-up naming one source or several replaces whichever the last question had. */
 function withSources(merged: QueryFilters, named: QueryFilters): QueryFilters {
   if (named.source) delete merged.sources;
@@ -324,7 +331,7 @@ function withSources(merged: QueryFilters, named: QueryFilters): QueryFilters {
 }
 
 /** The filter that picks one row of a breakdown. */
-const GROUP_FILTER: Record<Grouping, keyof QueryFilters> = {
+const GROUP_FILTER: Partial<Record<Grouping, keyof QueryFilters>> = {
   dealer: 'dealer_id',
   make: 'make',
   model: 'model',
@@ -494,7 +501,8 @@ export function understand(
       // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
       (previous.group_by !== undefined &&
         subject === previous.subject &&
-        GROUP_FILTER[previous.group_by] in heard &&
+        GROUP_FILTER[previous.group_by] !== undefined &&
+        GROUP_FILTER[previous.group_by]! in heard &&
         !heard.from &&
         !heard.to) ||
       (!explicitSubject &&
@@ -586,17 +594,31 @@ export function understand(
     // Across subjects a follow-up keeps what the new subject can use: rooftops, period, source, salesperson.
     // A rate counts its own statuses (sold, answered…): the previous status filter would make it 0 or 100%.
     const { status: _status, ...unrated } = previous.filters;
-    const base = sameSubject
-      ? measured?.measure === 'rate'
-        ? unrated
-        : previous.filters
-      : Object.fromEntries(
-          Object.entries(previous.filters).filter(
-            ([key]) =>
-              (['dealer_id', 'from', 'to', 'source', 'sources', 'salesperson'] as string[]).includes(key) &&
-              SUPPORTED[subject].includes(key as keyof QueryFilters),
-          ),
-        );
+    const context = (filters: QueryFilters) =>
+      Object.fromEntries(
+        Object.entries(filters).filter(
+          ([key]) =>
+            (['dealer_id', 'from', 'to', 'source', 'sources', 'salesperson'] as string[]).includes(key) &&
+            SUPPORTED[subject].includes(key as keyof QueryFilters),
+        ),
+      ) as QueryFilters;
+    // "Who had the most deals there last month" after "how many were leases": a ranking that names its rows
+    // afresh ("deals", not "those") keeps where and when, not the last answer's narrowing.
+    const restated =
+      grouping !== null &&
+      RANKING.test(q) &&
+      /\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q) &&
+      !/\b(?:those|these|them|'?em|ones)\b/.test(q);
+    const kept =
+      sameSubject && !restated
+        ? measured?.measure === 'rate'
+          ? unrated
+          : previous.filters
+        : context(previous.filters);
+    // A breakdown over what the last answer was narrowed to ("which source closes the best" after "and cars.com")
+    // is over every value of it.
+    const regrouped = grouping ? GROUP_FILTER[grouping] : undefined;
+    const base = regrouped && !(regrouped in heard) ? omitKey(kept, regrouped) : kept;
     // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
     // cheapest one" is still the one.
     const ordered =
@@ -622,9 +644,8 @@ export function understand(
     // "How many …?" asks for one count: a breakdown is kept only when the question names one.
     // "Rank em by total gross instead" keeps the breakdown with a new figure; narrowing it to one of its rows
     // ("ok just lakewood") leaves one figure, not a breakdown of one.
-    const oneRow =
-      previous.group_by !== undefined &&
-      [heard[GROUP_FILTER[previous.group_by]]].flat().filter((value) => value !== undefined).length === 1;
+    const rowFilter = previous.group_by && GROUP_FILTER[previous.group_by];
+    const oneRow = !!rowFilter && [heard[rowFilter]].flat().filter((value) => value !== undefined).length === 1;
     const keepGroup =
       (!measured || measured.measure === previous.measure || /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b/.test(q)) &&
       !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q)) &&
@@ -645,7 +666,8 @@ export function understand(
       unused,
       query: {
         subject,
-        ...(asksShare ? { measure: 'count' as const } : measure),
+        // "Who had the most deals": a ranking counts per group, it does not list.
+        ...(asksShare || (grouping && measure.measure === 'list') ? { measure: 'count' as const } : measure),
         ...share,
         ...(grouping
           ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true } : {}) }

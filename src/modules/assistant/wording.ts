@@ -385,7 +385,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|will (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
@@ -393,7 +393,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not value vehicles; I report what your data holds',
   ],
   [
-    /\b(?:should (?:i|we)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve))\b/,
+    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve))\b/,
     'I do not give advice; I answer questions about your data',
   ],
   // "What's a good pay plan for BDC reps?": a judgement asked for, not a figure of theirs.
@@ -430,6 +430,7 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
   [/\bppl\b/g, 'people'],
+  [/\b(?:dyas|dys|dayz|daya)\b/g, 'days'],
   [/\binstead\b/g, ' '],
   [/\bhow (?:mnay|mnany|manu|amny|mny|meny)\b/g, 'how many'],
   [/\b(?:#|no\.) of\b/g, 'number of'],
@@ -574,6 +575,10 @@ export const DAYS_TO_SELL =
 
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
+  [
+    /\brecon(?:ditioning)?\b|\bget ?ready\b|\bin service for\b/,
+    'the data holds no reconditioning (what is in recon or what it cost); I read vehicles and their status on the lot',
+  ],
   [
     /\bvsc\b|\bservice contracts?\b|\bextended warrant(?:y|ies)\b|\bgap\b|\bf ?& ?i products?\b|\bf and i products?\b|\bproduct penetration\b|\bmaintenance plans?\b/,
     "the data holds no F&I products (service contracts, GAP, warranties); I read deals' front and back gross",
