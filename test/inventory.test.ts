@@ -382,7 +382,7 @@ describe('inventory (Inventory section of docs/operations.md)', () => {
       expect(response.body.data.inventory.vehicles).toHaveLength(7);
     });
     // The page's ids with the total, then the vehicles with their dealers and source records (joined
-    // in one statement): two statements whatever the page size; the session is remembered.
+    // in one statement): two statements whatever the page size (who is calling: test/sessions.test.ts).
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2);
   });
 

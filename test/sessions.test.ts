@@ -4,6 +4,7 @@ import { AUTH_CHANGES } from '../src/auth/authenticate';
 import { startTestApp, type TestApp } from './helpers/app';
 import { createKey } from './helpers/keys';
 import { seedGroup, type SeededGroup } from './helpers/seed';
+import { createScratchDatabase } from './helpers/scratch-database';
 import { recordStatements } from './helpers/statements';
 
 /** Statements that authenticate a request (a user's or a key's lookup, or a key's first use). */
@@ -18,17 +19,25 @@ describe('sessions remembered between requests', () => {
   let group: SeededGroup;
   let admin: string;
 
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+
   beforeAll(async () => {
-    app = await startTestApp();
+    // A database of its own: other test files' changes to users and keys would make this instance forget
+    // (as they should), and the lookups counted here would depend on them.
+    scratch = process.env.DATABASE_URL
+      ? await createScratchDatabase(process.env.DATABASE_URL, 'ddp_sessions')
+      : undefined;
+    app = scratch ? await startTestApp({ DATABASE_URL: scratch.url }) : await startTestApp({}, { ownDatabase: true });
     group = await seedGroup(app.database.prisma, { vehicles: [{}], users: { admin: 'admin', analyst: 'analyst' } });
     admin = await group.login(app.client);
   });
   afterAll(async () => {
     await app?.stop();
+    await scratch?.drop();
   });
 
   const authStatements = async (work: () => Promise<void>) =>
-    (await recordStatements(app.database.pool, work)).filter((sql) => AUTH_STATEMENT.test(sql));
+    (await recordStatements(app.database.pool, work, { withAuth: true })).filter((sql) => AUTH_STATEMENT.test(sql));
 
   it('authenticates a known user or API key without a database statement', async () => {
     const analyst = await group.login(app.client, 'analyst');
