@@ -117,6 +117,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       ? 'vehicles'
       : 'vehicle';
   const parts = [[...adjectives, body].join(' ')];
+  if (f.exclude_make?.length) parts.push(`other than ${list(f.exclude_make)}`);
   if (f.price_min !== undefined && f.price_max !== undefined)
     parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
   else if (f.price_max !== undefined)

@@ -46,7 +46,17 @@ export function rateOf(q: string, subject: Subject): string | null {
 
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
-  vehicles: ['dealer_id', 'condition', 'body_style', 'make', 'model', 'color', 'status', ...VEHICLE_RANGE_FILTERS],
+  vehicles: [
+    'dealer_id',
+    'condition',
+    'body_style',
+    'make',
+    'model',
+    'color',
+    'status',
+    'exclude_make',
+    ...VEHICLE_RANGE_FILTERS,
+  ],
   leads: [
     'dealer_id',
     'from',
@@ -93,6 +103,8 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return `the salesperson ${value}`;
     case 'source':
       return `the source ${value}`;
+    case 'exclude_make':
+      return `leaving out ${list(value)}`;
     case 'sources':
       return `the sources ${list(value)}`;
     case 'from':
@@ -198,8 +210,22 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   });
   // "Pickup" in "ready for pickup" is a collection, not a truck.
   if (bodies.length && !/\bready for pickup\b/.test(q)) filters.body_style = bodies;
-  const makes = vocabulary.makes.filter((make) => word(make).test(withoutRooftops) && !rooftopMakes(make));
-  for (const [alias, make] of Object.entries(MAKE_ALIASES)) if (word(alias).test(withoutRooftops)) makes.push(make);
+  // "Excluding jeeps", "other than fords", "no chevys": makes left out, not asked for.
+  const exclusion =
+    /\b(?:excluding|exclude|except(?: for)?|other than|besides|minus|but not|not|no)\s+(?:the\s+|any\s+)?((?:[a-z-]+)(?:\s*(?:,|or|and|\/)\s*(?:no\s+)?[a-z-]+)*)/g;
+  const makeIn = (text: string) => [
+    ...vocabulary.makes.filter((make) => word(make).test(text)),
+    ...Object.entries(MAKE_ALIASES)
+      .filter(([alias]) => word(alias).test(text))
+      .map(([, make]) => make),
+  ];
+  const excluded = [...withoutRooftops.matchAll(exclusion)].flatMap((match) => makeIn(match[1]!));
+  const included = excluded.length
+    ? withoutRooftops.replace(exclusion, (phrase, named: string) => (makeIn(named).length ? ' ' : phrase))
+    : withoutRooftops;
+  if (excluded.length && vehicles) filters.exclude_make = [...new Set(excluded)];
+  const makes = vocabulary.makes.filter((make) => word(make).test(included) && !rooftopMakes(make));
+  for (const [alias, make] of Object.entries(MAKE_ALIASES)) if (word(alias).test(included)) makes.push(make);
   if (makes.length) filters.make = [...new Set(makes)];
   const models = modelsNamed(withoutRooftops, vocabulary.models);
   if (models.length) filters.model = models;
@@ -501,6 +527,7 @@ const VEHICLE_WORDS = new Set(
     'new brand used pre-owned preowned second-hand certified cpo sold pending presumed transit incoming cheapest cheaper priciest pricier expensive oldest',
     'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
     'smallest largest fewest best worst popular deals deal sales units unit leads calls did do done',
+    'excluding exclude except other than besides minus first',
   ]
     .join(' ')
     .split(' '),

@@ -64,6 +64,8 @@ export interface QueryFilters {
   from?: string;
   to?: string;
   source?: string;
+  /** Vehicles: makes left out ("excluding jeeps"). */
+  exclude_make?: string[];
   /** Leads and calls: any of several canonical sources ("facebook vs cargurus"). */
   sources?: string[];
   type?: string[];
@@ -241,6 +243,11 @@ export const QUERY_SCHEMA = {
           description: 'Leads, calls, sales (and vehicles with days_to_sell: sold): up to this ISO date or instant.',
         },
         source: { type: 'string', description: 'Leads and calls: a canonical source name.' },
+        exclude_make: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Vehicles: makes to leave out ("excluding Jeeps").',
+        },
         sources: {
           type: 'array',
           items: { type: 'string' },
@@ -273,6 +280,7 @@ const LIST_FILTERS = [
   'type',
   'contract_type',
   'sources',
+  'exclude_make',
 ] as const;
 /** The ranges a vehicle question may bound: price, model year, mileage, days on the lot. */
 export const VEHICLE_RANGE_FILTERS = [
@@ -396,10 +404,12 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
   if (query.measure === 'rate') throw badInput('measure', 'a rate is of leads (sold) or calls (answered, missed)');
   const field =
     query.field && VEHICLE_FIELD_SQL[query.field] ? query.field : query.measure === 'list' ? 'days_on_lot' : 'price';
-  const where =
+  const chosen =
     field === 'days_to_sell'
       ? soldWhere(caller, query.filters)
       : inventoryWhere(caller.session, inventoryArgs(query.filters));
+  const excluded = query.filters.exclude_make?.map((make) => make.toLowerCase());
+  const where = excluded?.length ? Prisma.sql`${chosen} AND lower(v.make::text) <> ALL(${excluded}::text[])` : chosen;
   if (query.measure !== 'count' && query.measure !== 'list' && !(VEHICLE_FIELDS as readonly string[]).includes(field))
     throw badInput('field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
   const figure = VEHICLE_FIELD_SQL[field]!;

@@ -903,6 +903,39 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a seventh set written apart from the rules found it missing', () => {
+    // A make left out is left out, not asked for; "cheapest first" lists.
+    expect(
+      read('show me certified units priced over 30k, 2023 or newer, excluding jeeps - cheapest first'),
+    ).toMatchObject({
+      measure: 'list',
+      field: 'price',
+      order: 'asc',
+      filters: { condition: ['certified'], exclude_make: ['Jeep'], year_min: 2023 },
+    });
+    expect(read('how many used cars other than fords under 20k')?.filters).toEqual({
+      condition: ['used'],
+      exclude_make: ['Ford'],
+      price_max: 19999.99,
+    });
+    expect(understand('excluding jeeps how many suvs', vocabulary, null, NOW).unused ?? []).toEqual([]);
+    // "Which 10 … the longest" lists ten; "avg total gross per deal for each salesperson" is read.
+    expect(read('which 10 units have been sitting the longest at toyota north')).toMatchObject({
+      measure: 'list',
+      limit: 10,
+      field: 'days_on_lot',
+    });
+    expect(read('avg total gross per deal for each sales person last 90 days')).toMatchObject({
+      measure: 'average',
+      field: 'total_gross',
+      group_by: 'salesperson',
+    });
+    expect(understand('how many vdp views have those gotten on the website', vocabulary, null, NOW)).toMatchObject({
+      query: null,
+      reason: expect.stringMatching(/website or listing traffic/),
+    });
+  });
+
   it('asks a ranking to rank, and a breakdown to list', () => {
     expect(read('which lead source brought in the most leads in sept')).toMatchObject({
       group_by: 'source',

@@ -95,7 +95,7 @@ function measureOf(
   if (rate) return { measure: 'rate', field: rate };
   const listSize = (() => {
     const number =
-      /\b(?:top|latest|last|recent|show me|list|give me|pull up|the)\s+(?:the\s+)?(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
+      /\b(?:top|latest|last|recent|show me|list|give me|pull up|the|which|what)\s+(?:the\s+)?(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
         q,
       ) ??
       /\b(\d{1,2})\s+(?:most|least|cheapest|oldest|newest|priciest|highest|lowest|longest|latest|most recent)\b/.exec(
@@ -104,7 +104,10 @@ function measureOf(
     return number ? Number(number[1]) : undefined;
   })();
   // "Which ones have been sitting the longest": several, longest first; "which one" is the extreme.
-  const several = /\bwhich ones\b|\bwhat ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b/.test(q);
+  const several =
+    /\bwhich ones\b|\bwhat ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b/.test(
+      q,
+    );
   const vehicles = subject === 'vehicles';
   const superlative = (measure: 'max' | 'min', field: string) =>
     listSize || several
@@ -238,13 +241,13 @@ const FIGURE_WORDS = new Set(
     'year model call length duration talk lead source number count unit car vehicle store rooftop dealership location',
     'salesperson salespeople volume a an the our my their your its all overall current new used certified',
     // As dealers say them: "frontend", "odo", "listed", "old".
-    'frontend backend odo listed listing old',
+    'frontend backend odo listed listing old total',
   ]
     .join(' ')
     .split(' '),
 );
 const FIGURE_ENDS = new Set(
-  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were we i you they so that which who when where since during than'.split(
+  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were we i you they so that which who when where since during than each every'.split(
     ' ',
   ),
 );

@@ -576,6 +576,10 @@ export const DAYS_TO_SELL =
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
+    /\bvdps?\b|\b(?:page |site |web(?:site)? )?views\b|\bclicks?\b|\bimpressions\b|\b(?:web(?:site)?|site) (?:traffic|visits|visitors|sessions)\b|\bsrps?\b/,
+    'the data holds no website or listing traffic (views, clicks, visits); I read vehicles, leads, calls and deals',
+  ],
+  [
     /\brecon(?:ditioning)?\b|\bget ?ready\b|\bin service for\b/,
     'the data holds no reconditioning (what is in recon or what it cost); I read vehicles and their status on the lot',
   ],
