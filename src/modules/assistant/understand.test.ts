@@ -918,7 +918,7 @@ describe('follow-ups that order, narrow, compare or act', () => {
       exclude_make: ['Ford'],
       price_max: 19999.99,
     });
-    expect(understand('excluding jeeps how many suvs', vocabulary, null, NOW).unused ?? []).toEqual([]);
+    expect(understand('excluding jeeps how many suvs', vocabulary, null, NOW)).toMatchObject({ unused: [] });
     // "Which 10 … the longest" lists ten; "avg total gross per deal for each salesperson" is read.
     expect(read('which 10 units have been sitting the longest at toyota north')).toMatchObject({
       measure: 'list',
