@@ -936,6 +936,13 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('widens a follow-up to the whole group when asked', () => {
+    for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
+      const [, wide] = chain(['how many over 90 days at the aurora store', question]);
+      expect(wide, question).toEqual({ subject: 'vehicles', measure: 'count', filters: { days_on_lot_min: 91 } });
+    }
+  });
+
   it('asks a ranking to rank, and a breakdown to list', () => {
     expect(read('which lead source brought in the most leads in sept')).toMatchObject({
       group_by: 'source',

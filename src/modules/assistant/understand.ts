@@ -350,6 +350,10 @@ const GROUP_FILTER: Partial<Record<Grouping, keyof QueryFilters>> = {
 /** A share asked for: "what % of …", "what percentage", "proportion". */
 const SHARE = /\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b|\bpenetration\b/;
 
+/** Every rooftop of the group together, in place of the one the last answer had: "how bout group wide". */
+const GROUP_WIDE =
+  /\b(?:group[- ]?wide|company[- ]?wide|whole group|entire group|(?:for|across) the (?:whole )?group|all (?:our |the )?(?:stores|rooftops|dealerships|locations) (?:together|combined)|all stores combined|combined)\b/;
+
 /** Words that point back at the last answer's rows: "the 5 that's been sitting the longest". */
 const REFERS_BACK = /\bthe \d{1,2}\b|\bthat(?:'?s| have| has|'ve| are| is)? (?:been|sitting|on the lot)\b/;
 
@@ -491,9 +495,11 @@ export function understand(
     (measured?.measure === 'max' || measured?.measure === 'min' || (measured?.measure === 'list' && !!measured.order));
   // A short question naming no subject follows up only when it says something we read ("which ones?", "just the Fords");
   // a rate asked of the same subject with nothing else named ("what's the answer rate?") is over the same rows.
+  const groupWide = GROUP_WIDE.test(q);
   const followUp =
     previous !== null &&
     (FOLLOW_UP.test(q) ||
+      (groupWide && previous.filters.dealer_id !== undefined) ||
       orderOnly ||
       // "How many were first time callers?": of the last answer's rows, with what it names added.
       (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
@@ -581,6 +587,7 @@ export function understand(
       !grouping &&
       !Object.keys(heard).length &&
       !unused.length &&
+      !groupWide &&
       !/\b(?:same|again|those|these|them|'?em|ones)\b/.test(q)
     )
       return { query: null, reason: 'I could not tell what to change from the last answer' };
@@ -621,7 +628,9 @@ export function understand(
     // A breakdown over what the last answer was narrowed to ("which source closes the best" after "and cars.com")
     // is over every value of it.
     const regrouped = grouping ? GROUP_FILTER[grouping] : undefined;
-    const base = regrouped && !(regrouped in heard) ? omitKey(kept, regrouped) : kept;
+    const regroupedBase = regrouped && !(regrouped in heard) ? omitKey(kept, regrouped) : kept;
+    // "How bout group wide": the same, over every rooftop.
+    const base = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
     // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
     // cheapest one" is still the one.
     const ordered =

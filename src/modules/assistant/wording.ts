@@ -430,6 +430,7 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
   [/\bppl\b/g, 'people'],
+  [/\bhow ?(?:bout|abt|bou)\b/g, 'how about'],
   [/\b(?:dyas|dys|dayz|daya)\b/g, 'days'],
   [/\binstead\b/g, ' '],
   [/\bhow (?:mnay|mnany|manu|amny|mny|meny)\b/g, 'how many'],
