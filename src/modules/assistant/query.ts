@@ -633,8 +633,7 @@ async function activityValue(
 ): Promise<{ field: string; value: number | null }> {
   const aggregate = Prisma.raw(AGGREGATES[measure]);
   if (query.subject === 'sales') {
-    let field = query.field && (SALE_FIELDS as readonly string[]).includes(query.field) ? query.field : 'sale_price';
-    if (field === 'total_gross' && (measure === 'max' || measure === 'min')) field = 'front_gross';
+    const field = query.field && (SALE_FIELDS as readonly string[]).includes(query.field) ? query.field : 'sale_price';
     const [row] = await caller.db.$queryRaw<Array<{ value: number | null }>>(Prisma.sql`/* assistantSaleValue */
       SELECT ${aggregate}(${Prisma.raw(SALE_COLUMNS[field]!)})::float8 AS value FROM sales d WHERE ${where}`);
     return { field, value: row?.value ?? null };
@@ -729,7 +728,7 @@ async function activityRows(
   const order =
     query.measure === 'list'
       ? Prisma.sql`d.sold_at DESC, d.id`
-      : Prisma.sql`${Prisma.raw(field === 'front_gross' || field === 'back_gross' ? `d.${field}` : 'd.sale_price')} ${Prisma.raw(query.measure === 'max' ? 'DESC' : 'ASC')} NULLS LAST, d.id`;
+      : Prisma.sql`${Prisma.raw(SALE_COLUMNS[field ?? 'sale_price'] ?? 'd.sale_price')} ${Prisma.raw(query.measure === 'max' ? 'DESC' : 'ASC')} NULLS LAST, d.id`;
   const rows = await caller.db.$queryRaw<
     Array<
       Omit<ActivityRow, 'detail'> & { deal_number: string; sale_price: string; salesperson: string; vin: string | null }

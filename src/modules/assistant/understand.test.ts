@@ -936,6 +936,44 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a ninth set written apart from the rules found it missing', () => {
+    // "Their … over that time" keeps the rooftop and period, with what it adds.
+    const [, rate] = chain([
+      'how many inbound calls did the aurora store miss in the last 30 days',
+      'whats their answer rate on inbound over that time',
+    ]);
+    expect(rate).toEqual({
+      subject: 'calls',
+      measure: 'rate',
+      field: 'answered',
+      filters: { dealer_id: ['sca'], from: '2026-10-23', to: '2026-11-21', direction: 'inbound' },
+    });
+    // Another figure, the same measure; contract types split out; "last months deals".
+    const [, back, split, biggest] = chain([
+      'total front end gross last month',
+      'and back end?',
+      'split last months deals out by cash finance lease',
+      'whats the biggest deal we did last month, by total gross',
+    ]);
+    expect(back).toMatchObject({ measure: 'sum', field: 'back_gross', filters: { from: '2026-10-01' } });
+    expect(split).toMatchObject({ group_by: 'contract_type', filters: { from: '2026-10-01', to: '2026-10-31' } });
+    expect(biggest).toMatchObject({ measure: 'max', field: 'total_gross' });
+    expect(read('which new ones took the longest to sell')).toMatchObject({ measure: 'list', field: 'days_to_sell' });
+    // "Still sitting in new status" after leads is those leads, not vehicles.
+    const [, fresh, listed] = chain([
+      'how many used leads did the toyota store get in the last 60 days',
+      'how many of those r still sitting in new status',
+      'list em',
+    ]);
+    expect(fresh).toMatchObject({ subject: 'leads', filters: { type: ['used'], status: ['new'], dealer_id: ['stn'] } });
+    expect(listed).toMatchObject({ subject: 'leads', measure: 'list' });
+    expect(read('pull the last 10 missed inbound calls at the ford store')).toMatchObject({
+      subject: 'calls',
+      measure: 'list',
+      limit: 10,
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

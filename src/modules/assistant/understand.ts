@@ -105,7 +105,7 @@ function measureOf(
   })();
   // "Which ones have been sitting the longest": several, longest first; "which one" is the extreme.
   const several =
-    /\bwhich ones\b|\bwhat ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b/.test(
+    /\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b/.test(
       q,
     );
   const vehicles = subject === 'vehicles';
@@ -136,6 +136,12 @@ function measureOf(
     )
   )
     return { measure: 'count' };
+  // "The biggest deal we did last month, by total gross": the one deal, by that figure.
+  if (
+    subject === 'sales' &&
+    /\b(?:biggest|largest|highest|best|top|most profitable) (?:single )?(?:deal|sale)\b(?!s)/.test(q)
+  )
+    return superlative('max', fieldOf(q, subject) ?? 'sale_price');
   if (
     /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b/.test(
       q,
@@ -188,7 +194,7 @@ function measureOf(
     if (/\blongest\b/.test(q)) return { measure: 'max', field: 'duration' };
   }
   if (
-    /\bwhich\b|\blist\b|\bshow\b|\bpull up\b|\bbring up\b|\bwhat (?:are|were)\b|\bgive me\b|\bname (?:the|all)\b|\brecent\b|\blatest\b|\bnewest\b|\bwho\b|\bones\b|\bthem\b\??$|\bany\b/.test(
+    /\bwhich\b|\blist\b|\bshow\b|\bpull(?: up)?\b|\bbring up\b|\bwhat (?:are|were)\b|\bgive me\b|\bname (?:the|all)\b|\brecent\b|\blatest\b|\bnewest\b|\bwho\b|\bones\b|\bthem\b\??$|\bany\b/.test(
       q,
     )
   ) {
@@ -299,6 +305,12 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return 'model';
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
   if (/\b(?:by|per|each)\s+trims?\b|\bwhich trims?\b|\btrim levels?\b/.test(q) && subject === 'vehicles') return 'trim';
+  // "Split last month's deals out by cash finance lease", "deals by contract type".
+  if (
+    subject === 'sales' &&
+    /\b(?:by|per)\s+(?:contract(?: type)?|deal type|finance type|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)/.test(q)
+  )
+    return 'contract_type';
   if (
     /\b(?:by|per|each|every|rank)\s+(?:the\s+|our\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
       q,
@@ -333,6 +345,19 @@ function withSources(merged: QueryFilters, named: QueryFilters): QueryFilters {
   return merged;
 }
 
+/**
+ * "And back end?" after "total front end gross last month": the same measure of another figure the
+ * question names, when it names nothing else to measure.
+ */
+function otherFigure(q: string, subject: Subject, previous: AssistantQuery | null): ReturnType<typeof measureOf> {
+  if (!previous || previous.subject !== subject || !['average', 'sum', 'max', 'min'].includes(previous.measure))
+    return null;
+  if (q.split(' ').length > 5 || subject !== 'sales') return null;
+  if (!/\b(?:front|back|total|gross|profit|price|sale price)\b/.test(q)) return null;
+  const field = fieldOf(q, subject);
+  return field && field !== previous.field ? { measure: previous.measure, field } : null;
+}
+
 /** The filter that picks one row of a breakdown. */
 const GROUP_FILTER: Partial<Record<Grouping, keyof QueryFilters>> = {
   dealer: 'dealer_id',
@@ -361,7 +386,7 @@ const REFERS_BACK = /\bthe \d{1,2}\b|\bthat(?:'?s| have| has|'ve| are| is)? (?:b
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /\b(?:that|the same) (?:time|period|stretch|window|span|range|timeframe)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -422,7 +447,15 @@ export function understand(
     previous?.subject === 'leads' &&
     (FOLLOW_UP.test(q) || q.split(' ').length <= 5) &&
     !/\b(?:deals?|sales|units|cars|vehicles|revenue|gross|leases?)\b/.test(subjectText);
-  const explicitSubject = soldOfLeads ? 'leads' : readAs;
+  // "How many of those are still sitting in new status" after leads: "sitting" alone does not make it vehicles.
+  const stillPrevious =
+    readAs === 'vehicles' &&
+    previous !== null &&
+    previous.subject !== 'vehicles' &&
+    /\b(?:of those|of these|of them|of em|those|them|'?em)\b/.test(q) &&
+    !vehicleWords &&
+    !/\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|priced?|prices|mileage|miles)\b/.test(subjectText);
+  const explicitSubject = soldOfLeads ? 'leads' : stillPrevious ? null : readAs;
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
@@ -435,7 +468,7 @@ export function understand(
   });
   // Read without source and rooftop names: "OEM Website" is a source, not "website" leads.
   for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(subjectText)) unused.push(said);
-  const measured = measureOf(read, subject);
+  const measured = measureOf(read, subject) ?? otherFigure(read, subject, previous);
   // The figure's words are judged without the periods the question names ("total front end gross mtd").
   const figureText = withoutPeriods(read, periodsOf(read, now, { years: true }))
     .replace(/\s+/g, ' ')

@@ -430,6 +430,8 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
   [/\bppl\b/g, 'people'],
+  // "Last months deals": the month's, not a run of months.
+  [/\b(last|this) months'?(?= (?:deals|sales|leads|calls|units|numbers|gross|inventory|volume|total))/g, '$1 month'],
   [/\bhow ?(?:bout|abt|bou)\b/g, 'how about'],
   [/\b(?:dyas|dys|dayz|daya)\b/g, 'days'],
   [/\binstead\b/g, ' '],
