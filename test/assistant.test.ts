@@ -46,6 +46,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-7', fixture: fixture('assistant-unseen-7-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-8', fixture: fixture('assistant-unseen-8-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-9', fixture: fixture('assistant-unseen-9-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-10', fixture: fixture('assistant-unseen-10-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

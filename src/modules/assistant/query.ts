@@ -725,10 +725,11 @@ async function activityRows(
       FROM calls c JOIN dealers dealer ON dealer.id = c.dealer_id LEFT JOIN sources source ON source.id = c.source_id
       WHERE ${where} ORDER BY c.started_at DESC, c.id LIMIT ${take}`);
   }
+  // Newest first, unless ordered by a figure ("top 5 back end deals"; the highest or lowest one).
   const order =
-    query.measure === 'list'
+    query.measure === 'list' && !query.order
       ? Prisma.sql`d.sold_at DESC, d.id`
-      : Prisma.sql`${Prisma.raw(SALE_COLUMNS[field ?? 'sale_price'] ?? 'd.sale_price')} ${Prisma.raw(query.measure === 'max' ? 'DESC' : 'ASC')} NULLS LAST, d.id`;
+      : Prisma.sql`${Prisma.raw(SALE_COLUMNS[field ?? 'sale_price'] ?? 'd.sale_price')} ${Prisma.raw(query.measure === 'max' || query.order === 'desc' ? 'DESC' : 'ASC')} NULLS LAST, d.id ${Prisma.raw(query.measure === 'max' || query.order === 'desc' ? 'DESC' : 'ASC')}`;
   const rows = await caller.db.$queryRaw<
     Array<
       Omit<ActivityRow, 'detail'> & { deal_number: string; sale_price: string; salesperson: string; vin: string | null }

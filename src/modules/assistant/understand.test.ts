@@ -974,6 +974,24 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a tenth set written apart from the rules found it missing', () => {
+    const [, backEnd, byStore, top] = chain([
+      'total gross for the whole group ytd',
+      'just back end',
+      'which store did the most',
+      'show me the top 5 back end deals',
+    ]);
+    expect(backEnd).toMatchObject({ measure: 'sum', field: 'back_gross' });
+    expect(byStore).toMatchObject({ measure: 'sum', field: 'back_gross', group_by: 'dealer' });
+    expect(top).toMatchObject({ measure: 'list', field: 'back_gross', order: 'desc', limit: 5 });
+    expect(
+      understand('whats floorplan interest costing us on units over 60 days', vocabulary, null, NOW),
+    ).toMatchObject({
+      query: null,
+      reason: expect.stringMatching(/floorplan/),
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

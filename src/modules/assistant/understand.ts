@@ -190,6 +190,13 @@ function measureOf(
     )
       return superlative('max', fieldOf(q, subject) ?? 'sale_price');
     if (/\bsmallest\b|\blowest\b|\bcheapest\b/.test(q)) return superlative('min', fieldOf(q, subject) ?? 'sale_price');
+    // "Top 5 back end deals": the deals, by that figure.
+    if (
+      /\btop\b/.test(q) &&
+      /\b(?:front|back|gross|profit|price)\b/.test(q) &&
+      !/\b(?:salespe|reps?|stores?|sources?)\b/.test(q)
+    )
+      return superlative('max', fieldOf(q, subject) ?? 'sale_price');
   } else if (subject === 'calls') {
     if (/\blongest\b/.test(q)) return { measure: 'max', field: 'duration' };
   }
@@ -711,8 +718,17 @@ export function understand(
       unused,
       query: {
         subject,
-        // "Who had the most deals": a ranking counts per group, it does not list.
-        ...(asksShare || (grouping && measure.measure === 'list') ? { measure: 'count' as const } : measure),
+        // "Who had the most deals": a ranking counts per group, it does not list; after a figure ("just back
+        // end", then "which store did the most") it ranks by that figure.
+        ...(asksShare
+          ? { measure: 'count' as const }
+          : grouping && measure.measure === 'list'
+            ? sameSubject &&
+              ['sum', 'average'].includes(previous.measure) &&
+              !/\b(?:how many|number of|count)\b/.test(q)
+              ? { measure: previous.measure, field: previous.field }
+              : { measure: 'count' as const }
+            : measure),
         ...share,
         ...(grouping
           ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true } : {}) }

@@ -583,6 +583,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no website or listing traffic (views, clicks, visits); I read vehicles, leads, calls and deals',
   ],
   [
+    /\bfloor ?plan\b|\bflooring\b|\bcurtailments?\b|\bholding costs?\b|\binterest (?:cost|expense|paid)\b/,
+    'the data holds no floorplan or holding costs; I read vehicles, their prices and days on the lot',
+  ],
+  [
     /\brecon(?:ditioning)?\b|\bget ?ready\b|\bin service for\b/,
     'the data holds no reconditioning (what is in recon or what it cost); I read vehicles and their status on the lot',
   ],
