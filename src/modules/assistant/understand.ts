@@ -339,6 +339,16 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   return null;
 }
 
+/** Where and when: what the whole of a share keeps from its part, whatever else the part names. */
+const PLACE_AND_PERIOD: ReadonlyArray<keyof QueryFilters> = ['dealer_id', 'from', 'to'];
+/** What a follow-up about another subject, or a ranking named afresh, keeps of the last question. */
+const CONTEXT_FILTERS: ReadonlyArray<keyof QueryFilters> = [...PLACE_AND_PERIOD, 'source', 'sources', 'salesperson'];
+
+/** The filters whose keys `keep` accepts. */
+function pickFilters(filters: QueryFilters, keep: (key: keyof QueryFilters) => boolean): QueryFilters {
+  return Object.fromEntries(Object.entries(filters).filter(([key]) => keep(key as keyof QueryFilters))) as QueryFilters;
+}
+
 /** The filters without one of them. */
 function omitKey(filters: QueryFilters, key: keyof QueryFilters): QueryFilters {
   const { [key]: _dropped, ...rest } = filters;
@@ -634,10 +644,7 @@ export function understand(
     // Across subjects, what the new subject cannot use of the last question is said back too.
     if (!sameSubject)
       for (const key of Object.keys(previous.filters) as Array<keyof QueryFilters>)
-        if (
-          !(['dealer_id', 'from', 'to', 'source', 'sources', 'salesperson'] as string[]).includes(key) ||
-          !SUPPORTED[subject].includes(key)
-        ) {
+        if (!CONTEXT_FILTERS.includes(key) || !SUPPORTED[subject].includes(key)) {
           const said = heardAs(key, previous.filters);
           if (said && !(key in heard)) unused.push(`${said} (from the last question)`);
         }
@@ -645,13 +652,7 @@ export function understand(
     // A rate counts its own statuses (sold, answered…): the previous status filter would make it 0 or 100%.
     const { status: _status, ...unrated } = previous.filters;
     const context = (filters: QueryFilters) =>
-      Object.fromEntries(
-        Object.entries(filters).filter(
-          ([key]) =>
-            (['dealer_id', 'from', 'to', 'source', 'sources', 'salesperson'] as string[]).includes(key) &&
-            SUPPORTED[subject].includes(key as keyof QueryFilters),
-        ),
-      ) as QueryFilters;
+      pickFilters(filters, (key) => CONTEXT_FILTERS.includes(key) && SUPPORTED[subject].includes(key));
     // "Who had the most deals there last month" after "how many were leases": a ranking that names its rows
     // afresh ("deals", not "those") keeps where and when, not the last answer's narrowing.
     const restated =
@@ -704,9 +705,7 @@ export function understand(
       !oneRow;
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
     const asksShare = measured?.measure !== 'rate' && SHARE.test(q);
-    const wholeOfBase = Object.fromEntries(
-      Object.entries(base).filter(([key]) => !['dealer_id', 'from', 'to'].includes(key)),
-    ) as QueryFilters;
+    const wholeOfBase = pickFilters(base, (key) => !PLACE_AND_PERIOD.includes(key));
     const share = asksShare
       ? { share: true, ...(Object.keys(wholeOfBase).length ? { whole_filters: wholeOfBase } : {}) }
       : !measured && sameSubject && previous.share
@@ -744,14 +743,10 @@ export function understand(
     // "What % of our new inventory is white": the whole is new inventory, the part the white of it.
     const of = /\bof (?:all |our |my |the |your )*(.+?) (?:is|are|r|were|was|that|which|have|has)\b/.exec(q)?.[1];
     const wholeHeard = of ? filtersOf(of, subject, vocabulary, now) : {};
-    const wholeFilters = Object.fromEntries(
-      Object.entries(wholeHeard).filter(
-        ([key]) =>
-          !['dealer_id', 'from', 'to'].includes(key) &&
-          SUPPORTED[subject].includes(key as keyof QueryFilters) &&
-          key in filters,
-      ),
-    ) as QueryFilters;
+    const wholeFilters = pickFilters(
+      wholeHeard,
+      (key) => !PLACE_AND_PERIOD.includes(key) && SUPPORTED[subject].includes(key) && key in filters,
+    );
     return {
       followUp: false,
       unused,
