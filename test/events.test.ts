@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { connect, deliver, syncNow } from './helpers/feeds';
+import { feedSettled } from './helpers/events';
 import { createKey } from './helpers/keys';
 import { recordTimedEvents } from '../src/modules/events/timed-events';
 import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
@@ -51,30 +52,11 @@ describe('events and the change feed', () => {
   });
 
   /**
-   * Waits until every transaction begun so far has ended (other test files' included), so the feed
-   * hands out every event already committed rather than holding the latest back behind one of them.
-   */
-  async function settled() {
-    const { rows } = await app.database.pool.query<{ next: string }>(
-      'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next',
-    );
-    for (const until = Date.now() + 100_000; Date.now() < until;) {
-      const { rows: now } = await app.database.pool.query<{ done: boolean }>(
-        'SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint >= $1::bigint AS done',
-        [rows[0]!.next],
-      );
-      if (now[0]!.done) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('a transaction stayed open for 100 s');
-  }
-
-  /**
    * Follows the feed from `after` to its end, `limit` events a page; answers the events and the last
    * cursor. Settles first unless told not to (a test that holds a transaction open itself).
    */
   async function follow(token: string, query = '', after = '', limit = 3, settle = true) {
-    if (settle) await settled();
+    if (settle) await feedSettled(app.database.pool);
     const events: FeedEvent[] = [];
     let cursor = after;
     for (let page = 0; page < 1000; page += 1) {

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeRawSource } from '../src/modules/sources/normalize';
 import { startTestApp, type ApiResponse, type TestApp } from './helpers/app';
+import { feedSettled } from './helpers/events';
 import { createKey } from './helpers/keys';
 import { seedActivity, seedGroup, testVin, type SeededGroup } from './helpers/seed';
 
@@ -113,6 +114,7 @@ describe('data in through the API: leads and calls', () => {
       expect(listed.body.leads.find((row: { id: string }) => row.id === lead.id)).toEqual(lead);
 
       const requestId = response.headers.get('x-request-id');
+      await feedSettled(app.database.pool);
       const events = await app.client.get(
         `/events?types=lead.created&dealer_id=${group.dealerIds[0]}&limit=500`,
         admin,
@@ -430,6 +432,7 @@ describe('data in through the API: leads and calls', () => {
       expect(stats.body).toMatchObject({ calls: 1, answered: 1, first_time_callers: 1 });
       expect(stats.body.by_source).toEqual([expect.objectContaining({ source_id: mappedSourceId, calls: 1 })]);
 
+      await feedSettled(app.database.pool);
       const events = await app.client.get(`/events?types=call.created&dealer_id=${group.dealerIds[0]}`, admin);
       expect(events.body.events).toEqual([
         expect.objectContaining({ subject_id: first.body.call.id, request_id: first.headers.get('x-request-id') }),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type ApiResponse, type TestApp } from './helpers/app';
+import { feedSettled } from './helpers/events';
 import { createKey } from './helpers/keys';
 import { seedGroup, testVin, type SeededGroup } from './helpers/seed';
 
@@ -138,6 +139,7 @@ describe('data in through the API: PUT /inventory/:vin', () => {
         sync_run_id: null,
       }),
     ]);
+    await feedSettled(app.database.pool);
     const events = await app.client.get(`/events?dealer_id=${group.dealerIds[0]}&limit=500`, admin);
     const mine = events.body.events.filter(
       (event: { subject_id: string }) => event.subject_id === response.body.vehicle.id,
