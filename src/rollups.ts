@@ -30,7 +30,7 @@ function wholeDays(from: Date | null | undefined, to: Date | null | undefined) {
  * rows `r` for the whole days, and the partial days at either end (each a from-to range, to
  * inclusive) to read from the rows themselves. Null when the range holds no whole day.
  */
-export function rollupSplit(
+function rollupSplit(
   session: Session,
   kind: DataKind,
   filters: { dealer_id?: string[] | null; from?: Date | null; to?: Date | null },
@@ -51,4 +51,33 @@ export function rollupSplit(
     edges.push({ from: filters.from, to: new Date(days.start.getTime() - 1) });
   if (filters.to && days.end && filters.to >= days.end) edges.push({ from: days.end, to: filters.to });
   return { conditions, edges };
+}
+
+/** How a kind's stats read their measure rows: from its rollup, from its own rows, or both. */
+export interface MeasureRowsPlan {
+  /** Whether the filters are all ones the rollup carries (rooftop, period, and `rollupConditions`). */
+  rollupable: boolean;
+  /** The rollup's rows `r` under these conditions, as measure rows. */
+  rollup: (conditions: Prisma.Sql) => Prisma.Sql;
+  /** Further conditions on rollup rows `r` (a source filter), when any. */
+  rollupConditions?: Array<Prisma.Sql | null>;
+  /** The kind's own rows as measure rows, over the filters' range or the one given. */
+  raw: (range: { from?: Date; to?: Date }) => Prisma.Sql;
+}
+
+/**
+ * The measure rows stats aggregate: the rollup's rows for the whole UTC days of the range and the
+ * kind's own rows for the partial days at either end (UNION ALL, each with the same columns); the
+ * own rows for the whole range when a filter is one the rollup does not carry, or no day is whole.
+ */
+export function measureRows(
+  session: Session,
+  kind: DataKind,
+  filters: { dealer_id?: string[] | null; from?: Date | null; to?: Date | null },
+  plan: MeasureRowsPlan,
+): Prisma.Sql {
+  const split = plan.rollupable ? rollupSplit(session, kind, filters) : null;
+  if (!split) return plan.raw({});
+  const conditions = [...split.conditions, ...(plan.rollupConditions ?? []).filter((sql) => sql !== null)];
+  return Prisma.join([plan.rollup(Prisma.join(conditions, ' AND ')), ...split.edges.map(plan.raw)], ' UNION ALL ');
 }

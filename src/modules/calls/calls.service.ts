@@ -10,7 +10,7 @@ import {
   type WindowArgs,
 } from '../../pagination';
 import { findInTenant } from '../../tenancy';
-import { NO_SOURCE, rollupSplit } from '../../rollups';
+import { measureRows, NO_SOURCE } from '../../rollups';
 import { CALL_SORT, callFilterSql, type CallFilters } from './calls.filters';
 import { sourceFilterSql } from '../sources/source-filter';
 
@@ -97,31 +97,25 @@ type MeasureRow = {
  * department, updated since) read the calls for the whole range.
  */
 function callMeasureRows(caller: Caller, filters: CallFilters): Prisma.Sql {
-  const raw = (
-    range: CallFilters,
-  ) => Prisma.sql`SELECT c.source_id, (c.started_at AT TIME ZONE 'UTC')::date AS day, 1 AS calls,
-      (c.status = 'answered')::int AS answered, (c.status = 'missed')::int AS missed, (c.status = 'voicemail')::int AS voicemail,
-      c.first_time_caller::int AS first_time_callers, CASE WHEN c.status = 'answered' THEN c.duration_seconds ELSE 0 END AS answered_seconds
-    FROM calls c WHERE ${callFilterSql(caller.session, { ...filters, ...range })}`;
-  const rollupable =
-    !filters.status?.length &&
-    !filters.direction &&
-    filters.first_time == null &&
-    filters.min_duration == null &&
-    !filters.department &&
-    !filters.updated_since;
-  const split = rollupable ? rollupSplit(caller.session, 'calls', filters) : null;
-  if (!split) return raw({});
   callFilterSql(caller.session, filters); // checks the filters once, whatever reads them
-  const source = sourceFilterSql('r', filters.source);
-  return Prisma.join(
-    [
-      Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.day, r.calls, r.answered, r.missed, r.voicemail,
-        r.first_time_callers, r.answered_seconds FROM call_daily r WHERE ${Prisma.join([...split.conditions, ...(source ? [source] : [])], ' AND ')}`,
-      ...split.edges.map(raw),
-    ],
-    ' UNION ALL ',
-  );
+  return measureRows(caller.session, 'calls', filters, {
+    rollupable:
+      !filters.status?.length &&
+      !filters.direction &&
+      filters.first_time == null &&
+      filters.min_duration == null &&
+      !filters.department &&
+      !filters.updated_since,
+    rollup: (
+      conditions,
+    ) => Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.day, r.calls, r.answered,
+        r.missed, r.voicemail, r.first_time_callers, r.answered_seconds FROM call_daily r WHERE ${conditions}`,
+    rollupConditions: [sourceFilterSql('r', filters.source)],
+    raw: (range) => Prisma.sql`SELECT c.source_id, (c.started_at AT TIME ZONE 'UTC')::date AS day, 1 AS calls,
+        (c.status = 'answered')::int AS answered, (c.status = 'missed')::int AS missed, (c.status = 'voicemail')::int AS voicemail,
+        c.first_time_caller::int AS first_time_callers, CASE WHEN c.status = 'answered' THEN c.duration_seconds ELSE 0 END AS answered_seconds
+      FROM calls c WHERE ${callFilterSql(caller.session, { ...filters, ...range })}`,
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
-import { NO_SOURCE, rollupSplit } from '../../rollups';
+import { measureRows, NO_SOURCE } from '../../rollups';
 import { sourceFilterSql } from '../sources/source-filter';
 import { findInTenant } from '../../tenancy';
 import { inCausedTransaction } from '../../db/bulk';
@@ -102,32 +102,23 @@ export async function leadsByStatus(caller: Caller, filters: LeadFilters) {
   return { total, sold, lost, conversion_rate: conversion(sold, total), stages };
 }
 
-/** Per canonical source: leads, conversions, and the sales (and gross) they became. */
 /**
  * Leads and sold leads per source: whole UTC days from lead_daily (kept by triggers in every writer's
  * transaction), the partial days at either end from the leads themselves. Filters lead_daily does not
  * carry (status, type, assignee, updated since) read the leads for the whole range.
  */
 function leadMeasureRows(caller: Caller, filters: LeadFilters): Prisma.Sql {
-  const raw = (
-    range: Partial<LeadFilters>,
-  ) => Prisma.sql`SELECT l.source_id, 1 AS leads, (${LEAD_SOLD_SQL})::int AS sold
-    FROM leads l WHERE ${leadFilterSql(caller.session, { ...filters, ...range })}`;
-  const rollupable =
-    !filters.status?.length && !filters.type?.length && !filters.assignee?.trim() && !filters.updated_since;
-  const split = rollupable ? rollupSplit(caller.session, 'leads', filters) : null;
-  if (!split) return raw({});
-  const source = sourceFilterSql('r', filters.source);
-  return Prisma.join(
-    [
-      Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.leads, r.sold
-        FROM lead_daily r WHERE ${Prisma.join([...split.conditions, ...(source ? [source] : [])], ' AND ')}`,
-      ...split.edges.map(raw),
-    ],
-    ' UNION ALL ',
-  );
+  return measureRows(caller.session, 'leads', filters, {
+    rollupable: !filters.status?.length && !filters.type?.length && !filters.assignee?.trim() && !filters.updated_since,
+    rollup: (conditions) => Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.leads, r.sold
+      FROM lead_daily r WHERE ${conditions}`,
+    rollupConditions: [sourceFilterSql('r', filters.source)],
+    raw: (range) => Prisma.sql`SELECT l.source_id, 1 AS leads, (${LEAD_SOLD_SQL})::int AS sold
+      FROM leads l WHERE ${leadFilterSql(caller.session, { ...filters, ...range })}`,
+  });
 }
 
+/** Per canonical source: leads, conversions, and the sales (and gross) they became. */
 export async function leadsBySource(caller: Caller, filters: LeadFilters) {
   const where = leadFilterSql(caller.session, filters);
   const rows = await caller.db.$queryRaw<

@@ -3,7 +3,7 @@ import type { Caller } from '../../caller';
 import type { RawSqlClient } from '../../db/database';
 import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
 import { callerDataSql, findInTenant } from '../../tenancy';
-import { rollupSplit } from '../../rollups';
+import { measureRows } from '../../rollups';
 import { SALE_SORT, saleFilterSql, type SaleFilters } from './sales.filters';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
@@ -66,20 +66,15 @@ const SUMMED = Prisma.sql`COALESCE(sum(m.units), 0)::int AS units, COALESCE(sum(
  * does not carry (salesperson, contract type, condition, updated since) read the deals.
  */
 function saleDayRows(caller: Caller, filters: SaleFilters): Prisma.Sql {
-  const raw = (range: SaleFilters) => Prisma.sql`SELECT (d.sold_at AT TIME ZONE 'UTC')::date AS day, 1 AS units,
-      d.sale_price AS revenue, d.front_gross, d.back_gross FROM sales d WHERE ${saleFilterSql(caller.session, { ...filters, ...range })}`;
-  const rollupable =
-    !filters.salesperson?.trim() && !filters.contract_type?.length && !filters.condition && !filters.updated_since;
-  const split = rollupable ? rollupSplit(caller.session, 'sales', filters) : null;
-  if (!split) return raw({});
   saleFilterSql(caller.session, filters); // checks the filters once, whatever reads them
-  return Prisma.join(
-    [
-      Prisma.sql`SELECT r.day, r.units, r.revenue, r.front_gross, r.back_gross FROM sale_daily r WHERE ${Prisma.join(split.conditions, ' AND ')}`,
-      ...split.edges.map(raw),
-    ],
-    ' UNION ALL ',
-  );
+  return measureRows(caller.session, 'sales', filters, {
+    rollupable:
+      !filters.salesperson?.trim() && !filters.contract_type?.length && !filters.condition && !filters.updated_since,
+    rollup: (conditions) =>
+      Prisma.sql`SELECT r.day, r.units, r.revenue, r.front_gross, r.back_gross FROM sale_daily r WHERE ${conditions}`,
+    raw: (range) => Prisma.sql`SELECT (d.sold_at AT TIME ZONE 'UTC')::date AS day, 1 AS units,
+        d.sale_price AS revenue, d.front_gross, d.back_gross FROM sales d WHERE ${saleFilterSql(caller.session, { ...filters, ...range })}`,
+  });
 }
 
 /** Totals and months (UTC) in one statement over the day rows. */
