@@ -992,6 +992,47 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what an eleventh and a twelfth set written apart from the rules found it missing', () => {
+    // PVR is gross per vehicle retailed: deals' average total gross, and a question about deals alone.
+    expect(read('pvr mtd?')).toMatchObject({ subject: 'sales', measure: 'average', field: 'total_gross' });
+    expect(read('back end pvr this month')).toMatchObject({ subject: 'sales', field: 'back_gross' });
+    const [, leases, finance] = chain([
+      'pvr mtd?',
+      'what % of those were leases',
+      'avg back end on just the finance deals',
+    ]);
+    expect(leases).toMatchObject({ share: true, filters: { contract_type: ['lease'], from: '2026-11-01' } });
+    expect(finance).toMatchObject({ field: 'back_gross', filters: { contract_type: ['finance'], from: '2026-11-01' } });
+    // "The top guy there by units": salespeople ranked by deals, at that rooftop in that period.
+    const [, top] = chain(['whats the pvr at the honda store last mo', 'who was the top guy there by units']);
+    expect(top).toMatchObject({
+      subject: 'sales',
+      measure: 'count',
+      group_by: 'salesperson',
+      ranked: true,
+      filters: { dealer_id: ['shd'], from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect(read('which source rang the phones the most in the last 30 days')).toMatchObject({
+      subject: 'calls',
+      group_by: 'source',
+    });
+    expect(read('lead status breakdown for this month')).toMatchObject({ subject: 'leads', group_by: 'status' });
+    expect(read('how many white tacos do we have on the lot')).toMatchObject({
+      filters: { color: ['white'], model: ['Tacoma'] },
+    });
+    const [, cheapest] = chain(['how many used wranglers do we got on the lot', 'cheapest 3?']);
+    expect(cheapest).toMatchObject({ measure: 'list', field: 'price', order: 'asc', limit: 3 });
+    // Customer satisfaction is not in the data: said so, never another figure.
+    expect(understand('hows our csi score trending this yr', vocabulary, null, NOW)).toMatchObject({
+      query: null,
+      reason: expect.stringMatching(/satisfaction/),
+    });
+    expect(understand('how does a money factor convert to an apr on a lease', vocabulary, null, NOW)).toMatchObject({
+      query: null,
+      declined: true,
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

@@ -60,12 +60,14 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   )
     return 'leads';
   if (
-    /\bcalls?\b|\bcallers?\b|\bphone\b|\bvoice ?mails?\b|\banswer(?:ed)? rate\b|\bmiss(?:ed)? rate\b|\bcalled\b/.test(q)
+    /\bcalls?\b|\bcallers?\b|\bphones?\b|\bvoice ?mails?\b|\banswer(?:ed)? rate\b|\bmiss(?:ed)? rate\b|\bcalled\b|\brang\b/.test(
+      q,
+    )
   )
     return 'calls';
   if (/\bpresumed sold\b/.test(q)) return 'vehicles';
   if (
-    /\bsales\b(?!\s*person)|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b/.test(
+    /\bsales\b(?!\s*person)|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b/.test(
       q,
     )
   )
@@ -93,12 +95,19 @@ function measureOf(
 ): { measure: Measure; field?: string; order?: 'asc' | 'desc'; limit?: number } | null {
   const rate = rateOf(q, subject);
   if (rate) return { measure: 'rate', field: rate };
+  // "Top guy by units": ranked by how many.
+  if (/\bby (?:units?|deals?|volume|count|unit count|deal count|number of (?:deals|units|sales|leads|calls))\b/.test(q))
+    return { measure: 'count' };
   const listSize = (() => {
     const number =
       /\b(?:top|latest|last|recent|show me|list|give me|pull up|the|which|what)\s+(?:the\s+)?(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
         q,
       ) ??
       /\b(\d{1,2})\s+(?:most|least|cheapest|oldest|newest|priciest|highest|lowest|longest|latest|most recent)\b/.exec(
+        q,
+      ) ??
+      // "Cheapest 3?": the number after the word that orders them.
+      /\b(?:cheapest|oldest|newest|priciest|most expensive|highest|lowest|longest|latest)\s+(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
         q,
       );
     return number ? Number(number[1]) : undefined;
@@ -239,7 +248,8 @@ function fieldOf(q: string, subject: Subject): string | undefined {
   if (subject === 'sales') {
     if (/\bfront(?:[- ]?end)? gross\b|\bfront[- ]?end\b/.test(q)) return 'front_gross';
     if (/\bback(?:[- ]?end)? gross\b|\bback[- ]?end\b/.test(q)) return 'back_gross';
-    if (/\bgross(?:ed)?\b|\bprofit\b/.test(q)) return 'total_gross';
+    // PVR: gross per vehicle retailed ("back end pvr" is the back gross).
+    if (/\bgross(?:ed)?\b|\bprofit\b|\bpvr\b|\bper vehicle retailed\b/.test(q)) return 'total_gross';
     return 'sale_price';
   }
   if (subject === 'calls') return 'duration';
@@ -329,12 +339,17 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b/.test(
       q,
     )
   )
     return 'salesperson';
-  if (/\b(?:by|per)\s+status\b/.test(q)) return 'status';
+  if (
+    /\b(?:by|per)\s+status\b|\bstatus(?:es)? (?:breakdown|split|mix|counts?)\b|\bbreak(?:down|out) (?:by|of) status\b/.test(
+      q,
+    )
+  )
+    return 'status';
   if (/\b(?:by|per)\s+(?:lead\s+)?type\b/.test(q) && subject === 'leads') return 'type';
   return null;
 }
@@ -403,7 +418,7 @@ const REFERS_BACK = /\bthe \d{1,2}\b|\bthat(?:'?s| have| has|'ve| are| is)? (?:b
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that|the same) (?:time|period|stretch|window|span|range|timeframe)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /\b(?:that|the same) (?:time|period|stretch|window|span|range|timeframe)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =

@@ -411,6 +411,11 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not judge figures against benchmarks; I report your own',
   ],
   [/\b(?:joke|weather|poem|story|song|recipe|news|stock market|translate)\b/, 'it is not about your data'],
+  // "How does a money factor convert to an APR", "how do leases work": how things work, not what the data holds.
+  [
+    /\bhow (?:does|do|would|will) (?:an? |the )?(?:[\w-]+ ){1,3}(?:convert|work|translate)s?\b(?!.*\b(?:our|we|us|my)\b)|\bexplain (?:what|how)\b|\bwhat(?:'s|s| is| does) (?:an? )?(?:money factor|residual|holdback|negative equity)\b(?! (?:on|for|at|of) (?:our|my|the)\b)/,
+    'I do not explain how things work (finance terms, lease math); I answer questions about your data',
+  ],
   // Greetings and small talk ("hey hows ur day going", "thanks!", "who are you"), unless the question names
   // something the data holds ("hey how many leads today").
   [
@@ -511,8 +516,21 @@ export function modelsNamed(q: string, models: string[]): string[] {
     return [...forms].some((form) => form.length > 1 && word(form).test(q));
   });
   for (const [first, family] of firstWords) if (word(first).test(q)) named.push(...family);
+  for (const [nickname, name] of MODEL_NICKNAMES)
+    if (nickname.test(q)) named.push(...models.filter((model) => model.toLowerCase().startsWith(name)));
   return [...new Set(named)];
 }
+/** What dealers call a model in passing ("tacos", "burbs"): the start of the model's name. */
+const MODEL_NICKNAMES: Array<[RegExp, string]> = [
+  [/\btacos?\b/, 'tacoma'],
+  [/\bburbs?\b/, 'suburban'],
+  [/\bstangs?\b/, 'mustang'],
+  [/\bvettes?\b/, 'corvette'],
+  [/\bsilvys?\b|\bsilvies\b/, 'silverado'],
+  [/\bfour ?runners?\b|\bforerunners?\b/, '4runner'],
+  [/\bwranglers?\b|\bwrangs?\b/, 'wrangler'],
+  [/\bgrand cherokees?\b|\bjgcs?\b/, 'grand cherokee'],
+];
 const MODEL_WORDS_TOO_COMMON = new Set(['grand', 'santa', 'range', 'land', 'model', 'town', 'sport', 'super', 'great']);
 
 const RUN_EDGES = new Set(['of', 'the', 'and', 'at', 'in', 'on', 'by', 'for']);
@@ -603,6 +621,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'I do not compute inventory turnover (I can give the average days to sell)',
   ],
   [/\bmedians?\b/, 'I do not compute medians (I can give averages)'],
+  [
+    /\bcsi\b|\bnps\b|\b(?:customer )?satisfaction\b|\bsurveys?\b|\b(?:google |online |customer |dealer ?rater )?reviews?\b|\bstar ratings?\b|\bratings?\b/,
+    'the data holds no customer satisfaction (CSI, surveys, reviews); I read vehicles, leads, calls and deals',
+  ],
 ];
 
 /** Constraints dealers ask for that no filter expresses: said back as not used. */
