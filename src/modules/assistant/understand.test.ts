@@ -1033,6 +1033,61 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a thirteenth and a fourteenth set written apart from the rules found it missing', () => {
+    // Words typed without their vowels are the words the rules or the caller's names know.
+    const [used, days, lakewood, oldest, wide] = chain([
+      'hw many usd on the grnd rn',
+      'avg dys on lot',
+      'lkwood only',
+      'oldst 5',
+      'how many ovr 90 dys grp wide',
+    ]);
+    expect(used).toMatchObject({ subject: 'vehicles', measure: 'count', filters: { condition: ['used'] } });
+    // A figure asked in a few words, naming nothing else, is of the same rows.
+    expect(days).toMatchObject({ measure: 'average', field: 'days_on_lot', filters: { condition: ['used'] } });
+    expect(lakewood).toMatchObject({ filters: { condition: ['used'], dealer_id: ['sfw'] } });
+    expect(oldest).toMatchObject({ measure: 'list', field: 'days_on_lot', limit: 5 });
+    expect(wide).toMatchObject({ measure: 'count', filters: { condition: ['used'], days_on_lot_min: 91 } });
+    expect(wide!.filters).not.toHaveProperty('dealer_id');
+    // "The" is not "Tahoe" without its vowels, nor any everyday word another.
+    expect(read('how many of the trucks are at the north store')).toMatchObject({ filters: { dealer_id: ['stn'] } });
+    expect(read('how many of the trucks are at the north store')!.filters).not.toHaveProperty('model');
+    expect(read('top slsprsn on totl gross last month')).toMatchObject({
+      group_by: 'salesperson',
+      field: 'total_gross',
+    });
+    expect(understand('u thnk we hit 60 ths mo', vocabulary, null, NOW)).toMatchObject({ declined: true });
+    expect(understand('explain lease vs finance to a new hire in plain english', vocabulary, null, NOW)).toMatchObject({
+      declined: true,
+    });
+    // "The close rate for each of those sources" keeps the breakdown; "what about front gross" ranks by it.
+    const [, , bySource] = chain([
+      'how many leads came in over the last 90 days',
+      'split that out by source',
+      'whats the close rate for each of those sources',
+    ]);
+    expect(bySource).toMatchObject({ measure: 'rate', group_by: 'source', filters: { from: '2026-08-24' } });
+    const [, front] = chain(['which store did the most deals last month', 'what about front gross']);
+    expect(front).toMatchObject({ measure: 'sum', field: 'front_gross', group_by: 'dealer', ranked: true });
+    // "Which lead source had the most missed ones" after calls: calls missed, by source.
+    const [, missed] = chain(['whats our answer rate last 30 days', 'which lead source had the most missed ones']);
+    expect(missed).toMatchObject({ subject: 'calls', group_by: 'source', filters: { status: ['missed'] } });
+    const [, split, finance] = chain([
+      'how many deals did we book last month',
+      "how'd that split between cash, finance and lease",
+      'avg back end gross on the finance deals?',
+    ]);
+    expect(split).toMatchObject({ group_by: 'contract_type', filters: { from: '2026-10-01' } });
+    expect(finance).toMatchObject({ field: 'back_gross', filters: { contract_type: ['finance'], from: '2026-10-01' } });
+    // "Those 60+ day units" after "over 60 days": the same set.
+    const [, , those] = chain([
+      'how many used on the ground',
+      'how many of em been sitting over 60 days',
+      'which store is carrying the most of those 60+ day used units',
+    ]);
+    expect(those).toMatchObject({ group_by: 'dealer', filters: { days_on_lot_min: 61 } });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

@@ -53,6 +53,13 @@ export type Understanding =
 function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean): Subject | null {
   // Days to sell are sold vehicles' days in stock, not deals.
   if (DAYS_TO_SELL.test(q)) return 'vehicles';
+  // "Which lead source had the most missed ones": calls missed, whatever the source is called.
+  if (
+    /\blead sources?\b/.test(q) &&
+    /\bmissed\b|\bunanswered\b|\bvoice ?mails?\b|\bpicked up\b|\btalk time\b/.test(q) &&
+    !/\bleads\b|\binquir|\bclose rate\b|\bconver|\bappointments?\b/.test(q)
+  )
+    return 'calls';
   if (
     /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b|\bappointments?\b|\bshowed\b/.test(
       q,
@@ -308,7 +315,7 @@ function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
 
 function groupOf(q: string, subject: Subject): Grouping | null {
   if (
-    /\b(?:by|per|each|every|across|between|rank|all)\s+(?:the\s+|our\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b/.test(
+    /\b(?:by|per|each|every|across|between|rank|all)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b/.test(
       q,
     )
   )
@@ -325,11 +332,13 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   // "Split last month's deals out by cash finance lease", "deals by contract type".
   if (
     subject === 'sales' &&
-    /\b(?:by|per)\s+(?:contract(?: type)?|deal type|finance type|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)/.test(q)
+    /\b(?:by|per|between|among|into)\s+(?:contract(?: type)?|deal type|finance type|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)/.test(
+      q,
+    )
   )
     return 'contract_type';
   if (
-    /\b(?:by|per|each|every|rank)\s+(?:the\s+|our\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
@@ -418,7 +427,7 @@ const REFERS_BACK = /\bthe \d{1,2}\b|\bthat(?:'?s| have| has|'ve| are| is)? (?:b
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that|the same) (?:time|period|stretch|window|span|range|timeframe)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /\b(?:that|the same) (?:time|period|stretch|window|span|range|timeframe)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -436,7 +445,8 @@ export function understand(
   now = new Date(),
 ): Understanding {
   // After a question about leads, "turned into deals" or "bought" is those leads sold (a deal linked or the status).
-  const q = previous?.subject === 'leads' ? readable(question).replace(LEADS_SOLD, 'sold') : readable(question);
+  const spelled = readable(question, vocabulary);
+  const q = previous?.subject === 'leads' ? spelled.replace(LEADS_SOLD, 'sold') : spelled;
   if (!q) return { query: null, reason: 'the question is empty' };
   const declined = NOT_DATA.find(([pattern]) => pattern.test(q));
   if (declined) return { query: null, reason: declined[1], declined: true };
@@ -484,7 +494,9 @@ export function understand(
     readAs === 'vehicles' &&
     previous !== null &&
     previous.subject !== 'vehicles' &&
-    /\b(?:of those|of these|of them|of em|those|them|'?em)\b/.test(q) &&
+    /\b(?:of those|of these|of them|of em|those|them|'?em|ones)\b|\bin (?:new|contacted|appointment|showed|lost) status\b/.test(
+      q,
+    ) &&
     !vehicleWords &&
     !/\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|priced?|prices|mileage|miles)\b/.test(subjectText);
   const explicitSubject = soldOfLeads ? 'leads' : stillPrevious ? null : readAs;
@@ -523,6 +535,14 @@ export function understand(
       reason: `"${before.phrase}" goes back from a period, and ${previous ? 'the last answer had none' : 'no earlier question named one'}`,
     };
   if (before?.range) Object.assign(heard, before.range);
+  // "Those 60+ day units" after "sitting over 60 days": the set just counted, said again, not a new bound.
+  if (
+    previous?.filters.days_on_lot_min !== undefined &&
+    heard.days_on_lot_min !== undefined &&
+    Math.abs(heard.days_on_lot_min - previous.filters.days_on_lot_min) <= 1 &&
+    /\b(?:those|these)\b/.test(q)
+  )
+    heard.days_on_lot_min = previous.filters.days_on_lot_min;
   // A source named by a nickname that is no one source of the caller's, or a second source, is said back.
   const sourcesNamed = sourcesOf(read, vocabulary.sources);
   unused.push(...sourcesNamed.unresolved);
@@ -570,6 +590,12 @@ export function understand(
       (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
       soldOfLeads ||
       (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
+      // "Avg dys on lot" after "how many used on the ground": a figure of the same rows, asked in a few words.
+      (measured !== null &&
+        measured.measure !== 'count' &&
+        subject === previous.subject &&
+        Object.keys(heard).length === 0 &&
+        q.split(' ').length <= 5) ||
       // "Units by salesman" after "how many deals mtd": the same deals, broken down.
       (group !== null && subject === previous.subject && Object.keys(heard).length === 0 && q.split(' ').length <= 5) ||
       // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
@@ -714,8 +740,17 @@ export function understand(
     // ("ok just lakewood") leaves one figure, not a breakdown of one.
     const rowFilter = previous.group_by && GROUP_FILTER[previous.group_by];
     const oneRow = !!rowFilter && [heard[rowFilter]].flat().filter((value) => value !== undefined).length === 1;
+    // "What about front gross" after "which store did the most deals": the same breakdown, by that figure.
+    const figureAlone =
+      !!measured &&
+      ['sum', 'average'].includes(measured.measure) &&
+      !Object.keys(heard).length &&
+      q.split(' ').length <= 5;
     const keepGroup =
-      (!measured || measured.measure === previous.measure || /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b/.test(q)) &&
+      (!measured ||
+        measured.measure === previous.measure ||
+        figureAlone ||
+        /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b/.test(q)) &&
       !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q)) &&
       !oneRow;
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.

@@ -385,7 +385,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
@@ -413,7 +413,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
   [/\b(?:joke|weather|poem|story|song|recipe|news|stock market|translate)\b/, 'it is not about your data'],
   // "How does a money factor convert to an APR", "how do leases work": how things work, not what the data holds.
   [
-    /\bhow (?:does|do|would|will) (?:an? |the )?(?:[\w-]+ ){1,3}(?:convert|work|translate)s?\b(?!.*\b(?:our|we|us|my)\b)|\bexplain (?:what|how)\b|\bwhat(?:'s|s| is| does) (?:an? )?(?:money factor|residual|holdback|negative equity)\b(?! (?:on|for|at|of) (?:our|my|the)\b)/,
+    /\bhow (?:does|do|would|will) (?:an? |the )?(?:[\w-]+ ){1,3}(?:convert|work|translate)s?\b(?!.*\b(?:our|we|us|my)\b)|\bexplain\b|\bin plain english\b|\bwhat(?:'s|s| is| does) (?:an? )?(?:money factor|residual|holdback|negative equity)\b(?! (?:on|for|at|of) (?:our|my|the)\b)/,
     'I do not explain how things work (finance terms, lease math); I answer questions about your data',
   ],
   // Greetings and small talk ("hey hows ur day going", "thanks!", "who are you"), unless the question names
@@ -493,13 +493,80 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:hodna|hnda|honds)\b/g, 'honda'],
   [/\b(?:chevorlet|chevrolette|chevy's|cheverolet)\b/g, 'chevrolet'],
   [/\bstores?'s\b/g, 'store'],
+  [/\b(?:thnk|thnks|thnking)\b/g, 'think'],
+  [/\bgrp\b/g, 'group'],
 ];
 
 /** The question as the rules read it: lower case, plain spaces and quotes, shorthand spelled out. */
-export function readable(question: string): string {
+export function readable(question: string, vocabulary?: Vocabulary): string {
   let q = normalize(question);
   for (const [pattern, replacement] of SHORTHAND) q = q.replace(pattern, replacement);
+  if (vocabulary) q = withVowelsBack(q, vocabulary);
+  for (const [pattern, replacement] of SHORTHAND) q = q.replace(pattern, replacement);
   return q.replace(/\s+/g, ' ').trim();
+}
+
+/** Words the rules read, spelled out; with the caller's own names, what a word typed without its vowels may be. */
+const SPELLED_WORDS = `how many much used new ground lot stock inventory day days over under group wide store stores
+  rooftop rooftops salesperson salespeople person total gross front back end average oldest newest cheapest
+  priciest lowest highest longest leads lead calls call deals deal sales sold missed answered answer month months
+  week weeks year today yesterday last this price prices miles mileage trucks truck cars car units unit vehicles
+  source sources close rate percent show list give pull top which what who only just about finance lease leases
+  cash certified appointment appointments status contacted showed lost between break down split compare each
+  every sitting aged aging most least number count white black silver gray red blue whole company month-to-date
+  from with without than more less since best worst`.split(/\s+/);
+/** Everyday words, never read as another word without its vowels ("the" is not "Tahoe"). */
+const EVERYDAY_WORDS = `the and for our are was were you your has had have how who why did does not but all any can
+  get got its let may off one out own put see set she his her him too two use via way yet then them they this that
+  when where there their these those into onto only some such both been being done like make made need said same
+  tell very well will would could should while after again also even ever here keep know look next open part real
+  seen still time want let lets per yes no now new old big far few run ran bad had off end ask asked did dont
+  cant wont isnt arent whats thats hows whos its out put top bit lot lots day way say says buy bought car cars
+  ones one them his hers mine ours yours year ago rep reps tho though ok okay pls plz thx hey hi`.split(/\s+/);
+
+const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
+/** Whether `typed` is `word` with one or more of its vowels left out ("grnd" for "ground", "lkwood"). */
+function vowelsDropped(typed: string, word: string): boolean {
+  if (typed.length >= word.length || typed.length < word.length * 0.6 || typed[0] !== word[0]) return false;
+  let at = 0;
+  for (const letter of word) {
+    if (at < typed.length && typed[at] === letter) at += 1;
+    else if (!VOWELS.has(letter)) return false;
+  }
+  return at === typed.length;
+}
+
+/**
+ * Words typed without their vowels ("hw mny usd on the grnd", "lkwood only", "top slsprsn"), spelled
+ * out where exactly one word the rules or the caller's names know fits; any other word is left alone.
+ */
+function withVowelsBack(q: string, vocabulary: Vocabulary): string {
+  const ruleWords = new Set(SPELLED_WORDS);
+  const nameWords = new Set<string>();
+  const names = [
+    ...vocabulary.dealers.flatMap((dealer) => [dealer.name, dealer.city ?? '']),
+    ...vocabulary.makes,
+    ...vocabulary.models,
+    ...vocabulary.sources,
+    ...vocabulary.salespeople,
+  ];
+  for (const name of names)
+    for (const part of normalize(name).split(/[^a-z]+/)) if (part.length > 2) nameWords.add(part);
+  const known = new Set([...ruleWords, ...nameWords, ...EVERYDAY_WORDS]);
+  // The rules' own words first ("grnd" is "ground", not the caller's "Grand Cherokee"), then the caller's names.
+  const only = (typed: string, words: Set<string>) => {
+    const fits = [...words].filter((candidate) => vowelsDropped(typed, candidate));
+    return fits.length === 1 ? fits[0]! : fits.length ? null : undefined;
+  };
+  const spelled = new Map<string, string>();
+  return q.replace(/(?<![a-z0-9'])[a-z]{3,}(?![a-z0-9'])/g, (typed) => {
+    if (known.has(typed)) return typed;
+    if (!spelled.has(typed)) {
+      const rule = only(typed, ruleWords);
+      spelled.set(typed, rule ?? (rule === null ? typed : (only(typed, nameWords) ?? typed)));
+    }
+    return spelled.get(typed)!;
+  });
 }
 
 /** Model names as dealers say them: "F150" and "F-150", "Silverados" for "Silverado 1500". */
