@@ -51,6 +51,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-12', fixture: fixture('assistant-unseen-12-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-13', fixture: fixture('assistant-unseen-13-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-14', fixture: fixture('assistant-unseen-14-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-15', fixture: fixture('assistant-unseen-15-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-16', fixture: fixture('assistant-unseen-16-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -157,19 +157,21 @@ export async function ask(
   const asked = await caller.db.assistantMessage.create({
     data: { conversationId: conversation.id, role: 'user', content: question },
   });
-  const previous = history.find((message) => message.role === 'assistant' && (message.data as AnswerData).query)
-    ?.data as AnswerData | undefined;
+  // The queries the conversation's answers ran, newest first: the last one is what a follow-up starts from.
+  const askedBefore = history.flatMap((message) =>
+    message.role === 'assistant' && (message.data as AnswerData).query ? [(message.data as AnswerData).query!] : [],
+  );
   const vocabulary = await vocabularyOf(caller);
 
   const chosen = await providerFor(caller, app);
   let answer: Omit<Prisma.AssistantMessageUncheckedCreateInput, 'conversationId' | 'role'>;
-  if (!chosen) answer = await builtIn(caller, question, vocabulary, previous?.query ?? null, null);
+  if (!chosen) answer = await builtIn(caller, question, vocabulary, askedBefore, null);
   else if (chosen.limitReached) {
     answer = await builtIn(
       caller,
       question,
       vocabulary,
-      previous?.query ?? null,
+      askedBefore,
       `The assistant's daily token limit (${chosen.provider.config.dailyTokenLimit.toLocaleString('en-US')}) is used up for today, so the built-in engine answered.`,
     );
   } else {
@@ -180,7 +182,7 @@ export async function ask(
           caller,
           question,
           vocabulary,
-          previous?.query ?? null,
+          askedBefore,
           `The assistant's provider failed (${error.message}), so the built-in engine answered.`,
         );
         return { ...fallback, promptTokens: error.usage?.prompt ?? 0, completionTokens: error.usage?.completion ?? 0 };
@@ -218,10 +220,11 @@ async function builtIn(
   caller: Caller,
   question: string,
   vocabulary: Vocabulary,
-  previous: AssistantQuery | null,
+  asked: AssistantQuery[],
   note: string | null,
 ) {
-  const understanding = understand(question, vocabulary, previous);
+  const previous = asked[0] ?? null;
+  const understanding = understand(question, vocabulary, previous, new Date(), asked.slice(1));
   const base = { engine: 'built_in', model: null, note };
   if (!understanding.query) {
     return {

@@ -229,6 +229,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       model: 'model',
       contract_type: 'contract type',
       trim: 'trim',
+      color: 'colour',
     }[query.group_by];
     if (query.measure === 'rate') {
       const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;

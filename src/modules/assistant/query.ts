@@ -33,6 +33,7 @@ export const GROUPINGS = [
   'model',
   'contract_type',
   'trim',
+  'color',
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
@@ -174,7 +175,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim (vehicles).',
+        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim and color (vehicles).',
     },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
     share: {
@@ -368,6 +369,7 @@ const VEHICLE_GROUP_SQL: Partial<Record<Grouping, Prisma.Sql>> = {
   status: Prisma.sql`v.status::text`,
   model: Prisma.sql`v.model::text`,
   trim: Prisma.sql`v.trim`,
+  color: Prisma.sql`v.exterior_color`,
 };
 
 async function vehicleRows(
@@ -434,7 +436,7 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
   if (query.group_by) {
     const key = VEHICLE_GROUP_SQL[query.group_by];
     if (!key)
-      throw badInput('group_by', 'vehicles group by dealer, make, model, trim, body_style, condition or status');
+      throw badInput('group_by', 'vehicles group by dealer, make, model, trim, color, body_style, condition or status');
     const aggregate =
       query.measure === 'average'
         ? Prisma.sql`avg(${figure})`
@@ -494,6 +496,7 @@ const ACTIVITY_TABLES = {
       salesperson: 'd.salesperson',
       model: 'd.vehicle_model',
       contract_type: 'd.contract_type',
+      condition: 'd.vehicle_condition',
     },
   },
 } as const;
@@ -659,7 +662,7 @@ async function activityGroups(
   if (!column)
     throw badInput(
       'group_by',
-      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson, model or contract_type' : ', status'}${query.subject === 'leads' ? ', type, salesperson or model' : ''}`,
+      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson, model, contract_type or condition' : ', status'}${query.subject === 'leads' ? ', type, salesperson or model' : ''}`,
     );
   const person = groupBy === 'salesperson';
   // DMS exports spell a salesperson's name several ways: one row per person, named as most of their rows spell it.

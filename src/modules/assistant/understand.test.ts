@@ -704,10 +704,13 @@ describe('follow-ups that order, narrow, compare or act', () => {
   });
 
   it('keeps the period and filters when a follow-up adds a filter', () => {
+    // A part of the last answer's rows is counted with its share of them.
     const [, firstTime] = chain(['calls from google ads yesterday', 'how many were first time callers']);
     expect(firstTime).toEqual({
       subject: 'calls',
       measure: 'count',
+      share: true,
+      whole_filters: { source: 'Google Ads' },
       filters: { from: '2026-11-20', to: '2026-11-20', source: 'Google Ads', first_time: true },
     });
   });
@@ -1086,6 +1089,82 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'which store is carrying the most of those 60+ day used units',
     ]);
     expect(those).toMatchObject({ group_by: 'dealer', filters: { days_on_lot_min: 61 } });
+  });
+
+  it('reads what a fifteenth and a sixteenth set written apart from the rules found it missing', () => {
+    // "How does that stack up vs the other stores": the same count across every rooftop; "back to mine" returns.
+    const [, others, mine] = chain([
+      'how many new units do we have on the ground at toyota north right now',
+      'how does that stack up vs the other stores',
+      'ok back to mine.. which ones been sitting the longest? just the worst 4',
+    ]);
+    expect(others).toMatchObject({ measure: 'count', group_by: 'dealer', filters: { condition: ['new'] } });
+    expect(others!.filters).not.toHaveProperty('dealer_id');
+    const earlier = [others!, read('how many new units do we have on the ground at toyota north right now')!];
+    expect(
+      understand(
+        'ok back to mine.. which ones been sitting the longest? just the worst 4',
+        vocabulary,
+        others!,
+        NOW,
+        earlier,
+      ).query,
+    ).toMatchObject({ measure: 'list', limit: 4, filters: { dealer_id: ['stn'], condition: ['new'] } });
+    expect(mine).toMatchObject({ measure: 'list', limit: 4 });
+    // A ranking that names what it counts counts it, in the conversation's period.
+    const [, , , bySource] = chain([
+      'whats our missed call rate been the last 30 days',
+      'just aurora',
+      'avg length of the answered ones there, in seconds?',
+      'which source is sending aurora the most calls',
+    ]);
+    expect(bySource).toMatchObject({
+      measure: 'count',
+      group_by: 'source',
+      filters: { dealer_id: ['sca'], from: '2026-10-23' },
+    });
+    const [, , who] = chain(['how many deals we got this mo', 'pvr', 'who sold the most']);
+    expect(who).toMatchObject({ measure: 'count', group_by: 'salesperson', filters: { from: '2026-11-01' } });
+    // "And how many were leases": counted with its share of the last answer's rows.
+    const [, , leases] = chain([
+      'which store did the most deals last mo',
+      'how bout total gross by store',
+      'and how many were leases across all 4 stores',
+    ]);
+    expect(leases).toMatchObject({ measure: 'count', share: true, filters: { contract_type: ['lease'] } });
+    expect(leases).not.toHaveProperty('group_by');
+    // Colours as a breakdown; "avg miles on em" after it is one figure of the same vehicles.
+    const [, , colours, miles] = chain([
+      'how many tacomas we got on the ground rn',
+      'just the used ones',
+      'what colors r they',
+      'avg miles on em?',
+    ]);
+    expect(colours).toMatchObject({ group_by: 'color', filters: { model: ['Tacoma'], condition: ['used'] } });
+    expect(miles).toMatchObject({ measure: 'average', field: 'mileage', filters: { model: ['Tacoma'] } });
+    expect(miles).not.toHaveProperty('group_by');
+    const [, , , oldest] = chain([
+      'how many tacomas we got on the ground rn',
+      'just the used ones',
+      'avg miles on em?',
+      'which 3 been sittin the longest',
+    ]);
+    expect(oldest).toMatchObject({ measure: 'list', limit: 3, filters: { model: ['Tacoma'], condition: ['used'] } });
+    expect(
+      read('for the used units we actually sold in the last 90 days, how many days on average did they take to sell'),
+    ).toMatchObject({ measure: 'average', field: 'days_to_sell' });
+    expect(read('whats the avg sale price on new vs used this month')).toMatchObject({ group_by: 'condition' });
+    const [, share] = chain(['how many first time callers this month', 'what % of calls is that']);
+    expect(share).toEqual({
+      subject: 'calls',
+      measure: 'count',
+      share: true,
+      filters: { from: '2026-11-01', to: '2026-11-21', first_time: true },
+    });
+    for (const question of [
+      'can u write up a quick spiff announcement for the guys to get those aged units moved this wknd',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ declined: true });
   });
 
   it('widens a follow-up to the whole group when asked', () => {

@@ -114,7 +114,7 @@ function measureOf(
         q,
       ) ??
       // "Cheapest 3?": the number after the word that orders them.
-      /\b(?:cheapest|oldest|newest|priciest|most expensive|highest|lowest|longest|latest)\s+(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
+      /\b(?:cheapest|oldest|newest|priciest|most expensive|highest|lowest|longest|latest|worst|best|bottom)\s+(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
         q,
       );
     return number ? Number(number[1]) : undefined;
@@ -231,6 +231,13 @@ function measureOf(
   return null;
 }
 
+/** "His avg front", "total back": a deal's front or back gross named by its side alone. */
+const bareSide = (side: string) =>
+  new RegExp(
+    `\\b(?:average|mean|total|sum|highest|lowest|biggest|best|most|the|his|her|their|our) ${side}\\b(?! (?:of|door|seat|row|line|lot|desk))`,
+  );
+const BARE_SIDE = { front: bareSide('front'), back: bareSide('back') };
+
 function fieldOf(q: string, subject: Subject): string | undefined {
   if (subject === 'vehicles') {
     if (DAYS_TO_SELL.test(q)) return 'days_to_sell';
@@ -253,8 +260,8 @@ function fieldOf(q: string, subject: Subject): string | undefined {
     return 'price';
   }
   if (subject === 'sales') {
-    if (/\bfront(?:[- ]?end)? gross\b|\bfront[- ]?end\b/.test(q)) return 'front_gross';
-    if (/\bback(?:[- ]?end)? gross\b|\bback[- ]?end\b/.test(q)) return 'back_gross';
+    if (/\bfront(?:[- ]?end)? gross\b|\bfront[- ]?end\b/.test(q) || BARE_SIDE.front.test(q)) return 'front_gross';
+    if (/\bback(?:[- ]?end)? gross\b|\bback[- ]?end\b/.test(q) || BARE_SIDE.back.test(q)) return 'back_gross';
     // PVR: gross per vehicle retailed ("back end pvr" is the back gross).
     if (/\bgross(?:ed)?\b|\bprofit\b|\bpvr\b|\bper vehicle retailed\b/.test(q)) return 'total_gross';
     return 'sale_price';
@@ -315,7 +322,7 @@ function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
 
 function groupOf(q: string, subject: Subject): Grouping | null {
   if (
-    /\b(?:by|per|each|every|across|between|rank|all)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b/.test(
+    /\b(?:by|per|each|every|across|between|rank|all)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
       q,
     )
   )
@@ -329,6 +336,11 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return 'model';
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
   if (/\b(?:by|per|each)\s+trims?\b|\bwhich trims?\b|\btrim levels?\b/.test(q) && subject === 'vehicles') return 'trim';
+  if (
+    /\b(?:by|per|each)\s+colou?rs?\b|\b(?:what|which) colou?rs?\b|\bcolou?r (?:breakdown|mix|split)\b/.test(q) &&
+    subject === 'vehicles'
+  )
+    return 'color';
   // "Split last month's deals out by cash finance lease", "deals by contract type".
   if (
     subject === 'sales' &&
@@ -345,7 +357,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'source';
   if (/\bnew (?:vs\.?|versus|and|or) used\b|\b(?:by|per)\s+condition\b/.test(q))
-    return subject === 'vehicles' ? 'condition' : null;
+    return subject === 'vehicles' || subject === 'sales' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
     /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b/.test(
@@ -367,6 +379,22 @@ function groupOf(q: string, subject: Subject): Grouping | null {
 const PLACE_AND_PERIOD: ReadonlyArray<keyof QueryFilters> = ['dealer_id', 'from', 'to'];
 /** What a follow-up about another subject, or a ranking named afresh, keeps of the last question. */
 const CONTEXT_FILTERS: ReadonlyArray<keyof QueryFilters> = [...PLACE_AND_PERIOD, 'source', 'sources', 'salesperson'];
+
+/** What narrows a set without moving it in place or time: a status, condition, colour, body style, kind of deal. */
+const NARROWING: ReadonlyArray<keyof QueryFilters> = [
+  'status',
+  'condition',
+  'color',
+  'body_style',
+  'contract_type',
+  'type',
+  'direction',
+  'first_time',
+];
+
+/** The caller's own rooftop, named as theirs: "back to mine", "at my store". */
+const MINE =
+  /\bback to (?:mine|ours|my (?:store|rooftop|place|lot|dealership)|our (?:store|rooftop))\b|\b(?:at|for|in) my (?:store|rooftop|dealership)\b/;
 
 /** The filters whose keys `keep` accepts. */
 function pickFilters(filters: QueryFilters, keep: (key: keyof QueryFilters) => boolean): QueryFilters {
@@ -411,7 +439,12 @@ const GROUP_FILTER: Partial<Record<Grouping, keyof QueryFilters>> = {
   type: 'type',
   salesperson: 'salesperson',
   contract_type: 'contract_type',
+  color: 'color',
 };
+
+/** The last answer's rows as a share of a whole: "what % of calls is that", "what percent of our leads are those". */
+const SHARE_OF_LAST =
+  /^(?:and |so )?what (?:%|(?:percent(?:age)?|share|portion|fraction)\b).*\b(?:is|are|was|were) (?:that|those|these|this|they|it)\??$/;
 
 /** A share asked for: "what % of …", "what percentage", "proportion". */
 const SHARE = /\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b|\bpenetration\b/;
@@ -421,13 +454,14 @@ const GROUP_WIDE =
   /\b(?:group[- ]?wide|company[- ]?wide|whole group|entire group|(?:for|across) the (?:whole )?group|all (?:our |the )?(?:stores|rooftops|dealerships|locations) (?:together|combined)|all stores combined|combined)\b/;
 
 /** Words that point back at the last answer's rows: "the 5 that's been sitting the longest". */
-const REFERS_BACK = /\bthe \d{1,2}\b|\bthat(?:'?s| have| has|'ve| are| is)? (?:been|sitting|on the lot)\b/;
+const REFERS_BACK =
+  /\bthe \d{1,2}\b|\bthat(?:'?s| have| has|'ve| are| is)? (?:been|sitting|on the lot)\b|\bwhich \d{1,2} (?:have |has |are |r )?(?:been|sitting|sat)\b/;
 
 /** A breakdown asked as a ranking ("which source brought the most", "who sold the most"), not a table. */
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that|the same) (?:time|period|stretch|window|span|range|timeframe)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?)\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -437,12 +471,16 @@ const LEADS_SOLD =
 const RANKED_BY_COUNT =
   /^(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?|makes?|models?|body|bodies|styles?|conditions?|sources?|channels?|providers?|vendors?|status(?:es)?|types?|salespe(?:rson|ople)|reps?|persons?|people|closers?|volume|units?|deals?|count|numbers?|sales|leads?|calls?|cars?|vehicles?|day|week|month|year|hour|time|far|the|a|an|our|each|every|all|far)$/;
 
-/** Reads a question, given the query the conversation's last answer ran (for follow-ups). */
+/**
+ * Reads a question, given the query the conversation's last answer ran (for follow-ups) and the ones
+ * before it, newest first ("back to mine": the rooftop the conversation was last about).
+ */
 export function understand(
   question: string,
   vocabulary: Vocabulary,
   previous: AssistantQuery | null,
   now = new Date(),
+  earlier: readonly AssistantQuery[] = [],
 ): Understanding {
   // After a question about leads, "turned into deals" or "bought" is those leads sold (a deal linked or the status).
   const spelled = readable(question, vocabulary);
@@ -527,6 +565,11 @@ export function understand(
       reason: `"${notRead}" is not a figure I read (I give prices, days on the lot, days to sell, mileage, model years, deal prices and gross, and call lengths)`,
     };
   const heard = filtersOf(read, subject, vocabulary, now);
+  // "Ok back to mine": the one rooftop the conversation was last about, after a look at the others.
+  if (MINE.test(q) && !heard.dealer_id) {
+    const mine = [previous, ...earlier].find((query) => query?.filters.dealer_id?.length === 1);
+    if (mine) heard.dealer_id = mine.filters.dealer_id;
+  }
   // "And the week before that?": the last answer's period, moved back; everything else stays.
   const before = heard.from || heard.to ? undefined : periodBefore(q, previous?.filters);
   if (before && !before.range)
@@ -590,6 +633,21 @@ export function understand(
       (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
       soldOfLeads ||
       (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
+      // "How many of auroras missed calls were first time callers": of the rows being talked about.
+      (/^how many of\b/.test(q) && subject === previous.subject) ||
+      // "Which source is sending aurora the most calls" after calls in the last 30 days: ranked in that period.
+      (group !== null &&
+        RANKING.test(q) &&
+        subject === previous.subject &&
+        previous.filters.from !== undefined &&
+        !heard.from &&
+        !heard.to) ||
+      // "How many showed" after "how many appointments this week": the same rows, narrowed to what it names.
+      (/^how many\b/.test(q) &&
+        q.split(' ').length <= 4 &&
+        subject === previous.subject &&
+        Object.keys(heard).length > 0 &&
+        Object.keys(heard).every((key) => NARROWING.includes(key as keyof QueryFilters))) ||
       // "Avg dys on lot" after "how many used on the ground": a figure of the same rows, asked in a few words.
       (measured !== null &&
         measured.measure !== 'count' &&
@@ -610,6 +668,26 @@ export function understand(
         (measured !== null || group !== null || Object.keys(heard).length > 0)));
   if (!explicitSubject && !followUp)
     return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
+  // "What % of calls is that" after "first time callers this month": the last answer's rows as a share of
+  // the same rooftops and period (and of what follows "of").
+  if (previous && subject === previous.subject && SHARE_OF_LAST.test(q) && !previous.group_by) {
+    const of = /\bof (?:all |our |my |the |your )*(.+?) (?:is|are|was|were)\b/.exec(q)?.[1];
+    const whole = pickFilters(
+      of ? filtersOf(of, subject, vocabulary, now) : {},
+      (key) => !PLACE_AND_PERIOD.includes(key) && SUPPORTED[subject].includes(key),
+    );
+    return {
+      followUp: true,
+      unused,
+      query: {
+        subject,
+        measure: 'count',
+        share: true,
+        ...(Object.keys(whole).length ? { whole_filters: whole } : {}),
+        filters: previous.filters,
+      },
+    };
+  }
   if (group === 'salesperson' && subject !== 'sales' && subject !== 'leads')
     unused.push('the breakdown by salesperson');
   // One period is answered; any other the question names is said back, never dropped.
@@ -627,7 +705,14 @@ export function understand(
             ? 'contract_type'
             : null
     : null;
-  if (/\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) && periods.length && !versus && !comparedSources)
+  // "New vs used this month" compares the groups, not periods.
+  if (
+    /\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) &&
+    periods.length &&
+    !versus &&
+    !comparedSources &&
+    (group === null || periods.length > 1)
+  )
     unused.push('the comparison with another period (I give one period)');
   else for (const other of periods.slice(1)) unused.push(`the period "${other.phrase}" (I give one period)`);
   // Of leads, calls and deals, a year read as neither a period nor a model year ("deals after 2024") is said back.
@@ -729,10 +814,17 @@ export function understand(
             limit: measured.limit ?? previous.limit ?? 10,
           }
         : null;
+    // "Who sold the most" after a figure, "which source is sending aurora the most calls": a ranking that
+    // names what it counts counts it; "which store did the most" after a total ranks by that total.
+    const countedRanking =
+      grouping !== null &&
+      RANKING.test(q) &&
+      (/\b(?:sold|sell|deals|units|cars|vehicles|calls|leads)\b/.test(q) ||
+        !['sum', 'average'].includes(previous.measure));
     const measure =
       ordered ??
       usable(measured) ??
-      (sameSubject
+      (sameSubject && !countedRanking
         ? { measure: previous.measure, field: previous.field, order: previous.order, limit: previous.limit }
         : { measure: 'count' as const });
     // "How many …?" asks for one count: a breakdown is kept only when the question names one.
@@ -745,7 +837,8 @@ export function understand(
       !!measured &&
       ['sum', 'average'].includes(measured.measure) &&
       !Object.keys(heard).length &&
-      q.split(' ').length <= 5;
+      q.split(' ').length <= 5 &&
+      /^(?:and|what about|how about|now|ok(?:ay)?|same for|then)\b/.test(q);
     const keepGroup =
       (!measured ||
         measured.measure === previous.measure ||
@@ -754,7 +847,13 @@ export function understand(
       !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q)) &&
       !oneRow;
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
-    const asksShare = measured?.measure !== 'rate' && SHARE.test(q);
+    // "And how many were leases": a part of the last answer's rows, counted with its share of them.
+    const partOfLast =
+      /^(?:and |so |ok |okay )?how many (?:of (?:those|these|them|em) )?(?:were|are|was|is)\b/.test(q) &&
+      Object.keys(heard).length > 0 &&
+      Object.keys(heard).every((key) => NARROWING.includes(key as keyof QueryFilters)) &&
+      !grouping;
+    const asksShare = measured?.measure !== 'rate' && (SHARE.test(q) || partOfLast);
     const wholeOfBase = pickFilters(base, (key) => !PLACE_AND_PERIOD.includes(key));
     const share = asksShare
       ? { share: true, ...(Object.keys(wholeOfBase).length ? { whole_filters: wholeOfBase } : {}) }
@@ -773,6 +872,7 @@ export function understand(
           ? { measure: 'count' as const }
           : grouping && measure.measure === 'list'
             ? sameSubject &&
+              !countedRanking &&
               ['sum', 'average'].includes(previous.measure) &&
               !/\b(?:how many|number of|count)\b/.test(q)
               ? { measure: previous.measure, field: previous.field }

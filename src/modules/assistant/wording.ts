@@ -376,7 +376,7 @@ export function periodBefore(
  */
 export const NOT_DATA: Array<[RegExp, string]> = [
   [
-    /\b(?:write|draft|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?)\b|\b(?:write|draft|compose) (?:me |us )?(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b/,
+    /\b(?:write|draft|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?|announcements?|memos?|flyers?|signs?|captions?|blurbs?|newsletters?|spiffs?|speech(?:es)?)\b|\b(?:write|draft|compose) (?:up |me |us )*(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b/,
     'writing messages is not a question about your data',
   ],
   // "Text my sales team about them", "email this to my manager": sending anything to anyone, also as a follow-up.
@@ -659,7 +659,7 @@ export const NEGATED =
  * "how fast do trucks sell", "our turn on used"): a sold vehicle's days from stock-in to sale.
  */
 export const DAYS_TO_SELL =
-  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) /;
+  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes) to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) /;
 
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
