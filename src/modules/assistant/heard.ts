@@ -44,6 +44,10 @@ export function rateOf(q: string, subject: Subject): string | null {
   return null;
 }
 
+/** Conditions named to be left out: "dont lump in new or cpo", "not certified", "excluding new". */
+const CONDITIONS_LEFT_OUT =
+  /\b(?:do ?n'?t|not|no|excluding|exclude|without|minus|except|leave out|leaving out)\s+(?:(?:lump(?:ing)?|mix(?:ing)?|count(?:ing)?|throw(?:ing)?) in\s+|includ(?:e|ing)\s+|the\s+)?(?:new|used|certified|cpo)(?:\s*(?:,|or|and|nor)\s*(?:new|used|certified|cpo))*\b/g;
+
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
   vehicles: [
@@ -196,9 +200,11 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     );
 
   if (vehicles || subject === 'sales') {
-    if (/\b(?:certified|cpo)\b/.test(q)) filters.condition = ['certified'];
-    else if (/\b(?:used|pre-?owned|second-?hand)\b/.test(q)) filters.condition = ['used'];
-    else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(q)) filters.condition = ['new'];
+    // "Used only, dont lump in new or cpo": the conditions left out say nothing of the one asked for.
+    const kept = q.replace(CONDITIONS_LEFT_OUT, ' ');
+    if (/\b(?:certified|cpo)\b/.test(kept)) filters.condition = ['certified'];
+    else if (/\b(?:used|pre-?owned|second-?hand)\b/.test(kept)) filters.condition = ['used'];
+    else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(kept)) filters.condition = ['new'];
     // "new vs used" compares conditions: it filters on neither.
     if (/\bnew (?:vs\.?|versus|and|or) used\b|\bused (?:vs\.?|versus|and|or) new\b/.test(q)) delete filters.condition;
   }
@@ -267,7 +273,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
 
   // Mileage.
   const miles = new RegExp(
-    String.raw`\b(?:(${STRICT_BELOW})|(${AT_MOST})|(${STRICT_ABOVE})|(${AT_LEAST}))\s+${AMOUNT}\s*(?:miles|mi\b|on the odometer)`,
+    String.raw`\b(?:(${STRICT_BELOW})|(${AT_MOST})|(${STRICT_ABOVE})|(${AT_LEAST}))\s+${AMOUNT}\s*(?:miles|mi\b|on the (?:odometer|odo|clock))`,
   ).exec(q);
   if (miles) {
     const value = amount(miles[5]!, miles[6]);
@@ -278,7 +284,10 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   }
 
   // Prices: amounts not about miles or days, and big enough to be money.
-  const priceText = q.replace(new RegExp(String.raw`${AMOUNT}\s*(?:miles|mi\b|days?|weeks?|months?)`, 'g'), ' ');
+  const priceText = q.replace(
+    new RegExp(String.raw`${AMOUNT}\s*(?:miles|mi\b|days?|weeks?|months?|on the (?:odometer|odo|clock))`, 'g'),
+    ' ',
+  );
   const between = new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|-|to)\s+${AMOUNT}`).exec(priceText);
   // "Between 2019 and 2021" is a run of model years, not prices.
   const yearsOnly =

@@ -1167,6 +1167,67 @@ describe('follow-ups that order, narrow, compare or act', () => {
       expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ declined: true });
   });
 
+  it('reads what a seventeenth and an eighteenth set written apart from the rules found it missing', () => {
+    expect(read('whos leading the floor in units so far this month')).toMatchObject({
+      subject: 'sales',
+      group_by: 'salesperson',
+      ranked: true,
+    });
+    // A "sales meeting" is not about deals; "pickups" of the new units is a share of them.
+    expect(
+      read(
+        'quick one before the sales meeting - of all the new units we got sitting on the ground right now across all 4 stores, what percent are pickups',
+      ),
+    ).toMatchObject({
+      subject: 'vehicles',
+      share: true,
+      filters: { condition: ['new'], body_style: ['Truck'] },
+    });
+    // Conditions left out say nothing of the one asked for.
+    expect(
+      read(
+        'for the last 90 days across all four rooftops, break down our used deals by contract type - cash, finance, lease. used only, dont lump in new or cpo',
+      ),
+    ).toMatchObject({ subject: 'sales', group_by: 'contract_type', filters: { condition: ['used'] } });
+    const [, over] = chain([
+      'used units priced under 15k, how many do we have in stock',
+      'how many of those got over 100k on the clock',
+    ]);
+    expect(over).toMatchObject({ filters: { condition: ['used'], price_max: 14999.99, mileage_min: 100001 } });
+    // "All the used there" after the aged ones: every used vehicle there.
+    const [, , there] = chain([
+      'how many used units r on the ground rn',
+      '5 oldest at westside over 90 days',
+      'avg days on lot for all the used there',
+    ]);
+    expect(there).toMatchObject({ measure: 'average', filters: { condition: ['used'], dealer_id: ['sfw'] } });
+    expect(there!.filters).not.toHaveProperty('days_on_lot_min');
+    // "My store" is the rooftop the conversation named; unnamed, it is said back.
+    const westside = read('gm at summit ford westside here. how many used units we got in stock')!;
+    expect(
+      understand('switching gears - how many leads has my store gotten this month', vocabulary, westside, NOW).query,
+    ).toMatchObject({ subject: 'leads', filters: { dealer_id: ['sfw'], from: '2026-11-01' } });
+    expect(understand('how many leads has my store gotten this month', vocabulary, null, NOW)).toMatchObject({
+      unused: [expect.stringMatching(/my store/)],
+    });
+    expect(chain(['lds lst 30 days?', 'by src'])[1]).toMatchObject({
+      group_by: 'source',
+      filters: { from: '2026-10-23' },
+    });
+    expect(read('cls rate by slsprsn lst 90')).toMatchObject({
+      measure: 'rate',
+      group_by: 'salesperson',
+      filters: { from: '2026-08-24' },
+    });
+    for (const question of [
+      'k txt taylor n tell em gr8 job this mo',
+      'give me a punchy fb marketplace ad for our used suv inventory',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ declined: true });
+    // "The last 5" of a list is not a period.
+    expect(read('pull the last 5 leads')).toMatchObject({ measure: 'list', limit: 5 });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

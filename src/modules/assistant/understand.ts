@@ -1,4 +1,11 @@
-import type { AssistantQuery, Grouping, Measure, QueryFilters, Subject } from './query';
+import {
+  VEHICLE_RANGE_FILTERS,
+  type AssistantQuery,
+  type Grouping,
+  type Measure,
+  type QueryFilters,
+  type Subject,
+} from './query';
 import {
   filtersOf,
   heardAs,
@@ -74,7 +81,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     return 'calls';
   if (/\bpresumed sold\b/.test(q)) return 'vehicles';
   if (
-    /\bsales\b(?!\s*person)|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b/.test(
+    /\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
       q,
     )
   )
@@ -360,7 +367,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' || subject === 'sales' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b/.test(
       q,
     )
   )
@@ -393,8 +400,7 @@ const NARROWING: ReadonlyArray<keyof QueryFilters> = [
 ];
 
 /** The caller's own rooftop, named as theirs: "back to mine", "at my store". */
-const MINE =
-  /\bback to (?:mine|ours|my (?:store|rooftop|place|lot|dealership)|our (?:store|rooftop))\b|\b(?:at|for|in) my (?:store|rooftop|dealership)\b/;
+const MINE = /\bback to (?:mine|ours|our (?:store|rooftop))\b|\bmy (?:store|rooftop|dealership|location|place|lot)\b/;
 
 /** The filters whose keys `keep` accepts. */
 function pickFilters(filters: QueryFilters, keep: (key: keyof QueryFilters) => boolean): QueryFilters {
@@ -569,6 +575,7 @@ export function understand(
   if (MINE.test(q) && !heard.dealer_id) {
     const mine = [previous, ...earlier].find((query) => query?.filters.dealer_id?.length === 1);
     if (mine) heard.dealer_id = mine.filters.dealer_id;
+    else unused.push('"my store" (name the rooftop: I do not know which one is yours)');
   }
   // "And the week before that?": the last answer's period, moved back; everything else stays.
   const before = heard.from || heard.to ? undefined : periodBefore(q, previous?.filters);
@@ -797,7 +804,13 @@ export function understand(
     const regrouped = grouping ? GROUP_FILTER[grouping] : undefined;
     const regroupedBase = regrouped && !(regrouped in heard) ? omitKey(kept, regrouped) : kept;
     // "How bout group wide": the same, over every rooftop.
-    const base = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
+    const placed = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
+    // "Avg days on lot for all the used there" after the aged ones: every used vehicle there, whatever its days,
+    // price or mileage.
+    const base =
+      /\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)/.test(q)
+        ? pickFilters(placed, (key) => !(VEHICLE_RANGE_FILTERS as readonly string[]).includes(key))
+        : placed;
     // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
     // cheapest one" is still the one.
     const ordered =

@@ -411,6 +411,15 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not judge figures against benchmarks; I report your own',
   ],
   [/\b(?:joke|weather|poem|story|song|recipe|news|stock market|translate)\b/, 'it is not about your data'],
+  // "Give me a punchy fb marketplace ad": asked to make copy, not to read data.
+  [
+    /\b(?:give me|make me|make|create|come up with|need|whip up|put together) (?:a |an |some )?(?:[\w-]+ ){0,4}(?:ads?|posts?|captions?|e-?mails?|scripts?|announcements?|flyers?|blurbs?|listing copy)\b(?! (?:spend|budget|cost))/,
+    'writing messages is not a question about your data',
+  ],
+  [
+    /\b(?:text|e-?mail|message|call|ping|tell)\s+[a-z]+\s+(?:and|&) tell\b|\btell (?:him|her|them|em|'em|[a-z]+) (?:great|good|nice|congrats|thanks|thank you|well done)\b/,
+    'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
+  ],
   // "How does a money factor convert to an APR", "how do leases work": how things work, not what the data holds.
   [
     /\bhow (?:does|do|would|will) (?:an? |the )?(?:[\w-]+ ){1,3}(?:convert|work|translate)s?\b(?!.*\b(?:our|we|us|my)\b)|\bexplain\b|\bin plain english\b|\bwhat(?:'s|s| is| does) (?:an? )?(?:money factor|residual|holdback|negative equity)\b(?! (?:on|for|at|of) (?:our|my|the)\b)/,
@@ -494,6 +503,17 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:chevorlet|chevrolette|chevy's|cheverolet)\b/g, 'chevrolet'],
   [/\bstores?'s\b/g, 'store'],
   [/\b(?:thnk|thnks|thnking)\b/g, 'think'],
+  // "Cls rate lst 90": the last 90 days (a count of days dealers look back over, not "the last 5" of a list).
+  [
+    /\b(last|past|prior) (7|14|30|45|60|90|120|180|365)\b(?!\s*(?:days?|weeks?|months?|years?|hours?|leads?|calls?|deals?|units?|cars?|vehicles?|%|percent))/g,
+    '$1 $2 days',
+  ],
+  [/\bsrcs\b/g, 'sources'],
+  [/\bsrc\b/g, 'source'],
+  [/\btxt\b/g, 'text'],
+  [/\bgr8\b/g, 'great'],
+  // "n wht % were cash", "txt taylor n tell em": "n" between words is "and".
+  [/(^|\s)n(?=\s)/g, '$1and'],
   [/\bgrp\b/g, 'group'],
 ];
 
