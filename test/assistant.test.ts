@@ -55,6 +55,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-16', fixture: fixture('assistant-unseen-16-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-17', fixture: fixture('assistant-unseen-17-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-18', fixture: fixture('assistant-unseen-18-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-19', fixture: fixture('assistant-unseen-19-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-20', fixture: fixture('assistant-unseen-20-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -791,10 +791,12 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
 /**
  * A ranking by how many (or how much) ranks named groups: the rows with none (no source, no salesperson)
  * lump many together, so their count is no rival to one source's and is given beside the ranking. A rate
- * or an average of them compares fairly and keeps its place.
+ * or an average of leads with no source compares fairly and keeps its place; leads or deals with no
+ * salesperson are no one on the team, so a breakdown by salesperson always gives them beside it.
  */
 function setAsideUnnamed(query: AssistantQuery, result: QueryResult): QueryResult {
-  if (!query.ranked || !query.group_by || (query.measure !== 'count' && query.measure !== 'sum')) return result;
+  const ranked = query.ranked && (query.measure === 'count' || query.measure === 'sum');
+  if (!query.group_by || (!ranked && query.group_by !== 'salesperson')) return result;
   const unnamed = result.groups.filter((group) => group.key === null);
   if (!unnamed.length) return result;
   return {

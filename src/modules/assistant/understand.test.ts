@@ -1228,6 +1228,57 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(read('pull the last 5 leads')).toMatchObject({ measure: 'list', limit: 5 });
   });
 
+  it('reads what a nineteenth and a twentieth set written apart from the rules found it missing', () => {
+    // Typos: a letter left out or two swapped, of the reader's own words.
+    expect(read('whats the avg askng price on used trucks')).toMatchObject({ measure: 'average', field: 'price' });
+    expect(read('clsoe rate by source last 90 days')).toMatchObject({ measure: 'rate', group_by: 'source' });
+    // "Now break out all inbound calls from last month by source" after an average of answered ones: counted.
+    const [, , , bySource] = chain([
+      'missed calls by store last month',
+      'just inbound?',
+      'avg talk time on the inbound ones that got answered',
+      'now break out all inbound calls from last month by source',
+    ]);
+    expect(bySource).toMatchObject({ measure: 'count', group_by: 'source', filters: { direction: 'inbound' } });
+    expect(bySource!.filters).not.toHaveProperty('status');
+    // After a share, a new figure is of the whole; "at the honda store?" after a count keeps its narrowing.
+    const [, , pvr] = chain([
+      'how many deals did we book last month across the whole group',
+      'what % of last months deals were leases',
+      'and our pvr for the month, group wide',
+    ]);
+    expect(pvr).toMatchObject({ measure: 'average', field: 'total_gross', filters: { from: '2026-10-01' } });
+    expect(pvr!.filters).not.toHaveProperty('contract_type');
+    const [, revenue] = chain(['deal count for sept?', 'total revenue (sale price) that month']);
+    expect(revenue).toMatchObject({
+      measure: 'sum',
+      field: 'sale_price',
+      filters: { from: '2026-09-01', to: '2026-09-30' },
+    });
+    expect(read('which of our stores is carrying the most used units?')).toMatchObject({ group_by: 'dealer' });
+    const [, front, best] = chain([
+      'how many deals did each store do last month? rank em',
+      'same thing but total front gross',
+      'who had the best pvr?',
+    ]);
+    expect(front).toMatchObject({ measure: 'sum', field: 'front_gross', group_by: 'dealer' });
+    expect(best).toMatchObject({ measure: 'average', field: 'total_gross', group_by: 'dealer' });
+    // "Ok forget trucks": the trucks leave the conversation's rows.
+    const [, , forgot] = chain([
+      'how many used units at westside',
+      'how many used trucks do we have there',
+      'ok forget trucks. avg days to sell on all the used units westside sold in the last 30 days?',
+    ]);
+    expect(forgot).toMatchObject({ field: 'days_to_sell', filters: { condition: ['used'], dealer_id: ['sfw'] } });
+    expect(forgot!.filters).not.toHaveProperty('body_style');
+    expect(
+      understand('and how many repair orders did the lakewood service dept open last month', vocabulary, null, NOW),
+    ).toMatchObject({
+      query: null,
+      reason: expect.stringMatching(/service/),
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

@@ -329,7 +329,7 @@ function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
 
 function groupOf(q: string, subject: Subject): Grouping | null {
   if (
-    /\b(?:by|per|each|every|across|between|rank|all)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
+    /\b(?:by|per|each|every|across|between|rank|all)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:of (?:our|the) )?(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
       q,
     )
   )
@@ -357,7 +357,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'contract_type';
   if (
-    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:of (?:our|the) )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
@@ -467,7 +467,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?)\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?)\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -571,6 +571,15 @@ export function understand(
       reason: `"${notRead}" is not a figure I read (I give prices, days on the lot, days to sell, mileage, model years, deal prices and gross, and call lengths)`,
     };
   const heard = filtersOf(read, subject, vocabulary, now);
+  // "Ok forget trucks": what it names is dropped from the question and from the conversation's rows.
+  const forget =
+    /\b(?:forget|drop|never ?mind|nvm|scratch|ignore|skip|leave off) (?:the |about )?([a-z0-9-]+(?: [a-z0-9-]+)?)/.exec(
+      read,
+    );
+  const forgotten = forget
+    ? (Object.keys(filtersOf(forget[1]!, subject, vocabulary, now)) as Array<keyof QueryFilters>)
+    : [];
+  for (const key of forgotten) delete heard[key];
   // "Ok back to mine": the one rooftop the conversation was last about, after a look at the others.
   if (MINE.test(q) && !heard.dealer_id) {
     const mine = [previous, ...earlier].find((query) => query?.filters.dealer_id?.length === 1);
@@ -619,7 +628,18 @@ export function understand(
       if (said) unused.push(said);
     }
   }
-  const group = groupOf(q, subject);
+  // "Who had the best pvr?" after a ranking of stores: "who" is the stores, not salespeople.
+  const groupNamed = groupOf(q, subject);
+  const group =
+    groupNamed === 'salesperson' &&
+    previous?.group_by &&
+    previous.group_by !== 'salesperson' &&
+    previous.subject === subject &&
+    !/\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b|\bfloor\b|\bsold\b/.test(
+      q,
+    )
+      ? previous.group_by
+      : groupNamed;
   // "Highest price", "most miles" after a count or list: the same vehicles, in that order.
   const orderOnly =
     previous !== null &&
@@ -783,7 +803,16 @@ export function understand(
         }
     // Across subjects a follow-up keeps what the new subject can use: rooftops, period, source, salesperson.
     // A rate counts its own statuses (sold, answered…): the previous status filter would make it 0 or 100%.
-    const { status: _status, ...unrated } = previous.filters;
+    // After "what % of last month's deals were leases", "and our pvr for the month" is of the deals, not the
+    // leases; "list them" is of the leases.
+    const last =
+      previous.share &&
+      measured !== null &&
+      measured.measure !== 'count' &&
+      !/\b(?:those|these|them|'?em|ones|they)\b/.test(q)
+        ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
+        : previous.filters;
+    const { status: _status, ...unrated } = last;
     const context = (filters: QueryFilters) =>
       pickFilters(filters, (key) => CONTEXT_FILTERS.includes(key) && SUPPORTED[subject].includes(key));
     // "Who had the most deals there last month" after "how many were leases": a ranking that names its rows
@@ -793,23 +822,25 @@ export function understand(
       RANKING.test(q) &&
       /\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q) &&
       !/\b(?:those|these|them|'?em|ones)\b/.test(q);
-    const kept =
-      sameSubject && !restated
-        ? measured?.measure === 'rate'
-          ? unrated
-          : previous.filters
-        : context(previous.filters);
+    const kept = sameSubject && !restated ? (measured?.measure === 'rate' ? unrated : last) : context(last);
     // A breakdown over what the last answer was narrowed to ("which source closes the best" after "and cars.com")
     // is over every value of it.
     const regrouped = grouping ? GROUP_FILTER[grouping] : undefined;
     const regroupedBase = regrouped && !(regrouped in heard) ? omitKey(kept, regrouped) : kept;
     // "How bout group wide": the same, over every rooftop.
-    const placed = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
+    const widened = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
+    const placed = pickFilters(widened, (key) => !forgotten.includes(key));
     // "Avg days on lot for all the used there" after the aged ones: every used vehicle there, whatever its days,
     // price or mileage.
+    // "Now break out all inbound calls": every inbound call, whatever else the last answer narrowed to.
     const base =
-      /\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)/.test(q)
-        ? pickFilters(placed, (key) => !(VEHICLE_RANGE_FILTERS as readonly string[]).includes(key))
+      /\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b/.test(
+        q,
+      )
+        ? pickFilters(
+            placed,
+            (key) => !(VEHICLE_RANGE_FILTERS as readonly string[]).includes(key) && !NARROWING.includes(key),
+          )
         : placed;
     // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
     // cheapest one" is still the one.
@@ -829,11 +860,12 @@ export function understand(
         : null;
     // "Who sold the most" after a figure, "which source is sending aurora the most calls": a ranking that
     // names what it counts counts it; "which store did the most" after a total ranks by that total.
+    const countsRows = /\b(?:sold|sell|deals|units|cars|vehicles|calls|leads)\b/.test(q);
     const countedRanking =
       grouping !== null &&
-      RANKING.test(q) &&
-      (/\b(?:sold|sell|deals|units|cars|vehicles|calls|leads)\b/.test(q) ||
-        !['sum', 'average'].includes(previous.measure));
+      ((RANKING.test(q) && (countsRows || !['sum', 'average'].includes(previous.measure))) ||
+        // "Now break out all inbound calls by source" after an average: the calls, counted.
+        (!measured && countsRows && !/\b(?:those|these|them|'?em)\b/.test(q)));
     const measure =
       ordered ??
       usable(measured) ??
@@ -850,8 +882,8 @@ export function understand(
       !!measured &&
       ['sum', 'average'].includes(measured.measure) &&
       !Object.keys(heard).length &&
-      q.split(' ').length <= 5 &&
-      /^(?:and|what about|how about|now|ok(?:ay)?|same for|then)\b/.test(q);
+      q.split(' ').length <= 8 &&
+      /^(?:and|what about|how about|now|ok(?:ay)?|same(?: thing)?(?: but| for)?|then)\b/.test(q);
     const keepGroup =
       (!measured ||
         measured.measure === previous.measure ||

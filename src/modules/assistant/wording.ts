@@ -534,7 +534,9 @@ const SPELLED_WORDS = `how many much used new ground lot stock inventory day day
   source sources close rate percent show list give pull top which what who only just about finance lease leases
   cash certified appointment appointments status contacted showed lost between break down split compare each
   every sitting aged aging most least number count white black silver gray red blue whole company month-to-date
-  from with without than more less since best worst`.split(/\s+/);
+  from with without than more less since best worst asking listed listing priced odometer inbound outbound
+  contacted voicemail duration length revenue profit share breakdown salesman salesmen customer customers
+  expensive fastest slowest quickest closed closing appointment showed wholesale aged`.split(/\s+/);
 /** Everyday words, never read as another word without its vowels ("the" is not "Tahoe"). */
 const EVERYDAY_WORDS = `the and for our are was were you your has had have how who why did does not but all any can
   get got its let may off one out own put see set she his her him too two use via way yet then them they this that
@@ -545,6 +547,13 @@ const EVERYDAY_WORDS = `the and for our are was were you your has had have how w
   ones one them his hers mine ours yours year ago rep reps tho though ok okay pls plz thx hey hi`.split(/\s+/);
 
 const VOWELS = new Set(['a', 'e', 'i', 'o', 'u']);
+/** Whether `typed` is `word` with two letters next to each other swapped ("clsoe" for "close"). */
+function lettersSwapped(typed: string, word: string): boolean {
+  if (typed.length !== word.length || typed.length < 5 || typed === word) return false;
+  const at = [...typed].findIndex((letter, index) => letter !== word[index]);
+  return typed[at] === word[at + 1] && typed[at + 1] === word[at] && typed.slice(at + 2) === word.slice(at + 2);
+}
+
 /** Whether `typed` is `word` with one or more of its vowels left out ("grnd" for "ground", "lkwood"). */
 function vowelsDropped(typed: string, word: string): boolean {
   if (typed.length >= word.length || typed.length < word.length * 0.6 || typed[0] !== word[0]) return false;
@@ -575,7 +584,7 @@ function withVowelsBack(q: string, vocabulary: Vocabulary): string {
   const known = new Set([...ruleWords, ...nameWords, ...EVERYDAY_WORDS]);
   // The rules' own words first ("grnd" is "ground", not the caller's "Grand Cherokee"), then the caller's names.
   const only = (typed: string, words: Set<string>) => {
-    const fits = [...words].filter((candidate) => vowelsDropped(typed, candidate));
+    const fits = [...words].filter((candidate) => vowelsDropped(typed, candidate) || lettersSwapped(typed, candidate));
     return fits.length === 1 ? fits[0]! : fits.length ? null : undefined;
   };
   const spelled = new Map<string, string>();
@@ -708,6 +717,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'I do not compute inventory turnover (I can give the average days to sell)',
   ],
   [/\bmedians?\b/, 'I do not compute medians (I can give averages)'],
+  [
+    /\brepair orders?\b|\bros\b|\bservice (?:dept|department|drive|lane|advisors?|writers?|appointments?|revenue|hours|customers?|bays?)\b|\bparts (?:sales|department|dept|counter|gross)\b|\bcustomer pay\b|\bwarranty (?:work|claims?)\b|\btechs?\b|\btechnicians?\b/,
+    'the data holds no service or parts (repair orders, technicians, parts sales); I read vehicles, leads, calls and deals',
+  ],
   [
     /\bcsi\b|\bnps\b|\b(?:customer )?satisfaction\b|\bsurveys?\b|\b(?:google |online |customer |dealer ?rater )?reviews?\b|\bstar ratings?\b|\bratings?\b/,
     'the data holds no customer satisfaction (CSI, surveys, reviews); I read vehicles, leads, calls and deals',
