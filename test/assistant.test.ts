@@ -57,6 +57,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-18', fixture: fixture('assistant-unseen-18-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-19', fixture: fixture('assistant-unseen-19-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-20', fixture: fixture('assistant-unseen-20-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-21', fixture: fixture('assistant-unseen-21-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-22', fixture: fixture('assistant-unseen-22-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

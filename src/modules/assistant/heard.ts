@@ -48,6 +48,15 @@ export function rateOf(q: string, subject: Subject): string | null {
 const CONDITIONS_LEFT_OUT =
   /\b(?:do ?n'?t|not|no|excluding|exclude|without|minus|except|leave out|leaving out)\s+(?:(?:lump(?:ing)?|mix(?:ing)?|count(?:ing)?|throw(?:ing)?) in\s+|includ(?:e|ing)\s+|the\s+)?(?:new|used|certified|cpo)(?:\s*(?:,|or|and|nor)\s*(?:new|used|certified|cpo))*\b/g;
 
+/**
+ * A make that is a rooftop's word named as the rooftop: "the Honda store", or "at honda" (not "at honda
+ * trucks").
+ */
+export const namesRooftop = (word: string) =>
+  new RegExp(
+    `\\b${escape(word)}\\s+(?:store|dealership|rooftop|location|lot|site)\\b|\\b(?:at|over at|out at) (?:the )?${escape(word)}\\b(?! (?:vehicles|cars|units|trucks|suvs|models?|sedans))`,
+  );
+
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
   vehicles: [
@@ -180,8 +189,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
           counts.get(token) === 1 &&
           word(token).test(q) &&
           !GENERIC.has(token) &&
-          (!makeWords.has(token) ||
-            new RegExp(`\\b${escape(token)}\\s+(?:store|dealership|rooftop|location|lot|site)\\b`).test(q)),
+          (!makeWords.has(token) || namesRooftop(token).test(q)),
       );
     })
     .map((dealer) => dealer.id);
@@ -194,9 +202,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   // A rooftop's words ("the Honda store") name the rooftop, not vehicles of that make.
   const rooftopMakes = (make: string) =>
     vocabulary.dealers.some(
-      (dealer) =>
-        filters.dealer_id?.includes(dealer.id) &&
-        new RegExp(`\\b${escape(make.toLowerCase())}\\s+(?:store|dealership|rooftop|location)\\b`).test(q),
+      (dealer) => filters.dealer_id?.includes(dealer.id) && namesRooftop(make.toLowerCase()).test(q),
     );
 
   if (vehicles || subject === 'sales') {

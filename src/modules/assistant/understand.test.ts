@@ -1279,6 +1279,55 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a twenty-first and a twenty-second set written apart from the rules found it missing', () => {
+    // "At honda" is the rooftop whose name has the make; "at honda trucks" would be the make.
+    expect(read('how many used units we got on the ground at honda rn')).toEqual({
+      subject: 'vehicles',
+      measure: 'count',
+      filters: { dealer_id: ['shd'], condition: ['used'] },
+    });
+    expect(read('ok for the quarter, which source sent us the most leads')).toMatchObject({
+      group_by: 'source',
+      filters: { from: '2026-10-01' },
+    });
+    expect(read('how many of last weeks leads are still sitting in new status')).toMatchObject({
+      filters: { status: ['new'], from: '2026-11-09', to: '2026-11-15' },
+    });
+    expect(understand('think we can beat that number this month?', vocabulary, null, NOW)).toMatchObject({
+      declined: true,
+    });
+    // "Split lease/finance/cash" after a total is the deal mix; "whos on top of the board" ranks salespeople.
+    const [, , split, board, taylor] = chain([
+      'wheres the board at, how many deals mtd',
+      'total gross on those?',
+      'split lease/finance/cash',
+      'whos on top of the board',
+      'n taylors pvr?',
+    ]);
+    expect(split).toMatchObject({ measure: 'count', group_by: 'contract_type', filters: { from: '2026-11-01' } });
+    expect(board).toMatchObject({ group_by: 'salesperson', ranked: true, filters: { from: '2026-11-01' } });
+    expect(taylor).toMatchObject({ measure: 'average', field: 'total_gross' });
+    // "Across all the stores" is the whole group, not a breakdown.
+    expect(read('how many vehicles do we have in stock across all the stores right now?')).not.toHaveProperty(
+      'group_by',
+    );
+    const [, , aged] = chain([
+      'how many of the used ones have been sitting more than 90 days?',
+      'which store is carrying the most of those?',
+      'what is the average mileage on that aged used inventory?',
+    ]);
+    expect(aged).toMatchObject({ measure: 'average', field: 'mileage', filters: { days_on_lot_min: 91 } });
+    const [, bySource] = chain([
+      'what was our lead close rate over the last 90 days, group-wide?',
+      'how does that look broken out by lead source?',
+    ]);
+    expect(bySource).toMatchObject({ measure: 'rate', group_by: 'source', filters: { from: '2026-08-24' } });
+    expect(read('what source drove the most phone calls last 30 days')).toMatchObject({
+      subject: 'calls',
+      group_by: 'source',
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

@@ -9,6 +9,7 @@ import {
 import {
   filtersOf,
   heardAs,
+  namesRooftop,
   rateOf,
   SOURCE_NICKNAME_WORDS,
   sourcesOf,
@@ -94,11 +95,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   )
     return 'vehicles';
   // A make names vehicles, unless it names a rooftop ("the Honda store").
-  return vocabulary.makes.some(
-    (make) =>
-      word(make).test(q) &&
-      !new RegExp(`\\b${escape(make.toLowerCase())}\\s+(?:store|dealership|rooftop|location)\\b`).test(q),
-  )
+  return vocabulary.makes.some((make) => word(make).test(q) && !namesRooftop(make.toLowerCase()).test(q))
     ? 'vehicles'
     : null;
 }
@@ -329,7 +326,7 @@ function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
 
 function groupOf(q: string, subject: Subject): Grouping | null {
   if (
-    /\b(?:by|per|each|every|across|between|rank|all)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bwhich (?:of (?:our|the) )?(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
+    /\b(?:by|per|each|every|across(?! all)|between|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\b(?:which|what) (?:of (?:our|the) )?(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
       q,
     )
   )
@@ -351,13 +348,16 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   // "Split last month's deals out by cash finance lease", "deals by contract type".
   if (
     subject === 'sales' &&
-    /\b(?:by|per|between|among|into)\s+(?:contract(?: type)?|deal type|finance type|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)/.test(
+    (/\b(?:by|per|between|among|into)\s+(?:contract(?: type)?|deal type|finance type|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)/.test(
       q,
-    )
+    ) ||
+      /\b(?:cash|finance|lease)\s*\/\s*(?:cash|finance|lease)\b|\bsplit (?:by |into |between )?(?:cash|finance|lease)\b/.test(
+        q,
+      ))
   )
     return 'contract_type';
   if (
-    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\bwhich (?:of (?:our|the) )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
@@ -367,7 +367,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' || subject === 'sales' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       q,
     )
   )
@@ -467,7 +467,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?)\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -594,12 +594,13 @@ export function understand(
       reason: `"${before.phrase}" goes back from a period, and ${previous ? 'the last answer had none' : 'no earlier question named one'}`,
     };
   if (before?.range) Object.assign(heard, before.range);
-  // "Those 60+ day units" after "sitting over 60 days": the set just counted, said again, not a new bound.
+  // "Those 60+ day units" after "sitting over 60 days", "that aged used inventory" after "over 90 days": the set
+  // just counted, said again, not a new bound.
   if (
     previous?.filters.days_on_lot_min !== undefined &&
     heard.days_on_lot_min !== undefined &&
-    Math.abs(heard.days_on_lot_min - previous.filters.days_on_lot_min) <= 1 &&
-    /\b(?:those|these)\b/.test(q)
+    (Math.abs(heard.days_on_lot_min - previous.filters.days_on_lot_min) <= 1 || !/\d/.test(q)) &&
+    /\b(?:those|these|that)\b/.test(q)
   )
     heard.days_on_lot_min = previous.filters.days_on_lot_min;
   // A source named by a nickname that is no one source of the caller's, or a second source, is said back.
@@ -635,7 +636,7 @@ export function understand(
     previous?.group_by &&
     previous.group_by !== 'salesperson' &&
     previous.subject === subject &&
-    !/\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b|\bfloor\b|\bsold\b/.test(
+    !/\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b|\bfloor\b|\bboard\b|\bsold\b/.test(
       q,
     )
       ? previous.group_by
@@ -682,7 +683,11 @@ export function understand(
         Object.keys(heard).length === 0 &&
         q.split(' ').length <= 5) ||
       // "Units by salesman" after "how many deals mtd": the same deals, broken down.
-      (group !== null && subject === previous.subject && Object.keys(heard).length === 0 && q.split(' ').length <= 5) ||
+      // "Split lease/finance/cash": the values named are the breakdown's own.
+      (group !== null &&
+        subject === previous.subject &&
+        Object.keys(heard).every((key) => key === GROUP_FILTER[group]) &&
+        q.split(' ').length <= 5) ||
       // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
       (previous.group_by !== undefined &&
         subject === previous.subject &&
@@ -860,7 +865,9 @@ export function understand(
         : null;
     // "Who sold the most" after a figure, "which source is sending aurora the most calls": a ranking that
     // names what it counts counts it; "which store did the most" after a total ranks by that total.
-    const countsRows = /\b(?:sold|sell|deals|units|cars|vehicles|calls|leads)\b/.test(q);
+    // "Split lease/finance/cash": a mix of the values named is a count of each.
+    const namedValues = grouping !== null && [heard[GROUP_FILTER[grouping]!]].flat().length > 1;
+    const countsRows = /\b(?:sold|sell|deals|units|cars|vehicles|calls|leads)\b/.test(q) || namedValues;
     const countedRanking =
       grouping !== null &&
       ((RANKING.test(q) && (countsRows || !['sum', 'average'].includes(previous.measure))) ||

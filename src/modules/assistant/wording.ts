@@ -385,7 +385,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
@@ -445,7 +445,11 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
   [/\bppl\b/g, 'people'],
   // "Last months deals": the month's, not a run of months.
-  [/\b(last|this) months'?(?= (?:deals|sales|leads|calls|units|numbers|gross|inventory|volume|total))/g, '$1 month'],
+  [
+    /\b(last|this) (month|week|year|quarter)s'?(?= (?:deals|sales|leads|calls|units|numbers|gross|inventory|volume|total))/g,
+    '$1 $2',
+  ],
+  [/\b(?:for|in|during|over) the (?:qtr|quarter)\b/g, 'this quarter'],
   [/\bhow ?(?:bout|abt|bou)\b/g, 'how about'],
   [/\b(?:dyas|dys|dayz|daya)\b/g, 'days'],
   [/\binstead\b/g, ' '],
@@ -675,7 +679,8 @@ export function salespersonNamed(q: string, salespeople: string[]): string | und
     if (first.length >= 3) firsts.set(first, [...new Set([...(firsts.get(first) ?? []), person])]);
   }
   for (const [first, people] of firsts)
-    if (people.length === 1 && new RegExp(`(?<![a-z0-9])${escape(first)}(?:'s)?(?![a-z0-9])`).test(q)) return people[0];
+    if (people.length === 1 && new RegExp(`(?<![a-z0-9])${escape(first)}(?:'?s)?(?![a-z0-9])`).test(q))
+      return people[0];
   return undefined;
 }
 
