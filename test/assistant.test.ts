@@ -59,6 +59,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-20', fixture: fixture('assistant-unseen-20-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-21', fixture: fixture('assistant-unseen-21-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-22', fixture: fixture('assistant-unseen-22-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-23', fixture: fixture('assistant-unseen-23-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-24', fixture: fixture('assistant-unseen-24-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

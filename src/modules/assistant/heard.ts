@@ -54,8 +54,12 @@ const CONDITIONS_LEFT_OUT =
  */
 export const namesRooftop = (word: string) =>
   new RegExp(
-    `\\b${escape(word)}\\s+(?:store|dealership|rooftop|location|lot|site)\\b|\\b(?:at|over at|out at) (?:the )?${escape(word)}\\b(?! (?:vehicles|cars|units|trucks|suvs|models?|sedans))`,
+    `\\b${escape(word)}\\s+(?:(?:and|&|\\+|or|,)\\s+[a-z]+\\s+)?(?:stores?|dealerships?|rooftops?|locations?|lot|site)\\b|\\b(?:at|over at|out at) (?:the )?${escape(word)}\\b(?! (?:vehicles|cars|units|trucks|suvs|models?|sedans))`,
   );
+
+/** Kinds of deal named to be left out: "no cash or lease", "not leases". */
+const CONTRACTS_LEFT_OUT =
+  /\b(?:do ?n'?t|not|no|excluding|exclude|without|minus|except|leave out|leaving out)\s+(?:includ(?:e|ing)\s+|the\s+|any\s+)?(?:cash|finance|financed|leases?)(?:\s*(?:,|or|and|nor|\/)\s*(?:cash|finance|financed|leases?))*\b/g;
 
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
@@ -367,10 +371,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     if (statuses.length) filters.status = statuses;
   }
   if (subject === 'sales') {
+    // "Financed deals only, no cash or lease": the kinds left out say nothing of the one asked for.
+    const kept = q.replace(CONTRACTS_LEFT_OUT, ' ');
     const contracts = [
-      ...(/\bleases?\b|\bleased\b|\bleasing\b/.test(q) ? ['lease'] : []),
-      ...(/\bfinanced\b|\bfinance\b|\bfinancing\b/.test(q) ? ['finance'] : []),
-      ...(/\bcash deals?\b|\bpaid cash\b|\bcash\b/.test(q) ? ['cash'] : []),
+      ...(/\bleases?\b|\bleased\b|\bleasing\b/.test(kept) ? ['lease'] : []),
+      ...(/\bfinanced\b|\bfinance\b|\bfinancing\b/.test(kept) ? ['finance'] : []),
+      ...(/\bcash deals?\b|\bpaid cash\b|\bcash\b/.test(kept) ? ['cash'] : []),
     ];
     if (contracts.length) filters.contract_type = contracts;
   } else if (!vehicles && callStatuses.length && subject !== 'calls' && !rateOf(q, subject))

@@ -1328,6 +1328,83 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a twenty-third and a twenty-fourth set written apart from the rules found it missing', () => {
+    const [, , , , tacomas, oldest] = chain([
+      'break down whats on the ground at aurora by body style',
+      'how many of those r silverados',
+      'new only',
+      'avg asking price on em?',
+      'same thing for tacomas',
+      'gimme the 5 tacomas thats been sittin the longest',
+    ]);
+    expect(tacomas).toMatchObject({
+      measure: 'average',
+      field: 'price',
+      filters: { model: ['Tacoma'], condition: ['new'] },
+    });
+    // Named again, not changed: the same rows, listed.
+    expect(oldest).toMatchObject({
+      measure: 'list',
+      limit: 5,
+      filters: { dealer_id: ['sca'], condition: ['new'], model: ['Tacoma'] },
+    });
+    // A model alone after days to sell asks it of that model; "in stock there" is in stock, not sold.
+    const [turn, wrangler, inStock] = chain([
+      'avg days to turn a tacoma at aurora?',
+      'wrangler?',
+      'how many wranglers do we have in stock there rn',
+    ]);
+    expect(turn).toMatchObject({ field: 'days_to_sell' });
+    expect(wrangler).toMatchObject({ field: 'days_to_sell', filters: { model: ['Wrangler'], dealer_id: ['sca'] } });
+    expect(inStock).toMatchObject({ measure: 'count', filters: { model: ['Wrangler'], dealer_id: ['sca'] } });
+    expect(inStock!.filters).not.toHaveProperty('status');
+    expect(chain(['lead count by rooftop last 30 days', 'close rate for each?'])[1]).toMatchObject({
+      measure: 'rate',
+      group_by: 'dealer',
+    });
+    expect(
+      chain(['total front gross last mo', 'and back end?', 'total gross split by cash / finance / lease'])[2],
+    ).toMatchObject({
+      measure: 'sum',
+      field: 'total_gross',
+      group_by: 'contract_type',
+      filters: { from: '2026-10-01' },
+    });
+    expect(understand('any of those got open recalls?', vocabulary, null, NOW)).toMatchObject({
+      reason: expect.stringMatching(/recalls/),
+    });
+    // "Ignore outbound", "not just trucks": left out of what is heard and of the conversation's rows.
+    expect(
+      read('for aurora, inbound calls only (ignore outbound), last 30 days - whats our answer rate looking like'),
+    ).toMatchObject({
+      measure: 'rate',
+      filters: { dealer_id: ['sca'], direction: 'inbound' },
+    });
+    // "Me" is the salesperson the conversation named.
+    const [, assigned] = chain([
+      'its sam lee - how many deals have i closed so far this month',
+      'how many leads got assigned to me in the last 90 days',
+    ]);
+    expect(assigned).toMatchObject({ subject: 'leads', filters: { salesperson: 'Sam Lee', from: '2026-08-24' } });
+    // Several sources "combined" are one set; "same question for ford + chevy" asks it of those rooftops.
+    const [combined, same] = chain([
+      'for the toyota and honda stores combined, used car leads from cars.com and facebook since aug 1st - what % did we close?',
+      'same question for ford + chevy',
+    ]);
+    expect(combined).toMatchObject({
+      measure: 'rate',
+      filters: { dealer_id: ['stn', 'shd'], sources: ['Cars.com', 'Facebook'] },
+    });
+    expect(combined).not.toHaveProperty('group_by');
+    expect(same).toMatchObject({ subject: 'leads', measure: 'rate', filters: { dealer_id: ['sfw', 'sca'] } });
+    expect(
+      read(
+        'at the ford store over the last 90 days, used only (not cpo), financed deals only, no cash or lease - what was the avg front end gross',
+      ),
+    ).toMatchObject({ filters: { dealer_id: ['sfw'], condition: ['used'], contract_type: ['finance'] } });
+    expect(read('which of the 4 stores did the most used finance deals')).toMatchObject({ group_by: 'dealer' });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

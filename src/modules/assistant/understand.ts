@@ -288,7 +288,7 @@ const FIGURE_WORDS = new Set(
     .split(' '),
 );
 const FIGURE_ENDS = new Set(
-  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were we i you they so that which who when where since during than each every'.split(
+  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were we i you they so that which who when where since during than each every split broken break'.split(
     ' ',
   ),
 );
@@ -326,7 +326,7 @@ function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
 
 function groupOf(q: string, subject: Subject): Grouping | null {
   if (
-    /\b(?:by|per|each|every|across(?! all)|between|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\b(?:which|what) (?:of (?:our|the) )?(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
+    /\b(?:by|per|each|every|across(?! all)|between|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\b(?:which|what) (?:of (?:our|the|all)(?: (?:\d|four|all))? )?(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
       q,
     )
   )
@@ -402,6 +402,10 @@ const NARROWING: ReadonlyArray<keyof QueryFilters> = [
 /** The caller's own rooftop, named as theirs: "back to mine", "at my store". */
 const MINE = /\bback to (?:mine|ours|our (?:store|rooftop))\b|\bmy (?:store|rooftop|dealership|location|place|lot)\b/;
 
+/** The caller as a salesperson: "assigned to me", "my close rate", "have i closed". */
+const ME =
+  /\b(?:to me|for me|my (?:own )?(?:deals|leads|close rate|closing|gross|front|back|pvr|numbers|units|sales|calls)|i (?:closed|sold|did|delivered|booked)|(?:have|did) i)\b/;
+
 /** The filters whose keys `keep` accepts. */
 function pickFilters(filters: QueryFilters, keep: (key: keyof QueryFilters) => boolean): QueryFilters {
   return Object.fromEntries(Object.entries(filters).filter(([key]) => keep(key as keyof QueryFilters))) as QueryFilters;
@@ -467,7 +471,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -543,7 +547,9 @@ export function understand(
     ) &&
     !vehicleWords &&
     !/\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|priced?|prices|mileage|miles)\b/.test(subjectText);
-  const explicitSubject = soldOfLeads ? 'leads' : stillPrevious ? null : readAs;
+  // "Same question for ford + chevy": the last question again, its subject kept.
+  const sameQuestion = previous !== null && /\bsame (?:question|q|thing) (?:for|at|about|with)\b/.test(q);
+  const explicitSubject = soldOfLeads ? 'leads' : stillPrevious || sameQuestion ? null : readAs;
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
@@ -570,16 +576,32 @@ export function understand(
       query: null,
       reason: `"${notRead}" is not a figure I read (I give prices, days on the lot, days to sell, mileage, model years, deal prices and gross, and call lengths)`,
     };
-  const heard = filtersOf(read, subject, vocabulary, now);
-  // "Ok forget trucks": what it names is dropped from the question and from the conversation's rows.
+  // "Ok forget trucks", "ignore outbound", "not just trucks": what it names is not heard, and leaves the
+  // conversation's rows.
   const forget =
-    /\b(?:forget|drop|never ?mind|nvm|scratch|ignore|skip|leave off) (?:the |about )?([a-z0-9-]+(?: [a-z0-9-]+)?)/.exec(
+    /\b(?:forget|drop|never ?mind|nvm|scratch|ignore|skip|leave off|not just|not only) (?:the |about )?([a-z0-9-]+(?: [a-z0-9-]+)?)/.exec(
       read,
     );
   const forgotten = forget
     ? (Object.keys(filtersOf(forget[1]!, subject, vocabulary, now)) as Array<keyof QueryFilters>)
     : [];
-  for (const key of forgotten) delete heard[key];
+  const heard = filtersOf(forget ? read.replace(forget[0], ' ') : read, subject, vocabulary, now);
+  // After a question about rooftops, makes that are their names are the rooftops ("same question for ford + chevy").
+  if (sameQuestion && previous?.filters.dealer_id && heard.make && !heard.dealer_id) {
+    const rooftops = vocabulary.dealers.filter((dealer) =>
+      heard.make!.some((make) => normalize(dealer.name).includes(normalize(make))),
+    );
+    if (rooftops.length) {
+      heard.dealer_id = rooftops.map((dealer) => dealer.id);
+      delete heard.make;
+    }
+  }
+  // "How many leads got assigned to me" after "its casey nguyen - how many deals have i closed": the
+  // salesperson the conversation named.
+  if (ME.test(q) && !heard.salesperson) {
+    const me = [previous, ...earlier].find((query) => query?.filters.salesperson);
+    if (me) heard.salesperson = me.filters.salesperson;
+  }
   // "Ok back to mine": the one rooftop the conversation was last about, after a look at the others.
   if (MINE.test(q) && !heard.dealer_id) {
     const mine = [previous, ...earlier].find((query) => query?.filters.dealer_id?.length === 1);
@@ -599,8 +621,8 @@ export function understand(
   if (
     previous?.filters.days_on_lot_min !== undefined &&
     heard.days_on_lot_min !== undefined &&
-    (Math.abs(heard.days_on_lot_min - previous.filters.days_on_lot_min) <= 1 || !/\d/.test(q)) &&
-    /\b(?:those|these|that)\b/.test(q)
+    (Math.abs(heard.days_on_lot_min - previous.filters.days_on_lot_min) <= 1 ||
+      (!/\d/.test(q) && /\b(?:those|these|that)\b/.test(q)))
   )
     heard.days_on_lot_min = previous.filters.days_on_lot_min;
   // A source named by a nickname that is no one source of the caller's, or a second source, is said back.
@@ -646,7 +668,10 @@ export function understand(
     previous !== null &&
     subject === previous.subject &&
     !group &&
-    Object.keys(heard).length === 0 &&
+    // "The 5 tahoes thats been sittin the longest" after tahoes: named again, not changed.
+    (Object.keys(heard) as Array<keyof QueryFilters>).every(
+      (key) => JSON.stringify(heard[key]) === JSON.stringify(previous.filters[key]),
+    ) &&
     (q.split(' ').length <= 4 || REFERS_BACK.test(q)) &&
     (measured?.measure === 'max' || measured?.measure === 'min' || (measured?.measure === 'list' && !!measured.order));
   // A short question naming no subject follows up only when it says something we read ("which ones?", "just the Fords");
@@ -676,6 +701,8 @@ export function understand(
         subject === previous.subject &&
         Object.keys(heard).length > 0 &&
         Object.keys(heard).every((key) => NARROWING.includes(key as keyof QueryFilters))) ||
+      // "Equinox?" after "avg days to turn a silverado at aurora": the same question of what it names.
+      (q.split(' ').length <= 2 && Object.keys(heard).length > 0 && measured === null && group === null) ||
       // "Avg dys on lot" after "how many used on the ground": a figure of the same rows, asked in a few words.
       (measured !== null &&
         measured.measure !== 'count' &&
@@ -687,7 +714,8 @@ export function understand(
       (group !== null &&
         subject === previous.subject &&
         Object.keys(heard).every((key) => key === GROUP_FILTER[group]) &&
-        q.split(' ').length <= 5) ||
+        (q.match(/[a-z0-9]+/g)?.length ?? 0) <= (Object.keys(heard).length ? 8 : 5)) ||
+      sameQuestion ||
       // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
       (previous.group_by !== undefined &&
         subject === previous.subject &&
@@ -782,7 +810,11 @@ export function understand(
     unused.push('a longest call length (I can only count calls of at least a length)');
   if (measured?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales')
     unused.push(`a dollar total (${SUBJECT_NOUN[subject]} have no dollar amount; I counted them)`);
-  const grouping = group ?? versus ?? (comparedSources ? 'source' : null);
+  // "The 3rd party sites (cars.com, cargurus, autotrader) combined": the sources together, not side by side.
+  const grouping =
+    group ??
+    versus ??
+    (comparedSources && !/\b(?:combined|together|altogether|in total|overall|sites)\b/.test(q) ? 'source' : null);
   const usable = (found: typeof measured) =>
     found?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales' ? { measure: 'count' as const } : found;
 
@@ -834,19 +866,24 @@ export function understand(
     const regroupedBase = regrouped && !(regrouped in heard) ? omitKey(kept, regrouped) : kept;
     // "How bout group wide": the same, over every rooftop.
     const widened = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
-    const placed = pickFilters(widened, (key) => !forgotten.includes(key));
+    const placed = pickFilters(widened, (key) => !forgotten.includes(key) || key in heard);
     // "Avg days on lot for all the used there" after the aged ones: every used vehicle there, whatever its days,
     // price or mileage.
+    // "How many equinoxes do we have in stock there" after days to sell: in stock, not sold.
+    const stocked =
+      subject === 'vehicles' && /\b(?:in stock|on the (?:lot|ground)|in inventory)\b/.test(q) && !heard.status
+        ? omitKey(placed, 'status')
+        : placed;
     // "Now break out all inbound calls": every inbound call, whatever else the last answer narrowed to.
     const base =
       /\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b/.test(
         q,
       )
         ? pickFilters(
-            placed,
+            stocked,
             (key) => !(VEHICLE_RANGE_FILTERS as readonly string[]).includes(key) && !NARROWING.includes(key),
           )
-        : placed;
+        : stocked;
     // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
     // cheapest one" is still the one.
     const ordered =
@@ -895,7 +932,8 @@ export function understand(
       (!measured ||
         measured.measure === previous.measure ||
         figureAlone ||
-        /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b/.test(q)) &&
+        // "Close rate for each?" after a breakdown: each of its rows.
+        /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b|\b(?:for|of) each\b/.test(q)) &&
       !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q)) &&
       !oneRow;
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.

@@ -723,6 +723,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   ],
   [/\bmedians?\b/, 'I do not compute medians (I can give averages)'],
   [
+    /\brecalls?\b|\bopen campaigns?\b/,
+    'the data holds no recalls; I read vehicles, their prices, mileage and days on the lot',
+  ],
+  [
     /\brepair orders?\b|\bros\b|\bservice (?:dept|department|drive|lane|advisors?|writers?|appointments?|revenue|hours|customers?|bays?)\b|\bparts (?:sales|department|dept|counter|gross)\b|\bcustomer pay\b|\bwarranty (?:work|claims?)\b|\btechs?\b|\btechnicians?\b/,
     'the data holds no service or parts (repair orders, technicians, parts sales); I read vehicles, leads, calls and deals',
   ],
