@@ -61,6 +61,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-22', fixture: fixture('assistant-unseen-22-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-23', fixture: fixture('assistant-unseen-23-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-24', fixture: fixture('assistant-unseen-24-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-25', fixture: fixture('assistant-unseen-25-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-26', fixture: fixture('assistant-unseen-26-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -200,11 +200,22 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   // "Summit Ford": a rooftop named by words of its name in a row, a make among them or not.
   const phrases = rooftopPhrases(q, vocabulary.dealers);
   for (const { ids } of phrases) dealerIds.push(...ids.filter((id) => !dealerIds.includes(id)));
+  // Calls and leads are a rooftop's: "answer rate honda", "toyota only" name the rooftop whose name has the make.
+  const makesAsRooftops = new Set<string>();
+  if (!dealerIds.length && (subject === 'calls' || subject === 'leads'))
+    for (const make of vocabulary.makes) {
+      const rooftops = vocabulary.dealers.filter((dealer) => word(make).test(normalize(dealer.name)));
+      if (rooftops.length === 1 && word(make).test(q)) {
+        dealerIds.push(rooftops[0]!.id);
+        makesAsRooftops.add(make);
+      }
+    }
   if (dealerIds.length) filters.dealer_id = dealerIds;
   // What the question says of vehicles, without the rooftops' names ("Ford trucks at Summit Ford").
   const withoutRooftops = phrases.reduce((text, { phrase }) => text.replace(phrasePattern(phrase, 'g'), ' '), q);
   // A rooftop's words ("the Honda store") name the rooftop, not vehicles of that make.
   const rooftopMakes = (make: string) =>
+    makesAsRooftops.has(make) ||
     vocabulary.dealers.some(
       (dealer) => filters.dealer_id?.includes(dealer.id) && namesRooftop(make.toLowerCase()).test(q),
     );
@@ -298,7 +309,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     new RegExp(String.raw`${AMOUNT}\s*(?:miles|mi\b|days?|weeks?|months?|on the (?:odometer|odo|clock))`, 'g'),
     ' ',
   );
-  const between = new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|-|to)\s+${AMOUNT}`).exec(priceText);
+  const betweenWords = new RegExp(String.raw`\bbetween\s+${AMOUNT}\s+(?:and|-|to)\s+${AMOUNT}`).exec(priceText);
+  // "Priced 20-30k", "$20k to $30k": a band of money (a $ or a "k"; "2019-2021" is model years).
+  const band = betweenWords
+    ? null
+    : new RegExp(String.raw`(?<![\w.,])${AMOUNT}\s*(?:-|to)\s*${AMOUNT}`).exec(priceText);
+  const between = betweenWords ?? (band && (band[0].includes('$') || band[2] || band[4]) ? band : null);
   // "Between 2019 and 2021" is a run of model years, not prices.
   const yearsOnly =
     between &&

@@ -1405,6 +1405,57 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(read('which of the 4 stores did the most used finance deals')).toMatchObject({ group_by: 'dealer' });
   });
 
+  it('reads what a twenty-fifth and a twenty-sixth set written apart from the rules found it missing', () => {
+    expect(read('how many units on the ground at westside priced 20-30k')).toMatchObject({
+      filters: { dealer_id: ['sfw'], price_min: 20000, price_max: 30000 },
+    });
+    expect(read('how many units between 2019-2021 in stock')!.filters).not.toHaveProperty('price_min');
+    // Calls and leads are a rooftop's: a make that names one rooftop is the rooftop.
+    const [, honda] = chain(['missed calls last 30 days', 'answer rate honda']);
+    expect(honda).toMatchObject({
+      subject: 'calls',
+      measure: 'rate',
+      filters: { dealer_id: ['shd'], from: '2026-10-23' },
+    });
+    const [, toyota, appts] = chain(['leads still sittin in new status?', 'toyota only', 'appts there?']);
+    expect(toyota).toMatchObject({ subject: 'leads', filters: { dealer_id: ['stn'], status: ['new'] } });
+    expect(toyota!.filters).not.toHaveProperty('make');
+    expect(appts).toMatchObject({ subject: 'leads', filters: { dealer_id: ['stn'], status: ['appointment'] } });
+    const [, , , leases] = chain([
+      'whats our contract mix ytd, cash vs finance vs lease',
+      'what % of those deals were leases',
+      'total back gross on the lease deals?',
+      'who wrote the most leases',
+    ]);
+    expect(leases).toMatchObject({ measure: 'count', group_by: 'salesperson', filters: { contract_type: ['lease'] } });
+    expect(chain(['total front gross last month', 'and back?'])[1]).toMatchObject({
+      measure: 'sum',
+      field: 'back_gross',
+    });
+    // "How many toyotas, any condition" after new Tacomas: every Toyota.
+    const [, , anyCondition] = chain([
+      'how many new tacomas we got on the ground at toyota north',
+      'avg asking price on em?',
+      'ok forget new. how many toyotas, any condition, does each store have in stock rn?',
+    ]);
+    expect(anyCondition).toMatchObject({ measure: 'count', group_by: 'dealer', filters: { make: ['Toyota'] } });
+    expect(anyCondition!.filters).not.toHaveProperty('model');
+    expect(anyCondition!.filters).not.toHaveProperty('condition');
+    const [, , each] = chain([
+      'whats total gross for the whole group month to date',
+      'split by store',
+      'and how many deals is that at each',
+    ]);
+    expect(each).toMatchObject({ measure: 'count', group_by: 'dealer', filters: { from: '2026-11-01' } });
+    // After "how many of em r silver", the silver ones are listed; a ranking after a share is of the whole.
+    const [, , oldest] = chain([
+      'how many 2027 model yr units do we hav in stock',
+      'how many of em r silver',
+      'gimme the 5 thats been sittin the longest',
+    ]);
+    expect(oldest).toMatchObject({ measure: 'list', limit: 5, filters: { year_min: 2027, color: ['silver'] } });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

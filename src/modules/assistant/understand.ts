@@ -238,7 +238,7 @@ function measureOf(
 /** "His avg front", "total back": a deal's front or back gross named by its side alone. */
 const bareSide = (side: string) =>
   new RegExp(
-    `\\b(?:average|mean|total|sum|highest|lowest|biggest|best|most|the|his|her|their|our) ${side}\\b(?! (?:of|door|seat|row|line|lot|desk))`,
+    `(?:^|\\b(?:average|mean|total|sum|highest|lowest|biggest|best|most|the|his|her|their|our|and|about|just|on|for) )${side}\\b(?! (?:of|door|seat|row|line|lot|desk|to))`,
   );
 const BARE_SIDE = { front: bareSide('front'), back: bareSide('back') };
 
@@ -367,7 +367,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' || subject === 'sales' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       q,
     )
   )
@@ -405,6 +405,14 @@ const MINE = /\bback to (?:mine|ours|our (?:store|rooftop))\b|\bmy (?:store|roof
 /** The caller as a salesperson: "assigned to me", "my close rate", "have i closed". */
 const ME =
   /\b(?:to me|for me|my (?:own )?(?:deals|leads|close rate|closing|gross|front|back|pvr|numbers|units|sales|calls)|i (?:closed|sold|did|delivered|booked)|(?:have|did) i)\b/;
+
+/** "Any condition", "any colour": what the last question narrowed, left open. */
+const ANY_OF: Partial<Record<keyof QueryFilters, RegExp>> = {
+  condition: /\bany condition\b|\bnew (?:and|or|&) used\b|\ball conditions\b/,
+  color: /\bany colou?r\b|\ball colou?rs\b/,
+  model: /\bany model\b|\ball models\b/,
+  body_style: /\bany (?:body|body style|type)\b/,
+};
 
 /** The filters whose keys `keep` accepts. */
 function pickFilters(filters: QueryFilters, keep: (key: keyof QueryFilters) => boolean): QueryFilters {
@@ -542,9 +550,11 @@ export function understand(
     readAs === 'vehicles' &&
     previous !== null &&
     previous.subject !== 'vehicles' &&
-    /\b(?:of those|of these|of them|of em|those|them|'?em|ones)\b|\bin (?:new|contacted|appointment|showed|lost) status\b/.test(
-      q,
-    ) &&
+    // "Toyota only" after leads: the leads, narrowed.
+    ((q.split(' ').length <= 3 && /\b(?:only|just)\b/.test(q)) ||
+      /\b(?:of those|of these|of them|of em|those|them|'?em|ones)\b|\bin (?:new|contacted|appointment|showed|lost) status\b/.test(
+        q,
+      )) &&
     !vehicleWords &&
     !/\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|priced?|prices|mileage|miles)\b/.test(subjectText);
   // "Same question for ford + chevy": the last question again, its subject kept.
@@ -685,7 +695,11 @@ export function understand(
       // "How many were first time callers?": of the last answer's rows, with what it names added.
       (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
       soldOfLeads ||
-      (measured?.measure === 'rate' && subject === previous.subject && Object.keys(heard).length === 0) ||
+      // "Answer rate honda" after missed calls last 30 days: a rate of the same rows, at most narrowed to a place.
+      (measured?.measure === 'rate' &&
+        subject === previous.subject &&
+        (Object.keys(heard).length === 0 ||
+          (Object.keys(heard).every((key) => key === 'dealer_id') && q.split(' ').length <= 4))) ||
       // "How many of auroras missed calls were first time callers": of the rows being talked about.
       (/^how many of\b/.test(q) && subject === previous.subject) ||
       // "Which source is sending aurora the most calls" after calls in the last 30 days: ranked in that period.
@@ -844,8 +858,8 @@ export function understand(
     // leases; "list them" is of the leases.
     const last =
       previous.share &&
-      measured !== null &&
-      measured.measure !== 'count' &&
+      ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) ||
+        (grouping !== null && RANKING.test(q))) &&
       !/\b(?:those|these|them|'?em|ones|they)\b/.test(q)
         ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
         : previous.filters;
@@ -869,11 +883,17 @@ export function understand(
     const placed = pickFilters(widened, (key) => !forgotten.includes(key) || key in heard);
     // "Avg days on lot for all the used there" after the aged ones: every used vehicle there, whatever its days,
     // price or mileage.
+    // "How many toyotas, any condition" after new Tacomas: every Toyota, whatever its condition.
+    const anyOf = (Object.entries(ANY_OF) as Array<[keyof QueryFilters, RegExp]>)
+      .filter(([, pattern]) => pattern.test(q))
+      .map(([key]) => key);
+    if (heard.make && !heard.model) anyOf.push('model');
+    const placedAny = pickFilters(placed, (key) => !anyOf.includes(key) || key in heard);
     // "How many equinoxes do we have in stock there" after days to sell: in stock, not sold.
     const stocked =
       subject === 'vehicles' && /\b(?:in stock|on the (?:lot|ground)|in inventory)\b/.test(q) && !heard.status
-        ? omitKey(placed, 'status')
-        : placed;
+        ? omitKey(placedAny, 'status')
+        : placedAny;
     // "Now break out all inbound calls": every inbound call, whatever else the last answer narrowed to.
     const base =
       /\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b/.test(
@@ -904,7 +924,7 @@ export function understand(
     // names what it counts counts it; "which store did the most" after a total ranks by that total.
     // "Split lease/finance/cash": a mix of the values named is a count of each.
     const namedValues = grouping !== null && [heard[GROUP_FILTER[grouping]!]].flat().length > 1;
-    const countsRows = /\b(?:sold|sell|deals|units|cars|vehicles|calls|leads)\b/.test(q) || namedValues;
+    const countsRows = /\b(?:sold|sell|deals|units|cars|vehicles|calls|leads|leases)\b/.test(q) || namedValues;
     const countedRanking =
       grouping !== null &&
       ((RANKING.test(q) && (countsRows || !['sum', 'average'].includes(previous.measure))) ||
@@ -933,8 +953,8 @@ export function understand(
         measured.measure === previous.measure ||
         figureAlone ||
         // "Close rate for each?" after a breakdown: each of its rows.
-        /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b|\b(?:for|of) each\b/.test(q)) &&
-      !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q)) &&
+        /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b|\b(?:for|of|at|in) each\b/.test(q)) &&
+      !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q) && !/\beach\b/.test(q)) &&
       !oneRow;
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
     // "And how many were leases": a part of the last answer's rows, counted with its share of them.

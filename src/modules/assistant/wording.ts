@@ -513,6 +513,7 @@ const SHORTHAND: Array<[RegExp, string]> = [
     '$1 $2 days',
   ],
   [/\bsrcs\b/g, 'sources'],
+  [/\b(?:gimme|gimmie|gimmee)\b/g, 'give me'],
   [/\bsrc\b/g, 'source'],
   [/\btxt\b/g, 'text'],
   [/\bgr8\b/g, 'great'],
