@@ -1111,6 +1111,9 @@ describe('follow-ups that order, narrow, compare or act', () => {
       ).query,
     ).toMatchObject({ measure: 'list', limit: 4, filters: { dealer_id: ['stn'], condition: ['new'] } });
     expect(mine).toMatchObject({ measure: 'list', limit: 4 });
+    const [, otherStores] = chain(['how many used units at westside', 'how do the other stores stack up']);
+    expect(otherStores).toMatchObject({ measure: 'count', group_by: 'dealer', filters: { condition: ['used'] } });
+    expect(otherStores!.filters).not.toHaveProperty('dealer_id');
     // A ranking that names what it counts counts it, in the conversation's period.
     const [, , , bySource] = chain([
       'whats our missed call rate been the last 30 days',
