@@ -63,6 +63,8 @@ export interface MeasureRowsPlan {
   rollupConditions?: Array<Prisma.Sql | null>;
   /** The kind's own rows as measure rows, over the filters' range or the one given. */
   raw: (range: { from?: Date; to?: Date }) => Prisma.Sql;
+  /** Checks the filters when the rollup alone reads them (`raw` checks them whenever it is read). */
+  check?: () => void;
 }
 
 /**
@@ -78,6 +80,7 @@ export function measureRows(
 ): Prisma.Sql {
   const split = plan.rollupable ? rollupSplit(session, kind, filters) : null;
   if (!split) return plan.raw({});
+  plan.check?.();
   const conditions = [...split.conditions, ...(plan.rollupConditions ?? []).filter((sql) => sql !== null)];
   return Prisma.join([plan.rollup(Prisma.join(conditions, ' AND ')), ...split.edges.map(plan.raw)], ' UNION ALL ');
 }
