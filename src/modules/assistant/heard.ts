@@ -48,6 +48,10 @@ export function rateOf(q: string, subject: Subject): string | null {
 const CONDITIONS_LEFT_OUT =
   /\b(?:do ?n'?t|not|no|excluding|exclude|without|minus|except|leave out|leaving out)\s+(?:(?:lump(?:ing)?|mix(?:ing)?|count(?:ing)?|throw(?:ing)?) in\s+|includ(?:e|ing)\s+|the\s+)?(?:new|used|certified|cpo)(?:\s*(?:,|or|and|nor)\s*(?:new|used|certified|cpo))*\b/g;
 
+/** The rooftops whose names carry a make ("Summit Honda Downtown" for Honda). */
+export const rooftopsOfMake = (make: string, dealers: Vocabulary['dealers']) =>
+  dealers.filter((dealer) => word(make).test(normalize(dealer.name)));
+
 /**
  * A make that is a rooftop's word named as the rooftop: "the Honda store", or "at honda" (not "at honda
  * trucks").
@@ -204,7 +208,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   const makesAsRooftops = new Set<string>();
   if (!dealerIds.length && (subject === 'calls' || subject === 'leads'))
     for (const make of vocabulary.makes) {
-      const rooftops = vocabulary.dealers.filter((dealer) => word(make).test(normalize(dealer.name)));
+      const rooftops = rooftopsOfMake(make, vocabulary.dealers);
       if (rooftops.length === 1 && word(make).test(q)) {
         dealerIds.push(rooftops[0]!.id);
         makesAsRooftops.add(make);

@@ -10,6 +10,7 @@ import {
   filtersOf,
   heardAs,
   namesRooftop,
+  rooftopsOfMake,
   rateOf,
   SOURCE_NICKNAME_WORDS,
   sourcesOf,
@@ -598,9 +599,7 @@ export function understand(
   const heard = filtersOf(forget ? read.replace(forget[0], ' ') : read, subject, vocabulary, now);
   // After a question about rooftops, makes that are their names are the rooftops ("same question for ford + chevy").
   if (sameQuestion && previous?.filters.dealer_id && heard.make && !heard.dealer_id) {
-    const rooftops = vocabulary.dealers.filter((dealer) =>
-      heard.make!.some((make) => normalize(dealer.name).includes(normalize(make))),
-    );
+    const rooftops = heard.make.flatMap((make) => rooftopsOfMake(make, vocabulary.dealers));
     if (rooftops.length) {
       heard.dealer_id = rooftops.map((dealer) => dealer.id);
       delete heard.make;
@@ -880,30 +879,25 @@ export function understand(
     const regroupedBase = regrouped && !(regrouped in heard) ? omitKey(kept, regrouped) : kept;
     // "How bout group wide": the same, over every rooftop.
     const widened = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
-    const placed = pickFilters(widened, (key) => !forgotten.includes(key) || key in heard);
-    // "Avg days on lot for all the used there" after the aged ones: every used vehicle there, whatever its days,
-    // price or mileage.
-    // "How many toyotas, any condition" after new Tacomas: every Toyota, whatever its condition.
-    const anyOf = (Object.entries(ANY_OF) as Array<[keyof QueryFilters, RegExp]>)
-      .filter(([, pattern]) => pattern.test(q))
-      .map(([key]) => key);
-    if (heard.make && !heard.model) anyOf.push('model');
-    const placedAny = pickFilters(placed, (key) => !anyOf.includes(key) || key in heard);
-    // "How many equinoxes do we have in stock there" after days to sell: in stock, not sold.
-    const stocked =
-      subject === 'vehicles' && /\b(?:in stock|on the (?:lot|ground)|in inventory)\b/.test(q) && !heard.status
-        ? omitKey(placedAny, 'status')
-        : placedAny;
-    // "Now break out all inbound calls": every inbound call, whatever else the last answer narrowed to.
-    const base =
-      /\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b/.test(
+    // What the question leaves open of the last answer's rows, unless it names it again: what it forgets
+    // ("ok forget trucks", "ignore outbound", "not just trucks"); what it says "any" of, and the model when it
+    // names a make alone ("how many toyotas, any condition" after new Tacomas); the status of vehicles in
+    // stock ("how many equinoxes in stock there" after days to sell); every range and narrowing of "all"
+    // of them ("avg days on lot for all the used there", "now break out all inbound calls").
+    const leftOpen = new Set<keyof QueryFilters>([
+      ...forgotten,
+      ...(Object.keys(ANY_OF) as Array<keyof QueryFilters>).filter((key) => ANY_OF[key]!.test(q)),
+      ...(heard.make && !heard.model ? (['model'] as const) : []),
+      ...(subject === 'vehicles' && /\b(?:in stock|on the (?:lot|ground)|in inventory)\b/.test(q)
+        ? (['status'] as const)
+        : []),
+      ...(/\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b/.test(
         q,
       )
-        ? pickFilters(
-            stocked,
-            (key) => !(VEHICLE_RANGE_FILTERS as readonly string[]).includes(key) && !NARROWING.includes(key),
-          )
-        : stocked;
+        ? [...VEHICLE_RANGE_FILTERS, ...NARROWING]
+        : []),
+    ]);
+    const base = pickFilters(widened, (key) => !leftOpen.has(key) || key in heard);
     // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
     // cheapest one" is still the one.
     const ordered =
