@@ -44,9 +44,31 @@ export function rateOf(q: string, subject: Subject): string | null {
   return null;
 }
 
-/** Conditions named to be left out: "dont lump in new or cpo", "not certified", "excluding new". */
-const CONDITIONS_LEFT_OUT =
-  /\b(?:do ?n'?t|not|no|excluding|exclude|without|minus|except|leave out|leaving out)\s+(?:(?:lump(?:ing)?|mix(?:ing)?|count(?:ing)?|throw(?:ing)?) in\s+|includ(?:e|ing)\s+|the\s+)?(?:new|used|certified|cpo)(?:\s*(?:,|or|and|nor)\s*(?:new|used|certified|cpo))*\b/g;
+/**
+ * Values named to be left out, as one list: "dont lump in new or cpo", "not certified", "no cash or
+ * lease", "excluding finance/lease". `values` is an alternation of the words for the values.
+ */
+const leftOut = (values: string) =>
+  new RegExp(
+    String.raw`\b(?:do ?n'?t|not|no|excluding|exclude|without|minus|except|leave out|leaving out)\s+` +
+      String.raw`(?:(?:lump(?:ing)?|mix(?:ing)?|count(?:ing)?|throw(?:ing)?) in\s+|includ(?:e|ing)\s+|the\s+|any\s+)?` +
+      String.raw`(?:${values})(?:\s*(?:,|or|and|nor|\/)\s*(?:${values}))*\b`,
+    'g',
+  );
+const CONDITIONS_LEFT_OUT = leftOut('new|used|certified|cpo');
+const CONTRACTS_LEFT_OUT = leftOut('cash|finance|financed|leases?');
+const CONDITION_WORDS: Record<string, RegExp> = {
+  new: /\bnew\b/,
+  used: /\bused\b/,
+  certified: /\b(?:certified|cpo)\b/,
+};
+const CONTRACT_WORDS: Record<string, RegExp> = { cash: /\bcash\b/, finance: /\bfinanc/, lease: /\bleases?\b/ };
+/** The values a question leaves none of named but some out ("no cash or lease"): all the others. */
+const theRest = (q: string, leftOutPattern: RegExp, words: Record<string, RegExp>) => {
+  const leftOutText = (q.match(leftOutPattern) ?? []).join(' ');
+  if (!leftOutText) return [];
+  return Object.keys(words).filter((value) => !words[value]!.test(leftOutText));
+};
 
 /** The rooftops whose names carry a make ("Summit Honda Downtown" for Honda). */
 export const rooftopsOfMake = (make: string, dealers: Vocabulary['dealers']) =>
@@ -60,10 +82,6 @@ export const namesRooftop = (word: string) =>
   new RegExp(
     `\\b${escape(word)}\\s+(?:(?:and|&|\\+|or|,)\\s+[a-z]+\\s+)?(?:stores?|dealerships?|rooftops?|locations?|lot|site)\\b|\\b(?:at|over at|out at) (?:the )?${escape(word)}\\b(?! (?:vehicles|cars|units|trucks|suvs|models?|sedans))`,
   );
-
-/** Kinds of deal named to be left out: "no cash or lease", "not leases". */
-const CONTRACTS_LEFT_OUT =
-  /\b(?:do ?n'?t|not|no|excluding|exclude|without|minus|except|leave out|leaving out)\s+(?:includ(?:e|ing)\s+|the\s+|any\s+)?(?:cash|finance|financed|leases?)(?:\s*(?:,|or|and|nor|\/)\s*(?:cash|finance|financed|leases?))*\b/g;
 
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
@@ -231,6 +249,8 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     else if (/\b(?:used|pre-?owned|second-?hand)\b/.test(kept)) filters.condition = ['used'];
     else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(kept)) filters.condition = ['new'];
     // "new vs used" compares conditions: it filters on neither.
+    else if (vehicles) filters.condition = theRest(q, CONDITIONS_LEFT_OUT, CONDITION_WORDS);
+    if (!filters.condition?.length) delete filters.condition;
     if (/\bnew (?:vs\.?|versus|and|or) used\b|\bused (?:vs\.?|versus|and|or) new\b/.test(q)) delete filters.condition;
   }
   const bodies = BODY_WORDS.filter(([pattern]) => pattern.test(withoutRooftops)).flatMap(([, styles]) => {
@@ -398,7 +418,9 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
       ...(/\bfinanced\b|\bfinance\b|\bfinancing\b/.test(kept) ? ['finance'] : []),
       ...(/\bcash deals?\b|\bpaid cash\b|\bcash\b/.test(kept) ? ['cash'] : []),
     ];
-    if (contracts.length) filters.contract_type = contracts;
+    // "deals, no cash or lease" alone is the rest: finance.
+    const rest = contracts.length ? contracts : theRest(q, CONTRACTS_LEFT_OUT, CONTRACT_WORDS);
+    if (rest.length) filters.contract_type = rest;
   } else if (!vehicles && callStatuses.length && subject !== 'calls' && !rateOf(q, subject))
     // Call words in a question about something else ("leads we missed") are heard, and said back.
     filters.status = [...(filters.status ?? []), ...callStatuses];

@@ -1405,6 +1405,14 @@ describe('follow-ups that order, narrow, compare or act', () => {
         'at the ford store over the last 90 days, used only (not cpo), financed deals only, no cash or lease - what was the avg front end gross',
       ),
     ).toMatchObject({ filters: { dealer_id: ['sfw'], condition: ['used'], contract_type: ['finance'] } });
+    // Conditions and kinds of deal are left out in the same words.
+    expect(read('deals this month, dont lump in cash or lease')).toMatchObject({
+      filters: { contract_type: ['finance'] },
+    });
+    expect(read('used deals this month excluding cash/finance')).toMatchObject({
+      filters: { condition: ['used'], contract_type: ['lease'] },
+    });
+    expect(read('cars in stock, not any new/cpo')).toMatchObject({ filters: { condition: ['used'] } });
     expect(read('which of the 4 stores did the most used finance deals')).toMatchObject({ group_by: 'dealer' });
   });
 
