@@ -490,6 +490,94 @@ const LEADS_SOLD =
 const RANKED_BY_COUNT =
   /^(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?|makes?|models?|body|bodies|styles?|conditions?|sources?|channels?|providers?|vendors?|status(?:es)?|types?|salespe(?:rson|ople)|reps?|persons?|people|closers?|volume|units?|deals?|count|numbers?|sales|leads?|calls?|cars?|vehicles?|day|week|month|year|hour|time|far|the|a|an|our|each|every|all|far)$/;
 
+/** What the rules deciding whether a question follows up on the last answer see of it. */
+interface Asked {
+  q: string;
+  /** How many words it has: a few words name no subject of their own. */
+  words: number;
+  subject: Subject;
+  /** The subject it names itself, if any. */
+  explicitSubject: Subject | null;
+  previous: AssistantQuery;
+  heard: QueryFilters;
+  keys: Array<keyof QueryFilters>;
+  measured: ReturnType<typeof measureOf>;
+  group: Grouping | null;
+  groupWide: boolean;
+  orderOnly: boolean;
+  soldOfLeads: boolean;
+  sameQuestion: boolean;
+}
+
+/**
+ * When a question is about the last answer's rows (narrowed, measured again, broken down or moved), one
+ * rule per way of saying so; a question no rule takes is read on its own.
+ */
+const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
+  // "Which ones?", "of those", "what about last month".
+  ({ q }) => FOLLOW_UP.test(q),
+  // "How bout group wide" after one rooftop.
+  ({ groupWide, previous }) => groupWide && previous.filters.dealer_id !== undefined,
+  // "Highest price", "most miles" after a count or list.
+  ({ orderOnly }) => orderOnly,
+  // "How many were first time callers?": of the last answer's rows, with what it names added.
+  ({ q, subject, previous }) =>
+    /^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject,
+  // "How many of those sold?" after leads.
+  ({ soldOfLeads }) => soldOfLeads,
+  // "Answer rate honda" after missed calls last 30 days: a rate of the same rows, at most narrowed to a place.
+  ({ measured, subject, previous, keys, words }) =>
+    measured?.measure === 'rate' &&
+    subject === previous.subject &&
+    (keys.length === 0 || (keys.every((key) => key === 'dealer_id') && words <= 4)),
+  // "How many of auroras missed calls were first time callers": of the rows being talked about.
+  ({ q, subject, previous }) => /^how many of\b/.test(q) && subject === previous.subject,
+  // "Which source is sending aurora the most calls" after calls in the last 30 days: ranked in that period.
+  ({ q, group, subject, previous, heard }) =>
+    group !== null &&
+    RANKING.test(q) &&
+    subject === previous.subject &&
+    previous.filters.from !== undefined &&
+    !heard.from &&
+    !heard.to,
+  // "How many showed" after "how many appointments this week": the same rows, narrowed to what it names.
+  ({ q, words, subject, previous, keys }) =>
+    /^how many\b/.test(q) &&
+    words <= 4 &&
+    subject === previous.subject &&
+    keys.length > 0 &&
+    keys.every((key) => NARROWING.includes(key)),
+  // "Equinox?" after "avg days to turn a silverado at aurora": the same question of what it names.
+  ({ words, keys, measured, group }) => words <= 2 && keys.length > 0 && measured === null && group === null,
+  // "Avg dys on lot" after "how many used on the ground": a figure of the same rows, asked in a few words.
+  ({ measured, subject, previous, keys, words }) =>
+    measured !== null &&
+    measured.measure !== 'count' &&
+    subject === previous.subject &&
+    keys.length === 0 &&
+    words <= 5,
+  // "Units by salesman" after "how many deals mtd": the same deals, broken down. "Split lease/finance/cash":
+  // the values named are the breakdown's own.
+  ({ q, group, subject, previous, keys }) =>
+    group !== null &&
+    subject === previous.subject &&
+    keys.every((key) => key === GROUP_FILTER[group]) &&
+    (q.match(/[a-z0-9]+/g)?.length ?? 0) <= (keys.length ? 8 : 5),
+  // "Same question for ford + chevy".
+  ({ sameQuestion }) => sameQuestion,
+  // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
+  ({ previous, subject, heard }) =>
+    previous.group_by !== undefined &&
+    subject === previous.subject &&
+    GROUP_FILTER[previous.group_by] !== undefined &&
+    GROUP_FILTER[previous.group_by]! in heard &&
+    !heard.from &&
+    !heard.to,
+  // A short question naming no subject that says something read ("just the Fords", "by store").
+  ({ explicitSubject, words, measured, group, keys }) =>
+    !explicitSubject && words <= 8 && (measured !== null || group !== null || keys.length > 0),
+];
+
 /**
  * Reads a question, given the query the conversation's last answer ran (for follow-ups) and the ones
  * before it, newest first ("back to mine": the rooftop the conversation was last about).
@@ -688,57 +776,23 @@ export function understand(
   const groupWide = GROUP_WIDE.test(q);
   const followUp =
     previous !== null &&
-    (FOLLOW_UP.test(q) ||
-      (groupWide && previous.filters.dealer_id !== undefined) ||
-      orderOnly ||
-      // "How many were first time callers?": of the last answer's rows, with what it names added.
-      (/^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject) ||
-      soldOfLeads ||
-      // "Answer rate honda" after missed calls last 30 days: a rate of the same rows, at most narrowed to a place.
-      (measured?.measure === 'rate' &&
-        subject === previous.subject &&
-        (Object.keys(heard).length === 0 ||
-          (Object.keys(heard).every((key) => key === 'dealer_id') && q.split(' ').length <= 4))) ||
-      // "How many of auroras missed calls were first time callers": of the rows being talked about.
-      (/^how many of\b/.test(q) && subject === previous.subject) ||
-      // "Which source is sending aurora the most calls" after calls in the last 30 days: ranked in that period.
-      (group !== null &&
-        RANKING.test(q) &&
-        subject === previous.subject &&
-        previous.filters.from !== undefined &&
-        !heard.from &&
-        !heard.to) ||
-      // "How many showed" after "how many appointments this week": the same rows, narrowed to what it names.
-      (/^how many\b/.test(q) &&
-        q.split(' ').length <= 4 &&
-        subject === previous.subject &&
-        Object.keys(heard).length > 0 &&
-        Object.keys(heard).every((key) => NARROWING.includes(key as keyof QueryFilters))) ||
-      // "Equinox?" after "avg days to turn a silverado at aurora": the same question of what it names.
-      (q.split(' ').length <= 2 && Object.keys(heard).length > 0 && measured === null && group === null) ||
-      // "Avg dys on lot" after "how many used on the ground": a figure of the same rows, asked in a few words.
-      (measured !== null &&
-        measured.measure !== 'count' &&
-        subject === previous.subject &&
-        Object.keys(heard).length === 0 &&
-        q.split(' ').length <= 5) ||
-      // "Units by salesman" after "how many deals mtd": the same deals, broken down.
-      // "Split lease/finance/cash": the values named are the breakdown's own.
-      (group !== null &&
-        subject === previous.subject &&
-        Object.keys(heard).every((key) => key === GROUP_FILTER[group]) &&
-        (q.match(/[a-z0-9]+/g)?.length ?? 0) <= (Object.keys(heard).length ? 8 : 5)) ||
-      sameQuestion ||
-      // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
-      (previous.group_by !== undefined &&
-        subject === previous.subject &&
-        GROUP_FILTER[previous.group_by] !== undefined &&
-        GROUP_FILTER[previous.group_by]! in heard &&
-        !heard.from &&
-        !heard.to) ||
-      (!explicitSubject &&
-        q.split(' ').length <= 8 &&
-        (measured !== null || group !== null || Object.keys(heard).length > 0)));
+    FOLLOWS_UP.some((rule) =>
+      rule({
+        q,
+        words: q.split(' ').length,
+        subject,
+        explicitSubject,
+        previous,
+        heard,
+        keys: Object.keys(heard) as Array<keyof QueryFilters>,
+        measured,
+        group,
+        groupWide,
+        orderOnly,
+        soldOfLeads,
+        sameQuestion,
+      }),
+    );
   if (!explicitSubject && !followUp)
     return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
   // "What % of calls is that" after "first time callers this month": the last answer's rows as a share of
