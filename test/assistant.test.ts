@@ -63,6 +63,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-24', fixture: fixture('assistant-unseen-24-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-25', fixture: fixture('assistant-unseen-25-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-26', fixture: fixture('assistant-unseen-26-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-27', fixture: fixture('assistant-unseen-27-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-28', fixture: fixture('assistant-unseen-28-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';
@@ -223,12 +225,16 @@ describe('the assistant without a provider', () => {
         : `the text does not say ${percent}%`;
     }
     if (expectation.value) {
-      const [row] = await sql<{ value: number | null }>(expectation.value);
-      const figure = figures.find((entry) => /^(average|sum) /.test(entry.label));
+      const [row] = await sql<{ value: number | string | null }>(expectation.value);
+      // "Who's top on total gross": a ranking gives the figure of its first row.
+      const figure = figures.find((entry) => /^(average|sum) /.test(entry.label)) ?? figures[1];
+      // A figure written to one decimal (38.4 days) matches the figures that round to it.
+      const expected = Number(row!.value);
       if (
         !figure ||
         row!.value === null ||
-        Math.abs(Number(figure.value) - row!.value) > 0.01 * Math.max(1, Math.abs(row!.value) / 100)
+        Math.abs(Number(figure.value) - expected) >
+          Math.max(0.01 * Math.max(1, Math.abs(expected) / 100), precisionOf(row!.value) / 2)
       )
         return `figure ${figure?.value}, expected ${row!.value}`;
       return null;

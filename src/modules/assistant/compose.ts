@@ -158,6 +158,7 @@ const FIELD_WORDS: Record<string, { label: string; format: (value: number) => st
   back_gross: { label: 'back gross', format: dollars },
   total_gross: { label: 'total gross', format: dollars },
   duration: { label: 'answered-call duration', format: (value) => `${one(value)} seconds` },
+  duration_minutes: { label: 'answered-call duration (minutes)', format: (value) => `${one(value)} minutes` },
 };
 
 const RATE_WORDS: Record<string, { title: string; counted: string; of: string; note?: string }> = {
@@ -230,6 +231,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       contract_type: 'contract type',
       trim: 'trim',
       color: 'colour',
+      year: 'model year',
     }[query.group_by];
     if (query.measure === 'rate') {
       const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;

@@ -34,10 +34,17 @@ export const GROUPINGS = [
   'contract_type',
   'trim',
   'color',
+  'year',
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
 export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross'] as const;
+/** An answered call's length, in seconds or in minutes. */
+export const CALL_FIELDS = ['duration', 'duration_minutes'] as const;
+const CALL_COLUMNS: Record<string, string> = {
+  duration: 'c.duration_seconds',
+  duration_minutes: '(c.duration_seconds / 60.0)',
+};
 /** What a rate counts: leads sold (close rate), calls answered, missed or sent to voicemail. */
 export const RATE_FIELDS = ['sold', 'answered', 'missed', 'voicemail'] as const;
 
@@ -167,15 +174,15 @@ export const QUERY_SCHEMA = {
     },
     field: {
       type: 'string',
-      enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, 'duration', ...RATE_FIELDS],
+      enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, ...CALL_FIELDS, ...RATE_FIELDS],
       description:
-        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year, days_to_sell (sold vehicles only: days from stock-in to sale); sales sale_price, front_gross, back_gross, total_gross; calls duration. For rate: sold (leads), answered, missed or voicemail (calls).',
+        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year, days_to_sell (sold vehicles only: days from stock-in to sale); sales sale_price, front_gross, back_gross, total_gross; calls duration (seconds) or duration_minutes. For rate: sold (leads), answered, missed or voicemail (calls).',
     },
     group_by: {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim and color (vehicles).',
+        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim, color and year (vehicles: model year).',
     },
     limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
     share: {
@@ -370,6 +377,7 @@ const VEHICLE_GROUP_SQL: Partial<Record<Grouping, Prisma.Sql>> = {
   model: Prisma.sql`v.model::text`,
   trim: Prisma.sql`v.trim`,
   color: Prisma.sql`v.exterior_color`,
+  year: Prisma.sql`v.year::text`,
 };
 
 async function vehicleRows(
@@ -436,7 +444,10 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
   if (query.group_by) {
     const key = VEHICLE_GROUP_SQL[query.group_by];
     if (!key)
-      throw badInput('group_by', 'vehicles group by dealer, make, model, trim, color, body_style, condition or status');
+      throw badInput(
+        'group_by',
+        'vehicles group by dealer, make, model, trim, color, year, body_style, condition or status',
+      );
     const aggregate =
       query.measure === 'average'
         ? Prisma.sql`avg(${figure})`
@@ -627,6 +638,8 @@ function rateSql(query: AssistantQuery): Prisma.Sql {
 type FigureMeasure = 'average' | 'sum' | 'max' | 'min';
 const AGGREGATES: Record<FigureMeasure, string> = { average: 'avg', sum: 'sum', max: 'max', min: 'min' };
 
+const callField = (query: AssistantQuery) => (query.field === 'duration_minutes' ? 'duration_minutes' : 'duration');
+
 /** average/sum/max/min of deals' figures or answered calls' durations. */
 async function activityValue(
   caller: Caller,
@@ -643,8 +656,8 @@ async function activityValue(
   }
   if (query.subject === 'calls') {
     const [row] = await caller.db.$queryRaw<Array<{ value: number | null }>>(Prisma.sql`/* assistantCallDuration */
-      SELECT ${aggregate}(c.duration_seconds)::float8 AS value FROM calls c WHERE ${where} AND c.status = 'answered'`);
-    return { field: 'duration', value: row?.value ?? null };
+      SELECT ${aggregate}(${Prisma.raw(CALL_COLUMNS[callField(query)]!)})::float8 AS value FROM calls c WHERE ${where} AND c.status = 'answered'`);
+    return { field: callField(query), value: row?.value ?? null };
   }
   throw badInput('measure', 'leads can be counted or listed');
 }
@@ -699,7 +712,7 @@ function groupValueSql(query: AssistantQuery, field: string | undefined): Prisma
   const aggregate = Prisma.raw(AGGREGATES[query.measure as FigureMeasure]);
   if (query.subject === 'sales') return Prisma.sql`${aggregate}(${Prisma.raw(SALE_COLUMNS[field ?? 'sale_price']!)})`;
   if (query.subject === 'calls')
-    return Prisma.sql`${aggregate}(c.duration_seconds) FILTER (WHERE c.status = 'answered')`;
+    return Prisma.sql`${aggregate}(${Prisma.raw(CALL_COLUMNS[callField(query)]!)}) FILTER (WHERE c.status = 'answered')`;
   throw badInput('measure', 'leads can be counted, listed or rated');
 }
 

@@ -1467,6 +1467,61 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(oldest).toMatchObject({ measure: 'list', limit: 5, filters: { year_min: 2027, color: ['silver'] } });
   });
 
+  it('reads what a twenty-seventh and a twenty-eighth set written apart from the rules found it missing', () => {
+    // A bare bound is in the last answer's unit; a breakdown named alone is of the rows talked about.
+    const [, ninety, trucks] = chain(['how many used units we got over 60 days', '90+?', 'just trucks']);
+    expect(ninety).toMatchObject({ subject: 'vehicles', filters: { condition: ['used'], days_on_lot_min: 90 } });
+    expect(trucks).toMatchObject({ filters: { days_on_lot_min: 90, body_style: ['Truck'] } });
+    const [, , colours] = chain(['how many rav4s on the ground at toyota north', 'new only', 'colors?']);
+    expect(colours).toMatchObject({
+      group_by: 'color',
+      filters: { dealer_id: ['stn'], model: ['RAV4'], condition: ['new'] },
+    });
+    expect(read('used inv by model yr')).toMatchObject({ group_by: 'year', filters: { condition: ['used'] } });
+    const [, byGuy, top] = chain(['units sold mtd?', 'by guy', 'whos top on total gross front n back']);
+    expect(byGuy).toMatchObject({ subject: 'sales', group_by: 'salesperson' });
+    expect(top).toMatchObject({ measure: 'sum', field: 'total_gross', group_by: 'salesperson', ranked: true });
+    expect(read('avg talk time on answered calls last 30 days in minutes')).toMatchObject({
+      field: 'duration_minutes',
+    });
+    expect(read('last 5 cargurus leads')).toMatchObject({ subject: 'leads', measure: 'list', limit: 5 });
+    expect(read('ytd units honda downtown vs toyota north')).toMatchObject({
+      subject: 'sales',
+      group_by: 'dealer',
+      filters: { dealer_id: ['stn', 'shd'], from: '2026-01-01' },
+    });
+    // "All sources together" opens the source the last answer had; a ranking with no subject is of its rows.
+    const [, , , together] = chain([
+      'leads last 90 days by source',
+      'ok just cars.com',
+      'whats the close rate on those',
+      'ok now all sources together',
+    ]);
+    expect(together).toMatchObject({ measure: 'rate', filters: { from: '2026-08-24' } });
+    expect(together!.filters).not.toHaveProperty('source');
+    const [, store, inbound] = chain([
+      'how many calls did we miss last week?',
+      'which store missed the most over the last 30 days',
+      'just inbound',
+    ]);
+    expect(store).toMatchObject({ subject: 'calls', group_by: 'dealer', filters: { status: ['missed'] } });
+    expect(inbound).toMatchObject({ group_by: 'dealer', filters: { status: ['missed'], direction: 'inbound' } });
+    const [, , assigned] = chain([
+      'how many leads are sitting in appt status rn?',
+      'which of those came in from facebook',
+      'who are they assigned to',
+    ]);
+    expect(assigned).toMatchObject({
+      group_by: 'salesperson',
+      filters: { status: ['appointment'], source: 'Facebook' },
+    });
+    expect(
+      understand('how many text messages did the bdc send to leads last week', vocabulary, null, NOW),
+    ).toMatchObject({
+      query: null,
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

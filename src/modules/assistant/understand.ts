@@ -82,6 +82,9 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   )
     return 'calls';
   if (/\bpresumed sold\b/.test(q)) return 'vehicles';
+  // "Ytd units honda vs toyota", "units mtd": units counted over a period to date are units sold.
+  if (/\b(?:ytd|mtd|year to date|month to date)\s+units\b|\bunits\s+(?:ytd|mtd|year to date|month to date)\b/.test(q))
+    return 'sales';
   if (
     /\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
       q,
@@ -233,6 +236,14 @@ function measureOf(
       ...(vehicles ? { field: 'days_on_lot', order: 'desc' as const } : {}),
     };
   }
+  // "Last 5 cargurus leads", "top 3 trucks": so many of them, listed.
+  if (listSize !== undefined && /^(?:the )?(?:last|latest|top|recent|most recent) \d/.test(q)) {
+    return {
+      measure: 'list',
+      ...(listSize ? { limit: listSize } : {}),
+      ...(vehicles ? { field: 'days_on_lot', order: 'desc' as const } : {}),
+    };
+  }
   return null;
 }
 
@@ -265,13 +276,24 @@ function fieldOf(q: string, subject: Subject): string | undefined {
     return 'price';
   }
   if (subject === 'sales') {
+    // "Total gross front n back": both sides together.
+    if (
+      /\bfront(?:[- ]?end)?\s*(?:and|&|\+|\/|plus)\s*back\b|\bback(?:[- ]?end)?\s*(?:and|&|\+|\/|plus)\s*front\b/.test(
+        q,
+      )
+    )
+      return 'total_gross';
     if (/\bfront(?:[- ]?end)? gross\b|\bfront[- ]?end\b/.test(q) || BARE_SIDE.front.test(q)) return 'front_gross';
     if (/\bback(?:[- ]?end)? gross\b|\bback[- ]?end\b/.test(q) || BARE_SIDE.back.test(q)) return 'back_gross';
     // PVR: gross per vehicle retailed ("back end pvr" is the back gross).
     if (/\bgross(?:ed)?\b|\bprofit\b|\bpvr\b|\bper vehicle retailed\b/.test(q)) return 'total_gross';
     return 'sale_price';
   }
-  if (subject === 'calls') return 'duration';
+  // "Avg talk time in minutes": the same length, in minutes.
+  if (subject === 'calls')
+    return /\bin min(?:ute)?s\b|\bhow many min(?:ute)?s\b|\bmin(?:ute)?s (?:on average|avg|per call)\b/.test(q)
+      ? 'duration_minutes'
+      : 'duration';
   return undefined;
 }
 
@@ -326,6 +348,18 @@ function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
 }
 
 function groupOf(q: string, subject: Subject): Grouping | null {
+  // "Colors?", "and models": a breakdown named alone, of the rows being talked about.
+  const alone =
+    /^(?:and |what about |how about |now |ok |the )?(colou?rs|trims|models|makes|sources|stores|rooftops|model years|years|body styles)\??$/.exec(
+      q,
+    )?.[1];
+  if (alone) {
+    const named = alone.startsWith('colo') ? 'color' : ALONE[alone]!;
+    if (SUPPORTED_GROUPS[subject].includes(named)) return named;
+  }
+  // "Used inv by model yr": the vehicles' model years.
+  if (subject === 'vehicles' && /\b(?:by|per|each)\s+(?:model\s+)?years?\b|\bwhich (?:model )?years\b/.test(q))
+    return 'year';
   if (
     /\b(?:by|per|each|every|across(?! all)|between|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\b(?:which|what) (?:of (?:our|the|all)(?: (?:\d|four|all))? )?(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with|do|did|are|were) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
       q,
@@ -368,7 +402,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' || subject === 'sales' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       q,
     )
   )
@@ -382,6 +416,25 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (/\b(?:by|per)\s+(?:lead\s+)?type\b/.test(q) && subject === 'leads') return 'type';
   return null;
 }
+
+const ALONE: Record<string, Grouping> = {
+  trims: 'trim',
+  models: 'model',
+  makes: 'make',
+  sources: 'source',
+  stores: 'dealer',
+  rooftops: 'dealer',
+  'model years': 'year',
+  years: 'year',
+  'body styles': 'body_style',
+};
+/** The breakdowns a word alone may ask of each subject. */
+const SUPPORTED_GROUPS: Record<Subject, Grouping[]> = {
+  vehicles: ['color', 'trim', 'model', 'make', 'dealer', 'year', 'body_style'],
+  leads: ['source', 'dealer', 'model'],
+  calls: ['source', 'dealer'],
+  sales: ['model', 'dealer', 'source'],
+};
 
 /** Where and when: what the whole of a share keeps from its part, whatever else the part names. */
 const PLACE_AND_PERIOD: ReadonlyArray<keyof QueryFilters> = ['dealer_id', 'from', 'to'];
@@ -413,6 +466,9 @@ const ANY_OF: Partial<Record<keyof QueryFilters, RegExp>> = {
   color: /\bany colou?r\b|\ball colou?rs\b/,
   model: /\bany model\b|\ball models\b/,
   body_style: /\bany (?:body|body style|type)\b/,
+  // "Ok now all sources together": every source, as one.
+  source: /\b(?:all|any|every) (?:the )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b/,
+  sources: /\b(?:all|any|every) (?:the )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b/,
 };
 
 /** The filters whose keys `keep` accepts. */
@@ -489,6 +545,19 @@ const LEADS_SOLD =
 /** What "by …" may name in a ranking counted: groups, counts and periods, none of them a figure it cannot read. */
 const RANKED_BY_COUNT =
   /^(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?|makes?|models?|body|bodies|styles?|conditions?|sources?|channels?|providers?|vendors?|status(?:es)?|types?|salespe(?:rson|ople)|reps?|persons?|people|closers?|volume|units?|deals?|count|numbers?|sales|leads?|calls?|cars?|vehicles?|day|week|month|year|hour|time|far|the|a|an|our|each|every|all|far)$/;
+
+/** "90+?" after "used units over 60 days", "over 100k?" after miles: a bare bound is in the last answer's unit. */
+function withLastUnit(q: string, previous: AssistantQuery | null): string {
+  const bounded = (key: 'days_on_lot' | 'mileage') =>
+    previous?.filters[`${key}_min`] !== undefined || previous?.filters[`${key}_max`] !== undefined;
+  const unit = bounded('days_on_lot') ? 'days' : bounded('mileage') ? 'miles' : null;
+  if (!unit) return q;
+  return q.replace(
+    /^((?:and |what about |how about |now |ok )?)(?:(over|more than|under|less than|older than) (\d+k?)|(\d+k?) ?(\+|plus))\s*\??$/,
+    (_match, lead: string, word?: string, number?: string, bare?: string, plus?: string) =>
+      word ? `${lead}${word} ${number} ${unit}` : `${lead}${bare}${plus === 'plus' ? ' plus' : '+'} ${unit}`,
+  );
+}
 
 /** What the rules deciding whether a question follows up on the last answer see of it. */
 interface Asked {
@@ -573,6 +642,8 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
     GROUP_FILTER[previous.group_by]! in heard &&
     !heard.from &&
     !heard.to,
+  // "Which store missed the most over the last 30 days" after missed calls: the same rows, ranked.
+  ({ q, explicitSubject, group }) => !explicitSubject && group !== null && RANKING.test(q),
   // A short question naming no subject that says something read ("just the Fords", "by store").
   ({ explicitSubject, words, measured, group, keys }) =>
     !explicitSubject && words <= 8 && (measured !== null || group !== null || keys.length > 0),
@@ -591,7 +662,7 @@ export function understand(
 ): Understanding {
   // After a question about leads, "turned into deals" or "bought" is those leads sold (a deal linked or the status).
   const spelled = readable(question, vocabulary);
-  const q = previous?.subject === 'leads' ? spelled.replace(LEADS_SOLD, 'sold') : spelled;
+  const q = withLastUnit(previous?.subject === 'leads' ? spelled.replace(LEADS_SOLD, 'sold') : spelled, previous);
   if (!q) return { query: null, reason: 'the question is empty' };
   const declined = NOT_DATA.find(([pattern]) => pattern.test(q));
   if (declined) return { query: null, reason: declined[1], declined: true };
@@ -864,7 +935,8 @@ export function understand(
     /\b(?:by|per|each|every|best|busiest|worst|slowest) (day|week|month|hour|year|time)\b|\b(daily|weekly|monthly|hourly)\b|\b(trend)s?\b/.exec(
       q,
     );
-  if (byTime) unused.push(`a breakdown by ${byTime[1] ?? byTime[2] ?? 'period'} (I give the total for the period)`);
+  if (byTime && group !== 'year')
+    unused.push(`a breakdown by ${byTime[1] ?? byTime[2] ?? 'period'} (I give the total for the period)`);
   if (subject !== 'leads' && /\btrade[- ]?ins?\b/.test(q)) unused.push('trade-ins');
   if (subject === 'vehicles' || subject === 'sales')
     for (const qualifier of unplacedQualifiers(read, vocabulary))
@@ -895,6 +967,9 @@ export function understand(
       !Object.keys(heard).length &&
       !unused.length &&
       !groupWide &&
+      !(Object.keys(ANY_OF) as Array<keyof QueryFilters>).some(
+        (key) => key in previous.filters && ANY_OF[key]!.test(q),
+      ) &&
       !/\b(?:same|again|those|these|them|'?em|ones)\b/.test(q)
     )
       return { query: null, reason: 'I could not tell what to change from the last answer' };

@@ -732,6 +732,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no service or parts (repair orders, technicians, parts sales); I read vehicles, leads, calls and deals',
   ],
   [
+    /\bhow many (?:texts|text messages|sms(?: messages)?|e-?mails|messages)\b|\b(?:texts|text messages|sms|e-?mails) (?:did|does|do|have|has|were|was) (?:[a-z]+ ){0,3}(?:send|sent|reply|replied)\b|\b(?:texts|text messages|e-?mails) sent\b/,
+    'the data holds no texts or emails sent; I read leads, calls and deals',
+  ],
+  [
     /\bcsi\b|\bnps\b|\b(?:customer )?satisfaction\b|\bsurveys?\b|\b(?:google |online |customer |dealer ?rater )?reviews?\b|\bstar ratings?\b|\bratings?\b/,
     'the data holds no customer satisfaction (CSI, surveys, reviews); I read vehicles, leads, calls and deals',
   ],
