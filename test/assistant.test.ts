@@ -65,6 +65,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-26', fixture: fixture('assistant-unseen-26-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-27', fixture: fixture('assistant-unseen-27-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-28', fixture: fixture('assistant-unseen-28-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-29', fixture: fixture('assistant-unseen-29-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-30', fixture: fixture('assistant-unseen-30-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';
@@ -126,6 +128,9 @@ function precisionOf(value: string | number): number {
   const decimals = String(value).split('.')[1]?.length;
   return decimals ? 10 ** -decimals : 0.01;
 }
+
+/** An expected average or total: written with decimals, to the last of them; rounded to a whole number (418 seconds), to 1. */
+const valuePrecision = (value: string | number) => (/^-?\d+$/.test(String(value)) ? 1 : precisionOf(value));
 
 type Figures = Array<{ label: string; value: string }>;
 /** A rate said as a share: the part first, its share of the whole, and the whole. */
@@ -234,7 +239,7 @@ describe('the assistant without a provider', () => {
         !figure ||
         row!.value === null ||
         Math.abs(Number(figure.value) - expected) >
-          Math.max(0.01 * Math.max(1, Math.abs(expected) / 100), precisionOf(row!.value) / 2)
+          Math.max(0.01 * Math.max(1, Math.abs(expected) / 100), valuePrecision(row!.value) / 2)
       )
         return `figure ${figure?.value}, expected ${row!.value}`;
       return null;
@@ -341,6 +346,27 @@ describe('the assistant without a provider', () => {
     },
     240_000,
   );
+
+  it('compares two periods named in one question: the first answered, the second beside it', async () => {
+    const started = await app.client.post('/assistant/conversations', {}, demo.token);
+    const response = await app.client.post(
+      `/assistant/conversations/${started.body.id}/messages`,
+      { content: 'How many deals did we close last month, and how does that compare with September?' },
+      demo.token,
+    );
+    expect(response.status).toBe(201);
+    const { content, citations } = response.body.answer as Answer;
+    const [last] = await sql<{ n: number }>(
+      "SELECT count(*)::int AS n FROM sales s WHERE s.dealer_group_id {g} AND (s.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'",
+    );
+    const [september] = await sql<{ n: number }>(
+      "SELECT count(*)::int AS n FROM sales s WHERE s.dealer_group_id {g} AND (s.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{month_start:9}' AND '{month_end:9}'",
+    );
+    expect(Number(citations!.figures[0]!.value)).toBe(last!.n);
+    expect(Number(citations!.figures.find((entry) => entry.label.startsWith('compared: '))?.value)).toBe(september!.n);
+    expect(content).toContain(`Compared with September: You have ${september!.n.toLocaleString('en-US')} deals`);
+    expect(content).not.toMatch(/Not used/);
+  });
 
   // Issue 16's verbatim questions, each answered as asked (they were answered as different questions).
   it.each<[string, Fixture['questions']]>([

@@ -214,6 +214,13 @@ async function execute(caller: Caller, query: AssistantQuery): Promise<QueryResu
   return runQuery(caller, query);
 }
 
+/** "september" as "September" (a period's words are kept as the question had them, lowercased). */
+const monthsCapitalised = (phrase: string) =>
+  phrase.replace(
+    /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/g,
+    (month) => month[0]!.toUpperCase() + month.slice(1),
+  );
+
 const dealerNamesOf = (vocabulary: Vocabulary) => new Map(vocabulary.dealers.map((dealer) => [dealer.id, dealer.name]));
 
 async function builtIn(
@@ -239,6 +246,16 @@ async function builtIn(
   try {
     const result = await execute(caller, understanding.query);
     const composed = compose(result, dealerNamesOf(vocabulary));
+    // "…and how does that compare with September?": the same figure over the other period, said next.
+    const compared = understanding.compareWith
+      ? compose(
+          await execute(caller, {
+            ...understanding.query,
+            filters: { ...understanding.query.filters, ...understanding.compareWith.range },
+          }),
+          dealerNamesOf(vocabulary),
+        )
+      : null;
     // What the question named that the query could not use is said, never dropped in silence.
     // Said right after the figure it qualifies, before any list of records.
     const [figure, ...rest] = composed.text.split('\n');
@@ -250,11 +267,21 @@ async function builtIn(
     return {
       ...base,
       answered: true,
-      content: [figure, ...unused, ...rest].join('\n'),
+      content: [
+        figure,
+        ...(compared
+          ? [`Compared with ${monthsCapitalised(understanding.compareWith!.phrase)}: ${compared.text.split('\n')[0]}`]
+          : []),
+        ...unused,
+        ...rest,
+      ].join('\n'),
       data: {
         query: result.query,
         ...citationsOf([result]),
-        figures: composed.figures,
+        figures: [
+          ...composed.figures,
+          ...(compared?.figures.map((entry) => ({ ...entry, label: `compared: ${entry.label}` })) ?? []),
+        ],
       } as unknown as Prisma.InputJsonObject,
     };
   } catch (error) {

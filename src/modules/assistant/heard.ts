@@ -224,7 +224,14 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   for (const { ids } of phrases) dealerIds.push(...ids.filter((id) => !dealerIds.includes(id)));
   // Calls and leads are a rooftop's: "answer rate honda", "toyota only" name the rooftop whose name has the make.
   const makesAsRooftops = new Set<string>();
-  if (!dealerIds.length && (subject === 'calls' || subject === 'leads'))
+  // So are deals when rooftops are compared by who sold more ("honda vs chevy who sold more cars").
+  const storesCompared =
+    subject === 'sales' &&
+    /\b(?:vs\.?|versus|or)\b/.test(q) &&
+    /\bwho (?:sold|did|moved|delivered|had|closed) (?:more|better|the most)\b|\bwhich (?:one|store) (?:sold|did|moved) more\b/.test(
+      q,
+    );
+  if (!dealerIds.length && (subject === 'calls' || subject === 'leads' || storesCompared))
     for (const make of vocabulary.makes) {
       const rooftops = rooftopsOfMake(make, vocabulary.dealers);
       if (rooftops.length === 1 && word(make).test(q)) {

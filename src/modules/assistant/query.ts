@@ -184,7 +184,12 @@ export const QUERY_SCHEMA = {
       description:
         'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim, color and year (vehicles: model year).',
     },
-    limit: { type: 'integer', minimum: 1, maximum: 25, description: 'How many records a list returns (default 10).' },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 25,
+      description: 'How many records a list returns (default 10); with ranked, how many groups the ranking keeps.',
+    },
     share: {
       type: 'boolean',
       description: 'With count: also count the whole (same rooftops and period, no other filters), for percentages.',
@@ -819,11 +824,21 @@ function setAsideUnnamed(query: AssistantQuery, result: QueryResult): QueryResul
   };
 }
 
+/** "Top 3 sources": a ranking with a limit keeps its first groups (the last, for "the 3 worst"). */
+function topGroups(query: AssistantQuery, result: QueryResult): QueryResult {
+  if (!query.group_by || !query.ranked || !query.limit || result.groups.length <= query.limit) return result;
+  const valued = query.measure !== 'count' && query.measure !== 'list';
+  const figure = (group: ResultRow) => (valued ? (group.value ?? -Infinity) : group.count);
+  const low = query.order === 'asc' || query.measure === 'min';
+  const sorted = [...result.groups].sort((a, b) => (low ? figure(a) - figure(b) : figure(b) - figure(a)));
+  return { ...result, groups: sorted.slice(0, query.limit) };
+}
+
 /** Runs a structured query as the caller. */
 export async function runQuery(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
   const run = (asked: AssistantQuery) =>
     asked.subject === 'vehicles' ? runVehicles(caller, asked) : runActivity(caller, asked);
-  const result = setAsideUnnamed(query, await run(query));
+  const result = topGroups(query, setAsideUnnamed(query, await run(query)));
   if (!query.share || query.measure !== 'count') return result;
   const { dealer_id, from, to } = query.filters;
   const whole = await run({

@@ -256,9 +256,11 @@ describe('reading questions', () => {
     });
     expect(full('how many leads not sold last month').query.filters.status).toBeUndefined();
     expect(full('how many cars have no price').unused).toEqual(['vehicles without a price']);
-    expect(full('leads this month vs last month').unused).toEqual([
-      'the comparison with another period (I give one period)',
-    ]);
+    // Two periods compared: the first answered, the second given beside it.
+    expect(full('leads this month vs last month')).toMatchObject({
+      unused: [],
+      compareWith: { phrase: 'last month', range: { from: '2026-10-01', to: '2026-10-31' } },
+    });
     expect(full('how many leases this month').query).toMatchObject({
       subject: 'sales',
       filters: { contract_type: ['lease'] },
@@ -1518,6 +1520,69 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(
       understand('how many text messages did the bdc send to leads last week', vocabulary, null, NOW),
     ).toMatchObject({
+      query: null,
+    });
+  });
+
+  it('reads what a twenty-ninth and a thirtieth set written apart from the rules found it missing', () => {
+    const [, , perDeal, delivered] = chain([
+      'How many deals did we close last month across the group, and how does that compare with September?',
+      'What did those deals gross in total, front and back combined?',
+      'And what does that work out to per deal?',
+      'Which of the stores delivered the most of them?',
+    ]);
+    // "Per deal" after a total is the same figure, averaged; "delivered the most" counts deals.
+    expect(perDeal).toMatchObject({ measure: 'average', field: 'total_gross', filters: { from: '2026-10-01' } });
+    expect(delivered).toMatchObject({ measure: 'count', group_by: 'dealer', ranked: true });
+    expect(
+      read(
+        'How much money do we have sitting on our lots right now? I mean the total asking price of everything in stock.',
+      ),
+    ).toMatchObject({ measure: 'sum', field: 'price' });
+    // After a share of the aged units, "the aged units" broken down are all of them; "the five oldest" lists five.
+    const [, , , byStore, oldest] = chain([
+      'how many units in stock',
+      'How many of those units have been on the ground for more than 90 days?',
+      'What percentage of those aged units are used cars?',
+      'Please break the aged units down by store.',
+      'Show me the five oldest ones at the Ford store.',
+    ]);
+    expect(byStore).toEqual({
+      subject: 'vehicles',
+      measure: 'count',
+      group_by: 'dealer',
+      filters: { days_on_lot_min: 91 },
+    });
+    expect(oldest).toMatchObject({ measure: 'list', limit: 5, filters: { days_on_lot_min: 91, dealer_id: ['sfw'] } });
+    expect(read('Which marketing sources drove the most phone calls over the last 30 days?')).toMatchObject({
+      subject: 'calls',
+      group_by: 'source',
+      ranked: true,
+    });
+    // "Ok diff question" does not follow up; "top 3 sources only" keeps three.
+    const [, fresh, top] = chain([
+      'leads in new status',
+      'ok diff question how many leads this month by source',
+      'top 3 sources only',
+    ]);
+    expect(fresh).toEqual({
+      subject: 'leads',
+      measure: 'count',
+      group_by: 'source',
+      filters: { from: '2026-11-01', to: '2026-11-21' },
+    });
+    expect(top).toMatchObject({ group_by: 'source', ranked: true, limit: 3 });
+    expect(read('honda vs chevy who sold more cars this month')).toMatchObject({
+      subject: 'sales',
+      group_by: 'dealer',
+      filters: { dealer_id: ['shd', 'sca'] },
+    });
+    for (const question of [
+      'What do you expect our total unit sales to be for December?',
+      'whats better for a family of five the pilot or the odyssey',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    expect(understand('which bdc agent made the most outbound calls this wk', vocabulary, null, NOW)).toMatchObject({
       query: null,
     });
   });

@@ -34,6 +34,7 @@ import {
   normalize,
   periodBefore,
   periodsOf,
+  type Period,
   withoutPeriods,
   phrasePattern,
   readable,
@@ -57,7 +58,14 @@ export { dateRangeOf, readable, type Vocabulary };
  * declined as not a question about the data at all.
  */
 export type Understanding =
-  { query: AssistantQuery; followUp: boolean; unused: string[] } | { query: null; reason: string; declined?: boolean };
+  | {
+      query: AssistantQuery;
+      followUp: boolean;
+      unused: string[];
+      /** "…and how does that compare with September?": the same query over this period too. */
+      compareWith?: Period;
+    }
+  | { query: null; reason: string; declined?: boolean };
 
 function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean): Subject | null {
   // Days to sell are sold vehicles' days in stock, not deals.
@@ -104,6 +112,9 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     : null;
 }
 
+const NUMBER_WORDS = ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+const NUMBER_WORD = new RegExp(`\\b(?:${NUMBER_WORDS.join('|')})\\b`, 'g');
+
 function measureOf(
   q: string,
   subject: Subject,
@@ -114,16 +125,18 @@ function measureOf(
   if (/\bby (?:units?|deals?|volume|count|unit count|deal count|number of (?:deals|units|sales|leads|calls))\b/.test(q))
     return { measure: 'count' };
   const listSize = (() => {
+    // "The five oldest": a number said in words.
+    const counted = q.replace(NUMBER_WORD, (said) => String(NUMBER_WORDS.indexOf(said) + 2));
     const number =
       /\b(?:top|latest|last|recent|show me|list|give me|pull up|the|which|what)\s+(?:the\s+)?(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
-        q,
+        counted,
       ) ??
       /\b(\d{1,2})\s+(?:most|least|cheapest|oldest|newest|priciest|highest|lowest|longest|latest|most recent)\b/.exec(
-        q,
+        counted,
       ) ??
       // "Cheapest 3?": the number after the word that orders them.
       /\b(?:cheapest|oldest|newest|priciest|most expensive|highest|lowest|longest|latest|worst|best|bottom)\s+(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
-        q,
+        counted,
       );
     return number ? Number(number[1]) : undefined;
   })();
@@ -149,7 +162,7 @@ function measureOf(
     return { measure: 'average', field: 'days_to_sell' };
   }
   if (
-    /\baverage\b|\bavg\b|\bmean\b|\btypical\b/.test(q) ||
+    /\baverage\b|\bavg\b|(?<!\bi )\bmean\b|\btypical\b/.test(q) ||
     (subject === 'sales' &&
       /\b(?:per|a) (?:deal|unit|car|copy|sale|vehicle)\b|\bpvr\b|\bper vehicle retailed\b/.test(q))
   )
@@ -167,7 +180,7 @@ function measureOf(
   )
     return superlative('max', fieldOf(q, subject) ?? 'sale_price');
   if (
-    /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b/.test(
+    /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b/.test(
       q,
     )
   ) {
@@ -392,7 +405,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'contract_type';
   if (
-    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:lead )?sources?\b|\btop (?:lead )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:lead |marketing |ad |advertising |traffic )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
@@ -536,7 +549,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b/;
+  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -558,6 +571,40 @@ function withLastUnit(q: string, previous: AssistantQuery | null): string {
       word ? `${lead}${word} ${number} ${unit}` : `${lead}${bare}${plus === 'plus' ? ' plus' : '+'} ${unit}`,
   );
 }
+
+/** Words that name a figure of each subject: without them, "per deal" or "on average" is of the last figure. */
+const FIGURE_NAMED: Record<Subject, RegExp> = {
+  vehicles:
+    /\bpric|\bmiles\b|\bmileage\b|\bodo|\bdays?\b|\bage\b|\baging\b|\byears?\b|\bold\b|\bsitting\b|\blong\b|\bsell\b/,
+  sales: /\bpric|\bgross|\bfront|\bback|\bprofit|\bpvr\b|\brevenue|\bsold for\b/,
+  calls: /\blength|\bduration|\btalk|\bminutes?\b|\bmins?\b|\bseconds?\b|\blong\b/,
+  leads: /$^/,
+};
+/** "And what does that work out to per deal?" after total gross: the same figure, averaged. */
+const sameFigure = (
+  measured: ReturnType<typeof measureOf>,
+  previous: AssistantQuery,
+  subject: Subject,
+  q: string,
+): ReturnType<typeof measureOf> =>
+  measured &&
+  ['average', 'sum'].includes(measured.measure) &&
+  previous.subject === subject &&
+  previous.field &&
+  !FIGURE_NAMED[subject].test(q)
+    ? { ...measured, field: previous.field }
+    : measured;
+
+/** Words that name salespeople themselves, not only "who". */
+const SALESPEOPLE_NAMED =
+  /\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b/;
+
+/** "Top 3 sources": a ranking of so many. */
+const topOf = (measured: ReturnType<typeof measureOf>) => (measured?.limit ? { limit: measured.limit } : {});
+
+/** A question said to be about something else: "ok diff question", "new topic", "switching gears". */
+const FRESH =
+  /\b(?:diff(?:erent)?|new|other|separate|unrelated) (?:question|q|topic|subject)\b|\bswitching gears\b|\bchanging (?:the )?subject\b/;
 
 /** What the rules deciding whether a question follows up on the last answer see of it. */
 interface Asked {
@@ -662,6 +709,12 @@ export function understand(
 ): Understanding {
   // After a question about leads, "turned into deals" or "bought" is those leads sold (a deal linked or the status).
   const spelled = readable(question, vocabulary);
+  // "Ok diff question …": not about the last answer.
+  // The conversation's rooftop or salesperson still stands ("switching gears - how many leads has my store gotten").
+  if (FRESH.test(spelled) && previous) {
+    earlier = [previous, ...earlier];
+    previous = null;
+  }
   const q = withLastUnit(previous?.subject === 'leads' ? spelled.replace(LEADS_SOLD, 'sold') : spelled, previous);
   if (!q) return { query: null, reason: 'the question is empty' };
   const declined = NOT_DATA.find(([pattern]) => pattern.test(q));
@@ -904,15 +957,20 @@ export function understand(
             : null
     : null;
   // "New vs used this month" compares the groups, not periods.
-  if (
+  const comparesPeriods =
     /\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b/.test(q) &&
-    periods.length &&
+    periods.length > 0 &&
     !versus &&
     !comparedSources &&
-    (group === null || periods.length > 1)
-  )
-    unused.push('the comparison with another period (I give one period)');
-  else for (const other of periods.slice(1)) unused.push(`the period "${other.phrase}" (I give one period)`);
+    (group === null || periods.length > 1);
+  // "How many deals last month, and how does that compare with September?": one figure, then the other.
+  const compareWith =
+    comparesPeriods && periods.length === 2 && group === null && !followUp && measured?.measure !== 'list'
+      ? periods[1]
+      : undefined;
+  if (comparesPeriods) {
+    if (!compareWith) unused.push('the comparison with another period (I give one period)');
+  } else for (const other of periods.slice(1)) unused.push(`the period "${other.phrase}" (I give one period)`);
   // Of leads, calls and deals, a year read as neither a period nor a model year ("deals after 2024") is said back.
   if (subject !== 'vehicles') {
     const placed = [heard.year_min, heard.year_max].filter((year) => year !== undefined);
@@ -939,7 +997,7 @@ export function understand(
     unused.push(`a breakdown by ${byTime[1] ?? byTime[2] ?? 'period'} (I give the total for the period)`);
   if (subject !== 'leads' && /\btrade[- ]?ins?\b/.test(q)) unused.push('trade-ins');
   if (subject === 'vehicles' || subject === 'sales')
-    for (const qualifier of unplacedQualifiers(read, vocabulary))
+    for (const qualifier of unplacedQualifiers(withoutPeriods(read, periods), vocabulary))
       unused.push(`"${qualifier}" (not something I can filter vehicles by)`);
   if (subject !== 'calls' && heard.duration_min !== undefined) unused.push('the call length');
   if (
@@ -950,8 +1008,9 @@ export function understand(
   if (measured?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales')
     unused.push(`a dollar total (${SUBJECT_NOUN[subject]} have no dollar amount; I counted them)`);
   // "The 3rd party sites (cars.com, cargurus, autotrader) combined": the sources together, not side by side.
+  // "Honda vs chevy who sold more": the rooftops compared, not their salespeople.
   const grouping =
-    group ??
+    (group === 'salesperson' && versus === 'dealer' && !SALESPEOPLE_NAMED.test(q) ? versus : group) ??
     versus ??
     (comparedSources && !/\b(?:combined|together|altogether|in total|overall|sites)\b/.test(q) ? 'source' : null);
   const usable = (found: typeof measured) =>
@@ -986,8 +1045,7 @@ export function understand(
     // leases; "list them" is of the leases.
     const last =
       previous.share &&
-      ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) ||
-        (grouping !== null && RANKING.test(q))) &&
+      ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) || grouping !== null) &&
       !/\b(?:those|these|them|'?em|ones|they)\b/.test(q)
         ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
         : previous.filters;
@@ -1047,7 +1105,10 @@ export function understand(
     // names what it counts counts it; "which store did the most" after a total ranks by that total.
     // "Split lease/finance/cash": a mix of the values named is a count of each.
     const namedValues = grouping !== null && [heard[GROUP_FILTER[grouping]!]].flat().length > 1;
-    const countsRows = /\b(?:sold|sell|deals|units|cars|vehicles|calls|leads|leases)\b/.test(q) || namedValues;
+    const countsRows =
+      /\b(?:sold|sell|deals|units|cars|vehicles|calls|leads|leases|delivered|deliveries)\b|\bthe most of (?:them|those|these|em)\b/.test(
+        q,
+      ) || namedValues;
     const countedRanking =
       grouping !== null &&
       ((RANKING.test(q) && (countsRows || !['sum', 'average'].includes(previous.measure))) ||
@@ -1055,7 +1116,7 @@ export function understand(
         (!measured && countsRows && !/\b(?:those|these|them|'?em)\b/.test(q)));
     const measure =
       ordered ??
-      usable(measured) ??
+      usable(sameFigure(measured, previous, subject, q)) ??
       (sameSubject && !countedRanking
         ? { measure: previous.measure, field: previous.field, order: previous.order, limit: previous.limit }
         : { measure: 'count' as const });
@@ -1090,7 +1151,7 @@ export function understand(
     const wholeOfBase = pickFilters(base, (key) => !PLACE_AND_PERIOD.includes(key));
     const share = asksShare
       ? { share: true, ...(Object.keys(wholeOfBase).length ? { whole_filters: wholeOfBase } : {}) }
-      : !measured && sameSubject && previous.share
+      : !measured && sameSubject && previous.share && last === previous.filters
         ? { share: true, ...(previous.whole_filters ? { whole_filters: previous.whole_filters } : {}) }
         : {};
     // A new status or period replaces the previous one; so does a new rate.
@@ -1113,7 +1174,7 @@ export function understand(
             : measure),
         ...share,
         ...(grouping
-          ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true } : {}) }
+          ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true, ...topOf(measured) } : {}) }
           : keepGroup && sameSubject && previous.group_by && measure.measure !== 'list'
             ? { group_by: previous.group_by, ...(previous.ranked ? { ranked: true } : {}) }
             : {}),
@@ -1162,7 +1223,7 @@ export function understand(
       : undefined;
   if (rankedBy && !RANKED_BY_COUNT.test(rankedBy))
     unused.push(`the ranking by "${rankedBy}" (I ranked by how many; I rank by gross or sale price too)`);
-  const ranked = grouping && RANKING.test(q) ? { ranked: true } : {};
+  const ranked = grouping && RANKING.test(q) ? { ranked: true, ...topOf(measured) } : {};
   // "Which store has the fewest leads?", "worst close rate by salesperson": the low end of the ranking.
   if (grouping && /\b(?:fewest|least|lowest|worst|bottom|slowest)\b/.test(q))
     return {
@@ -1170,6 +1231,7 @@ export function understand(
       unused,
       query: { subject, ...measure, order: 'asc', group_by: grouping, ...ranked, filters },
     };
+  if (compareWith) return { followUp: false, unused, compareWith, query: { subject, ...measure, filters } };
   return {
     followUp: false,
     unused,

@@ -385,7 +385,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) )\b/,
     'I report what your data shows, not forecasts',
   ],
   [
@@ -393,7 +393,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not value vehicles; I report what your data holds',
   ],
   [
-    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve))\b/,
+    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve)|what(?:'s|s| is) better|which (?:one |of them )?is better|better (?:for|choice|option|buy)|family of)\b/,
     'I do not give advice; I answer questions about your data',
   ],
   // "What's a good pay plan for BDC reps?": a judgement asked for, not a figure of theirs.
@@ -730,6 +730,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\brepair orders?\b|\bros\b|\bservice (?:dept|department|drive|lane|advisors?|writers?|appointments?|revenue|hours|customers?|bays?)\b|\bparts (?:sales|department|dept|counter|gross)\b|\bcustomer pay\b|\bwarranty (?:work|claims?)\b|\btechs?\b|\btechnicians?\b/,
     'the data holds no service or parts (repair orders, technicians, parts sales); I read vehicles, leads, calls and deals',
+  ],
+  [
+    /\b(?:bdc |call |phone )?agents?\b.*\bcalls?\b|\bcalls?\b.*\b(?:bdc |call |phone )?agents?\b|\bwho (?:made|placed|took|dialed|answered) (?:the )?(?:most )?(?:calls|the phones?)\b/,
+    'the data holds no one who made or took a call; I read calls by rooftop, source, status and direction',
   ],
   [
     /\bhow many (?:texts|text messages|sms(?: messages)?|e-?mails|messages)\b|\b(?:texts|text messages|sms|e-?mails) (?:did|does|do|have|has|were|was) (?:[a-z]+ ){0,3}(?:send|sent|reply|replied)\b|\b(?:texts|text messages|e-?mails) sent\b/,
