@@ -1585,6 +1585,13 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(understand('which bdc agent made the most outbound calls this wk', vocabulary, null, NOW)).toMatchObject({
       query: null,
     });
+    // "How does that compare with last month?": last month answered, the last answer's period beside it.
+    const thisMonth = read('What is our answer rate on phone calls so far this month?');
+    expect(understand('How does that compare with last month?', vocabulary, thisMonth, NOW)).toMatchObject({
+      unused: [],
+      compareWith: { range: { from: '2026-11-01', to: '2026-11-21' } },
+      query: { measure: 'rate', filters: { from: '2026-10-01', to: '2026-10-31' } },
+    });
   });
 
   it('widens a follow-up to the whole group when asked', () => {

@@ -599,6 +599,9 @@ const sameFigure = (
 const SALESPEOPLE_NAMED =
   /\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b/;
 
+/** Said back when a comparison with another period is not given. */
+const ONE_PERIOD = 'the comparison with another period (I give one period)';
+
 /** "Top 3 sources": a ranking of so many. */
 const topOf = (measured: ReturnType<typeof measureOf>) => (measured?.limit ? { limit: measured.limit } : {});
 
@@ -969,7 +972,7 @@ export function understand(
       ? periods[1]
       : undefined;
   if (comparesPeriods) {
-    if (!compareWith) unused.push('the comparison with another period (I give one period)');
+    if (!compareWith) unused.push(ONE_PERIOD);
   } else for (const other of periods.slice(1)) unused.push(`the period "${other.phrase}" (I give one period)`);
   // Of leads, calls and deals, a year read as neither a period nor a model year ("deals after 2024") is said back.
   if (subject !== 'vehicles') {
@@ -1154,10 +1157,27 @@ export function understand(
       : !measured && sameSubject && previous.share && last === previous.filters
         ? { share: true, ...(previous.whole_filters ? { whole_filters: previous.whole_filters } : {}) }
         : {};
+    // "How does that compare with last month?": the new period answered, the last answer's given beside it.
+    const comparedBack =
+      /\bcompare|\bvs\.?\b|\bversus\b|\bstacks? up\b/.test(q) &&
+      sameSubject &&
+      !grouping &&
+      !previous.group_by &&
+      measure.measure !== 'list' &&
+      heard.from !== undefined &&
+      previous.filters.from !== undefined &&
+      (heard.from !== previous.filters.from || heard.to !== previous.filters.to)
+        ? {
+            phrase: 'the last answer',
+            range: { from: previous.filters.from, to: previous.filters.to ?? now.toISOString().slice(0, 10) },
+          }
+        : undefined;
     // A new status or period replaces the previous one; so does a new rate.
     return {
       followUp: true,
-      unused,
+      ...(comparedBack
+        ? { compareWith: comparedBack, unused: unused.filter((said) => said !== ONE_PERIOD) }
+        : { unused }),
       query: {
         subject,
         // "Who had the most deals": a ranking counts per group, it does not list; after a figure ("just back
