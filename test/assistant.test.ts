@@ -67,6 +67,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-28', fixture: fixture('assistant-unseen-28-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-29', fixture: fixture('assistant-unseen-29-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-30', fixture: fixture('assistant-unseen-30-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-32', fixture: fixture('assistant-unseen-32-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

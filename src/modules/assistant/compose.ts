@@ -69,6 +69,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       ...(f.type ?? []).map((type) => `${type.replace('_', '-')}`),
       ...(f.first_time ? ['first-time'] : []),
       ...(query.subject === 'calls' && f.direction ? [f.direction] : []),
+      ...(query.subject === 'calls' && f.department ? [`${f.department}-department`] : []),
       ...(query.subject === 'sales' && f.condition ? f.condition : []),
       ...(query.subject === 'sales' && f.contract_type?.length ? [list(f.contract_type)] : []),
       ...(f.year_min && f.year_min === f.year_max ? [String(f.year_min)] : []),
@@ -84,6 +85,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     if (f.salesperson) parts.push(query.subject === 'sales' ? `by ${f.salesperson}` : `assigned to ${f.salesperson}`);
     if (f.source) parts.push(`from ${f.source}`);
     if (f.sources?.length) parts.push(`from ${f.sources.join(' or ')}`);
+    if (f.exclude_source?.length) parts.push(`not from ${f.exclude_source.join(' or ')}`);
     if (f.price_min !== undefined && f.price_max !== undefined)
       parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
     else if (f.price_max !== undefined) parts.push(`at ${dollars(f.price_max)} or less`);

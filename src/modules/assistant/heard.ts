@@ -83,6 +83,16 @@ export const namesRooftop = (word: string) =>
     `\\b${escape(word)}\\s+(?:(?:and|&|\\+|or|,)\\s+[a-z]+\\s+)?(?:stores?|dealerships?|rooftops?|locations?|lot|site)\\b|\\b(?:at|over at|out at) (?:the )?${escape(word)}\\b(?! (?:vehicles|cars|units|trucks|suvs|models?|sedans))`,
   );
 
+/** Where, when and from which sources: what leads and calls both filter on. */
+const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
+  'dealer_id',
+  'from',
+  'to',
+  'source',
+  'sources',
+  'exclude_source',
+];
+
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
   vehicles: [
@@ -96,21 +106,8 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'exclude_make',
     ...VEHICLE_RANGE_FILTERS,
   ],
-  leads: [
-    'dealer_id',
-    'from',
-    'to',
-    'source',
-    'sources',
-    'type',
-    'status',
-    'salesperson',
-    'make',
-    'model',
-    'year_min',
-    'year_max',
-  ],
-  calls: ['dealer_id', 'from', 'to', 'source', 'sources', 'status', 'first_time', 'direction', 'duration_min'],
+  leads: [...FROM_SOURCES, 'type', 'status', 'salesperson', 'make', 'model', 'year_min', 'year_max'],
+  calls: [...FROM_SOURCES, 'status', 'first_time', 'direction', 'department', 'duration_min'],
   sales: [
     'dealer_id',
     'from',
@@ -146,6 +143,10 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return `leaving out ${list(value)}`;
     case 'sources':
       return `the sources ${list(value)}`;
+    case 'exclude_source':
+      return `leaving out ${list(value)}`;
+    case 'department':
+      return `the ${value} department`;
     case 'from':
       return `the period ${filters.from}${filters.to && filters.to !== filters.from ? ` to ${filters.to}` : ''}`;
     case 'to':
@@ -389,6 +390,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     if (/\bfirst[- ]time\b|\bnew callers?\b/.test(q)) filters.first_time = true;
     if (/\binbound\b|\bincoming\b/.test(q)) filters.direction = 'inbound';
     else if (/\boutbound\b|\boutgoing\b/.test(q)) filters.direction = 'outbound';
+    // "Sales dept calls", "calls to service".
+    const department =
+      /\b(sales|service|parts) (?:dept|department|line|desk|calls)\b|\bcalls? (?:to|for|into) (?:the )?(sales|service|parts)\b/.exec(
+        q,
+      );
+    if (department) filters.department = department[1] ?? department[2];
   }
   if (subject === 'leads') {
     const types = ['service', 'finance', 'trade_in'].filter((type) =>

@@ -76,6 +76,10 @@ export interface QueryFilters {
   exclude_make?: string[];
   /** Leads and calls: any of several canonical sources ("facebook vs cargurus"). */
   sources?: string[];
+  /** Leads and calls: canonical sources left out ("exclude walk-ins"); rows with no source stay. */
+  exclude_source?: string[];
+  /** Calls: the department called (sales, service, parts). */
+  department?: string;
   type?: string[];
   first_time?: boolean;
   /** Deals: who sold them; leads: who they are assigned to. */
@@ -276,6 +280,13 @@ export const QUERY_SCHEMA = {
         salesperson: { type: 'string', description: 'Sales: who sold the deal; leads: who the lead is assigned to.' },
         contract_type: { type: 'array', items: { type: 'string', enum: ['cash', 'finance', 'lease'] } },
         direction: { type: 'string', enum: ['inbound', 'outbound'], description: 'Calls only.' },
+        department: { type: 'string', description: 'Calls: the department called (sales, service, parts).' },
+        exclude_source: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'Leads and calls: canonical source names to leave out ("exclude walk-ins"); rows with no source stay.',
+        },
         duration_min: { type: 'integer', description: 'Calls at least this many seconds long.' },
       },
     },
@@ -294,6 +305,7 @@ const LIST_FILTERS = [
   'contract_type',
   'sources',
   'exclude_make',
+  'exclude_source',
 ] as const;
 /** The ranges a vehicle question may bound: price, model year, mileage, days on the lot. */
 export const VEHICLE_RANGE_FILTERS = [
@@ -325,7 +337,14 @@ export function cleanFilters(raw: unknown): QueryFilters {
       const number = typeof value === 'string' && value.trim() !== '' ? Number(value.replace(/[$,]/g, '')) : value;
       if (typeof number !== 'number' || !Number.isFinite(number)) throw badInput(`filters.${key}`, 'must be a number');
       filters[key as (typeof NUMBER_FILTERS)[number]] = number;
-    } else if (key === 'from' || key === 'to' || key === 'source' || key === 'salesperson' || key === 'direction') {
+    } else if (
+      key === 'from' ||
+      key === 'to' ||
+      key === 'source' ||
+      key === 'salesperson' ||
+      key === 'direction' ||
+      key === 'department'
+    ) {
       if (typeof value !== 'string' || value.length > 100) throw badInput(`filters.${key}`, 'must be a string');
       filters[key] = value;
     } else if (key === 'first_time') {
@@ -567,11 +586,21 @@ function vehicleOfSql(alias: 'l' | 'd', filters: QueryFilters): Prisma.Sql[] {
   ];
 }
 
-/** Any of several canonical sources, by name, on the `source_id` of `alias` (the API's filters take one). */
+/**
+ * Any of several canonical sources, by name, on the `source_id` of `alias` (the API's filters take one),
+ * and the sources left out (rows with no source stay).
+ */
 function anySourceSql(alias: 'l' | 'c', filters: QueryFilters): Prisma.Sql[] {
-  if (!filters.sources?.length) return [];
+  const column = Prisma.raw(`${alias}.source_id`);
   return [
-    Prisma.sql`${Prisma.raw(`${alias}.source_id`)} IN (SELECT id FROM sources WHERE name = ANY(${filters.sources}::citext[]))`,
+    ...(filters.sources?.length
+      ? [Prisma.sql`${column} IN (SELECT id FROM sources WHERE name = ANY(${filters.sources}::citext[]))`]
+      : []),
+    ...(filters.exclude_source?.length
+      ? [
+          Prisma.sql`(${column} IS NULL OR ${column} NOT IN (SELECT id FROM sources WHERE name = ANY(${filters.exclude_source}::citext[])))`,
+        ]
+      : []),
   ];
 }
 
@@ -615,6 +644,7 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
           status: filters.status,
           first_time: filters.first_time,
           direction: filters.direction,
+          department: filters.department,
           min_duration: filters.duration_min,
         } satisfies CallFilters),
         ...anySourceSql('c', filters),

@@ -1594,6 +1594,48 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a thirty-second set written apart from the rules found it missing', () => {
+    // Sources left out keep the leads with no source; sources named after them are the ones asked for.
+    const [, walkIns, only] = chain([
+      'leads by source for the last 90 days',
+      'exclude facebook',
+      'ok only cars.com and google ads',
+    ]);
+    expect(walkIns).toMatchObject({ group_by: 'source', filters: { exclude_source: ['Facebook'] } });
+    expect(walkIns!.filters).not.toHaveProperty('source');
+    expect(only!.filters).toEqual({ from: '2026-08-24', to: '2026-11-21', sources: ['Google Ads', 'Cars.com'] });
+    const [, , calls] = chain([
+      'leads from cars.com last 90 days',
+      'close rate on those',
+      'flip it to calls - answer rate on cars.com calls same period',
+    ]);
+    expect(calls).toMatchObject({
+      subject: 'calls',
+      measure: 'rate',
+      filters: { from: '2026-08-24', source: 'Cars.com' },
+    });
+    // A funnel is a breakdown by status; the statuses it names are its rows.
+    expect(read('give me the lead funnel for this month - new, contacted, appt, showed, sold, lost')).toEqual({
+      subject: 'leads',
+      measure: 'count',
+      group_by: 'status',
+      filters: { from: '2026-11-01', to: '2026-11-21' },
+    });
+    const [, top] = chain(['Which source is driving the most phone calls over the last 60 days?', 'top 3 only']);
+    expect(top).toMatchObject({ subject: 'calls', group_by: 'source', ranked: true, limit: 3 });
+    const [, each] = chain([
+      'who closed the most leads in the last 90 days',
+      'and how many leads did each of them get',
+    ]);
+    expect(each).toMatchObject({ group_by: 'salesperson' });
+    expect(each!.filters).not.toHaveProperty('status');
+    expect(read('avg talk time in seconds on answered sales dept calls, last 30 days')).toMatchObject({
+      subject: 'calls',
+      filters: { department: 'sales' },
+    });
+    expect(read('calls to service last week')).toMatchObject({ filters: { department: 'service' } });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

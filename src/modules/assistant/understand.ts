@@ -421,7 +421,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'salesperson';
   if (
-    /\b(?:by|per)\s+status\b|\bstatus(?:es)? (?:breakdown|split|mix|counts?)\b|\bbreak(?:down|out) (?:by|of) status\b/.test(
+    /\b(?:by|per)\s+(?:status|stage)\b|\bstatus(?:es)? (?:breakdown|split|mix|counts?)\b|\bbreak(?:down|out) (?:by|of) status\b|\bfunnel\b|\bpipeline\b/.test(
       q,
     )
   )
@@ -495,10 +495,12 @@ function omitKey(filters: QueryFilters, key: keyof QueryFilters): QueryFilters {
   return key === 'source' ? omitKey(rest, 'sources') : rest;
 }
 
-/** A follow-up naming one source or several replaces whichever the last question had. */
+/** A follow-up naming one source or several replaces whichever the last question had, and any left out. */
 function withSources(merged: QueryFilters, named: QueryFilters): QueryFilters {
   if (named.source) delete merged.sources;
   if (named.sources) delete merged.source;
+  // Sources named after some were left out are the ones asked for.
+  if ((named.source || named.sources) && !named.exclude_source) delete merged.exclude_source;
   return merged;
 }
 
@@ -549,7 +551,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b/;
+  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -598,6 +600,10 @@ const sameFigure = (
 /** Words that name salespeople themselves, not only "who". */
 const SALESPEOPLE_NAMED =
   /\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b/;
+
+/** Sources named to be left out: "exclude walk-ins", "without facebook or cargurus". */
+const SOURCES_LEFT_OUT =
+  /\b(?:exclude|excluding|without|minus|except|not counting|leave out|leaving out|take out|no)\s+(?:the\s+|any\s+)?([a-z0-9.' \/-]+?)(?=$|[,;?!]|\s+(?:leads?|calls?|from|in|for|this|last|over|since|but|then)\b)/;
 
 /** Said back when a comparison with another period is not given. */
 const ONE_PERIOD = 'the comparison with another period (I give one period)';
@@ -802,6 +808,14 @@ export function understand(
       query: null,
       reason: `"${notRead}" is not a figure I read (I give prices, days on the lot, days to sell, mileage, model years, deal prices and gross, and call lengths)`,
     };
+  // "Exclude walk-ins": sources left out, not asked for (leads and calls with no source stay).
+  const leftOutSources = (() => {
+    if (subject !== 'leads' && subject !== 'calls') return [];
+    const phrase = SOURCES_LEFT_OUT.exec(read);
+    const names = phrase ? sourcesOf(phrase[1]!, vocabulary.sources).names : [];
+    if (names.length) read = read.replace(phrase![0], ' ');
+    return names;
+  })();
   // "Ok forget trucks", "ignore outbound", "not just trucks": what it names is not heard, and leaves the
   // conversation's rows.
   const forget =
@@ -812,6 +826,7 @@ export function understand(
     ? (Object.keys(filtersOf(forget[1]!, subject, vocabulary, now)) as Array<keyof QueryFilters>)
     : [];
   const heard = filtersOf(forget ? read.replace(forget[0], ' ') : read, subject, vocabulary, now);
+  if (leftOutSources.length) heard.exclude_source = leftOutSources;
   // After a question about rooftops, makes that are their names are the rooftops ("same question for ford + chevy").
   if (sameQuestion && previous?.filters.dealer_id && heard.make && !heard.dealer_id) {
     const rooftops = heard.make.flatMap((make) => rooftopsOfMake(make, vocabulary.dealers));
@@ -1016,6 +1031,8 @@ export function understand(
     (group === 'salesperson' && versus === 'dealer' && !SALESPEOPLE_NAMED.test(q) ? versus : group) ??
     versus ??
     (comparedSources && !/\b(?:combined|together|altogether|in total|overall|sites)\b/.test(q) ? 'source' : null);
+  // "The lead funnel - new, contacted, appt, showed, sold, lost": the statuses named are the breakdown's rows.
+  if (grouping === 'status' && (filters.status?.length ?? 0) > 1) delete filters.status;
   const usable = (found: typeof measured) =>
     found?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales' ? { measure: 'count' as const } : found;
 
@@ -1086,8 +1103,26 @@ export function understand(
       )
         ? [...VEHICLE_RANGE_FILTERS, ...NARROWING]
         : []),
+      // "And how many leads did each of them get" after who closed the most: all their leads.
+      ...(/\bhow many (?:leads|calls|deals) (?:did|do|have|has) (?:each|they|them|em|all)\b/.test(q)
+        ? (['status'] as const)
+        : []),
     ]);
     const base = pickFilters(widened, (key) => !leftOpen.has(key) || key in heard);
+    // "Top 3 only" after a ranking: the same ranking, its first three.
+    const topN = /^(?:ok |and |so |just |only )?(?:the |show )?(?:top|best|bottom|worst|first) (\d{1,2})\b/.exec(q);
+    if (sameSubject && previous.group_by && !grouping && topN && Object.keys(heard).length === 0)
+      return {
+        followUp: true,
+        unused,
+        query: {
+          ...previous,
+          ranked: true,
+          limit: Number(topN[1]),
+          ...(/\b(?:bottom|worst)\b/.test(q) ? { order: 'asc' as const } : {}),
+          filters: base,
+        },
+      };
     // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
     // cheapest one" is still the one.
     const ordered =

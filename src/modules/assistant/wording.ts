@@ -728,7 +728,7 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no recalls; I read vehicles, their prices, mileage and days on the lot',
   ],
   [
-    /\brepair orders?\b|\bros\b|\bservice (?:dept|department|drive|lane|advisors?|writers?|appointments?|revenue|hours|customers?|bays?)\b|\bparts (?:sales|department|dept|counter|gross)\b|\bcustomer pay\b|\bwarranty (?:work|claims?)\b|\btechs?\b|\btechnicians?\b/,
+    /\brepair orders?\b|\bros\b|\bservice (?:drive|lane|advisors?|writers?|appointments?|revenue|hours|customers?|bays?)\b|^(?!.*\b(?:calls?|callers?|phones?)\b).*\b(?:service|parts) (?:dept|department)\b|\bparts (?:sales|counter|gross)\b|\bcustomer pay\b|\bwarranty (?:work|claims?)\b|\btechs?\b|\btechnicians?\b/,
     'the data holds no service or parts (repair orders, technicians, parts sales); I read vehicles, leads, calls and deals',
   ],
   [
