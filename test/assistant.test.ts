@@ -67,6 +67,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-28', fixture: fixture('assistant-unseen-28-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-29', fixture: fixture('assistant-unseen-29-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-30', fixture: fixture('assistant-unseen-30-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-31', fixture: fixture('assistant-unseen-31-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-32', fixture: fixture('assistant-unseen-32-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
@@ -367,6 +368,23 @@ describe('the assistant without a provider', () => {
     expect(Number(citations!.figures.find((entry) => entry.label.startsWith('compared: '))?.value)).toBe(september!.n);
     expect(content).toContain(`Compared with September: You have ${september!.n.toLocaleString('en-US')} deals`);
     expect(content).not.toMatch(/Not used/);
+  });
+
+  it('bounds the gross, not the sale price, when a bound stands next to a gross', async () => {
+    const deals = (bound: string) =>
+      `SELECT count(*)::int AS n FROM sales s WHERE s.dealer_group_id {g} AND ${bound} AND (s.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'`;
+    expect(
+      await ask([
+        {
+          q: 'how many deals last month with over 4k total gross',
+          expect: { count: deals('s.front_gross + COALESCE(s.back_gross, 0) > 4000') },
+        },
+        {
+          q: 'how many deals last month where back end was under $500',
+          expect: { count: deals('s.back_gross < 500') },
+        },
+      ]),
+    ).toEqual([]);
   });
 
   // Issue 16's verbatim questions, each answered as asked (they were answered as different questions).

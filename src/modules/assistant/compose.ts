@@ -90,6 +90,9 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
     else if (f.price_max !== undefined) parts.push(`at ${dollars(f.price_max)} or less`);
     else if (f.price_min !== undefined) parts.push(`at ${dollars(f.price_min)} or more`);
+    const gross = (f.gross_field ?? 'total_gross').replace('_', ' ');
+    if (f.gross_min !== undefined) parts.push(`with ${gross} of ${dollars(f.gross_min)} or more`);
+    if (f.gross_max !== undefined) parts.push(`with ${gross} of ${dollars(f.gross_max)} or less`);
     if (query.subject === 'calls' && f.duration_min !== undefined)
       parts.push(
         `of at least ${f.duration_min % 60 === 0 && f.duration_min > 0 ? `${f.duration_min / 60} min` : `${f.duration_min} s`}`,

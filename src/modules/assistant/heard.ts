@@ -121,6 +121,9 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'year_max',
     'price_min',
     'price_max',
+    'gross_min',
+    'gross_max',
+    'gross_field',
   ],
 };
 export const SUBJECT_NOUN: Record<Subject, string> = {
@@ -147,6 +150,11 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return `leaving out ${list(value)}`;
     case 'department':
       return `the ${value} department`;
+    case 'gross_min':
+    case 'gross_max':
+      return key === 'gross_max' && filters.gross_min !== undefined ? null : 'the gross';
+    case 'gross_field':
+      return null;
     case 'from':
       return `the period ${filters.from}${filters.to && filters.to !== filters.from ? ` to ${filters.to}` : ''}`;
     case 'to':
@@ -368,8 +376,30 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
       match[0].includes('$') ||
       match[4] !== undefined ||
       (money(match) >= 1000 && !(money(match) >= 1900 && money(match) <= 2100));
-    if (below && isMoney(below)) filters.price_max = money(below) - (below[1] ? 0.01 : 0);
-    if (above && isMoney(above)) filters.price_min = money(above) + (above[1] ? 0.01 : 0);
+    // "Deals with over 4k total gross", "back end under $500": a bound on the gross, not the sale price.
+    const grossOf = (match: RegExpExecArray) => {
+      const after = /^\s*(?:in |of )?(?:(?:(total|front|back)(?:[- ]?end)? )?gross\b|(front|back)[- ]?end\b)/.exec(
+        priceText.slice(match.index + match[0].length),
+      );
+      const before =
+        /\b(?:(?:(total|front|back)(?:[- ]?end)? )?gross(?:ing)?|(front|back)[- ]?end)(?: (?:is|was|are|were|of|at))?\s*$/.exec(
+          priceText.slice(0, match.index),
+        );
+      const found = subject === 'sales' ? (after ?? before) : null;
+      return found ? (`${found[1] ?? found[2] ?? 'total'}_gross` as QueryFilters['gross_field']) : null;
+    };
+    for (const [match, bound] of [
+      [below, 'max'],
+      [above, 'min'],
+    ] as const) {
+      if (!match || !isMoney(match)) continue;
+      const strict = match[1] ? (bound === 'max' ? -0.01 : 0.01) : 0;
+      const gross = grossOf(match);
+      if (gross) {
+        filters[`gross_${bound}`] = money(match) + strict;
+        filters.gross_field = gross;
+      } else filters[`price_${bound}`] = money(match) + strict;
+    }
   }
 
   const source = sourcesOf(q, vocabulary.sources).names[0];
@@ -604,7 +634,7 @@ const VEHICLE_WORDS = new Set(
     'new brand used pre-owned preowned second-hand certified cpo sold pending presumed transit incoming cheapest cheaper priciest pricier expensive oldest',
     'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
     'smallest largest fewest best worst popular deals deal sales units unit leads calls did do done',
-    'excluding exclude except other than besides minus first ytd mtd qtd wtd',
+    'excluding exclude except other than besides minus first ytd mtd qtd wtd front back end gross',
   ]
     .join(' ')
     .split(' '),

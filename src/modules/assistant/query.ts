@@ -80,6 +80,10 @@ export interface QueryFilters {
   exclude_source?: string[];
   /** Calls: the department called (sales, service, parts). */
   department?: string;
+  /** Deals: a bound on their gross ("over 4k total gross"), of `gross_field` (total gross unless named). */
+  gross_min?: number;
+  gross_max?: number;
+  gross_field?: 'front_gross' | 'back_gross' | 'total_gross';
   type?: string[];
   first_time?: boolean;
   /** Deals: who sold them; leads: who they are assigned to. */
@@ -281,6 +285,13 @@ export const QUERY_SCHEMA = {
         contract_type: { type: 'array', items: { type: 'string', enum: ['cash', 'finance', 'lease'] } },
         direction: { type: 'string', enum: ['inbound', 'outbound'], description: 'Calls only.' },
         department: { type: 'string', description: 'Calls: the department called (sales, service, parts).' },
+        gross_min: { type: 'number', description: 'Deals: at least this much gross (of gross_field).' },
+        gross_max: { type: 'number', description: 'Deals: at most this much gross (of gross_field).' },
+        gross_field: {
+          type: 'string',
+          enum: ['front_gross', 'back_gross', 'total_gross'],
+          description: 'Deals: which gross gross_min and gross_max bound (default total_gross).',
+        },
         exclude_source: {
           type: 'array',
           items: { type: 'string' },
@@ -318,7 +329,7 @@ export const VEHICLE_RANGE_FILTERS = [
   'days_on_lot_min',
   'days_on_lot_max',
 ] as const;
-const NUMBER_FILTERS = [...VEHICLE_RANGE_FILTERS, 'duration_min'] as const;
+const NUMBER_FILTERS = [...VEHICLE_RANGE_FILTERS, 'duration_min', 'gross_min', 'gross_max'] as const;
 
 /** Filters from outside (a provider's tool call), checked field by field: lists of short strings, finite numbers, ISO dates. */
 export function cleanFilters(raw: unknown): QueryFilters {
@@ -347,6 +358,10 @@ export function cleanFilters(raw: unknown): QueryFilters {
     ) {
       if (typeof value !== 'string' || value.length > 100) throw badInput(`filters.${key}`, 'must be a string');
       filters[key] = value;
+    } else if (key === 'gross_field') {
+      if (value !== 'front_gross' && value !== 'back_gross' && value !== 'total_gross')
+        throw badInput('filters.gross_field', 'must be front_gross, back_gross or total_gross');
+      filters.gross_field = value;
     } else if (key === 'first_time') {
       if (typeof value !== 'boolean') throw badInput('filters.first_time', 'must be true or false');
       filters.first_time = value;
@@ -542,6 +557,7 @@ const SALE_COLUMNS: Record<string, string> = {
   back_gross: 'd.back_gross',
   total_gross: '(d.front_gross + COALESCE(d.back_gross, 0))',
 };
+const grossColumn = (filters: QueryFilters) => Prisma.raw(SALE_COLUMNS[filters.gross_field ?? 'total_gross']!);
 
 function saleFilters(query: AssistantQuery): SaleFilters {
   const { filters } = query;
@@ -654,6 +670,8 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
   const price = [
     ...(filters.price_min !== undefined ? [Prisma.sql`d.sale_price >= ${filters.price_min}`] : []),
     ...(filters.price_max !== undefined ? [Prisma.sql`d.sale_price <= ${filters.price_max}`] : []),
+    ...(filters.gross_min !== undefined ? [Prisma.sql`${grossColumn(filters)} >= ${filters.gross_min}`] : []),
+    ...(filters.gross_max !== undefined ? [Prisma.sql`${grossColumn(filters)} <= ${filters.gross_max}`] : []),
   ];
   return Prisma.join(
     [saleFilterSql(caller.session, saleFilters(query)), ...vehicleOfSql('d', filters), ...price],

@@ -1636,6 +1636,69 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(read('calls to service last week')).toMatchObject({ filters: { department: 'service' } });
   });
 
+  it('reads what a thirty-first set written apart from the rules found it missing', () => {
+    const [, , , half] = chain(['total gross Q3, front + back', 'by store', 'just finance deals', 'same thing for 1H']);
+    expect(half).toMatchObject({
+      measure: 'sum',
+      field: 'total_gross',
+      group_by: 'dealer',
+      filters: { from: '2026-01-01', to: '2026-06-30', contract_type: ['finance'] },
+    });
+    const [, tied] = chain(['# units aged over 90 days', '$ tied up in them at list?']);
+    expect(tied).toMatchObject({ measure: 'sum', field: 'price', filters: { days_on_lot_min: 91 } });
+    // A status named after a rate counts those rows; "same 30 days" follows up.
+    const [, missed, , talk] = chain([
+      'answer rate last 30',
+      'missed by store',
+      'inbound only',
+      'avg talk time on answered inbound calls, same 30 days, in seconds',
+    ]);
+    expect(missed).toMatchObject({ measure: 'count', group_by: 'dealer', filters: { status: ['missed'] } });
+    expect(talk).toMatchObject({ measure: 'average', filters: { from: '2026-10-23', direction: 'inbound' } });
+    const [, excl, leads] = chain([
+      'units MTD by contract type',
+      'excl leases, whats total front gross',
+      'split by salesperson, who leads',
+    ]);
+    expect(excl).toMatchObject({
+      measure: 'sum',
+      field: 'front_gross',
+      filters: { contract_type: ['cash', 'finance'] },
+    });
+    expect(leads).toMatchObject({
+      subject: 'sales',
+      measure: 'sum',
+      field: 'front_gross',
+      group_by: 'salesperson',
+      filters: { contract_type: ['cash', 'finance'] },
+    });
+    expect(read('ASP on new units sold oct 1-15')).toMatchObject({
+      subject: 'sales',
+      measure: 'average',
+      field: 'sale_price',
+      filters: { condition: ['new'], from: '2026-10-01', to: '2026-10-15' },
+    });
+    expect(read('lead count by souce for last month')).toMatchObject({ group_by: 'source' });
+    expect(read('how many black suvs MY24 or newer on the ground at the honda store')).toMatchObject({
+      filters: { year_min: 2024, dealer_id: ['shd'] },
+    });
+    // A bound next to a gross bounds the gross, never the sale price.
+    expect(read('deals oct 1-15 w/ over 4k total gross')!.filters).toEqual({
+      from: '2026-10-01',
+      to: '2026-10-15',
+      gross_min: 4000.01,
+      gross_field: 'total_gross',
+    });
+    expect(understand('deals with back end under $500 this month', vocabulary, null, NOW)).toMatchObject({
+      unused: [],
+      query: { filters: { gross_max: 499.99, gross_field: 'back_gross' } },
+    });
+    expect(read('deals where front gross is over 3k')!.filters).toEqual({
+      gross_min: 3000.01,
+      gross_field: 'front_gross',
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

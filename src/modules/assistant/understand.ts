@@ -162,7 +162,7 @@ function measureOf(
     return { measure: 'average', field: 'days_to_sell' };
   }
   if (
-    /\baverage\b|\bavg\b|(?<!\bi )\bmean\b|\btypical\b/.test(q) ||
+    /\baverage\b|\bavg\b|(?<!\bi )\bmean\b|\btypical\b|\basp\b/.test(q) ||
     (subject === 'sales' &&
       /\b(?:per|a) (?:deal|unit|car|copy|sale|vehicle)\b|\bpvr\b|\bper vehicle retailed\b/.test(q))
   )
@@ -180,7 +180,7 @@ function measureOf(
   )
     return superlative('max', fieldOf(q, subject) ?? 'sale_price');
   if (
-    /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b/.test(
+    /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|^\$ /.test(
       q,
     )
   ) {
@@ -551,7 +551,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b/;
+  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -1144,7 +1144,7 @@ export function understand(
     // "Split lease/finance/cash": a mix of the values named is a count of each.
     const namedValues = grouping !== null && [heard[GROUP_FILTER[grouping]!]].flat().length > 1;
     const countsRows =
-      /\b(?:sold|sell|deals|units|cars|vehicles|calls|leads|leases|delivered|deliveries)\b|\bthe most of (?:them|those|these|em)\b/.test(
+      /\b(?:sold|sell|deals|units|cars|vehicles|calls|leases|delivered|deliveries)\b|\bleads\b|\bthe most of (?:them|those|these|em)\b/.test(
         q,
       ) || namedValues;
     const countedRanking =
@@ -1155,7 +1155,8 @@ export function understand(
     const measure =
       ordered ??
       usable(sameFigure(measured, previous, subject, q)) ??
-      (sameSubject && !countedRanking
+      // "Missed by store" after an answer rate: the missed calls, counted (a rate of them would be 0%).
+      (sameSubject && !countedRanking && !(previous.measure === 'rate' && heard.status !== undefined)
         ? { measure: previous.measure, field: previous.field, order: previous.order, limit: previous.limit }
         : { measure: 'count' as const });
     // "How many …?" asks for one count: a breakdown is kept only when the question names one.

@@ -217,6 +217,15 @@ export function periodsOf(q: string, now = new Date(), options: { years?: boolea
     ],
     [/\bthis year\b|\bytd\b|\byear to date\b/g, () => ({ from: `${thisYear}-01-01`, to: isoDay(today) })],
     [/\blast year\b/g, () => ({ from: `${thisYear - 1}-01-01`, to: `${thisYear - 1}-12-31` })],
+    // Halves of this year: "1H", "h1", "first half" (the second, to date).
+    [
+      /\b(?:1h|h1|first half)(?: of (?:the |this )?year)?\b/g,
+      () => ({ from: `${thisYear}-01-01`, to: isoDay(monthEnd(thisYear, 5) > today ? today : monthEnd(thisYear, 5)) }),
+    ],
+    [
+      /\b(?:2h|h2|second half)(?: of (?:the |this )?year)?\b/g,
+      () => ({ from: `${thisYear}-07-01`, to: isoDay(today) }),
+    ],
     // Quarters: this one (to date), the last one, or one named ("q3", "q3 2025"), its latest that has begun.
     [
       /\bthis (?:quarter|qtr)\b|\bqtd\b|\bquarter to date\b/g,
@@ -444,6 +453,12 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
   [/\bppl\b/g, 'people'],
+  [/\b(?:souce|sorce|srouce|soucre|sourse)(s?)\b/g, 'source$1'],
+  // "MY24 or newer", "my '22": model years.
+  [/\bmy ?'?(\d{2})\b(?= (?:or|and|\+|models?|units?|cars?|vehicles?)|\+|$)/g, '20$1'],
+  [/\bexcl\.?(?= )/g, 'excluding'],
+  // "Split by salesperson, who leads": leading, not leads.
+  [/\bwho(?:'s| is)? leads\b(?=\s*(?:$|[?,.!]|the |on |in |for |now\b))/g, 'who is leading'],
   // "Last months deals": the month's, not a run of months.
   [
     /\b(last|this) (month|week|year|quarter)s'?(?= (?:deals|sales|leads|calls|units|numbers|gross|inventory|volume|total))/g,
