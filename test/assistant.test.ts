@@ -69,6 +69,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-30', fixture: fixture('assistant-unseen-30-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-31', fixture: fixture('assistant-unseen-31-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-32', fixture: fixture('assistant-unseen-32-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-33', fixture: fixture('assistant-unseen-33-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-34', fixture: fixture('assistant-unseen-34-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';
@@ -105,24 +107,41 @@ function expandSql(sql: string, now = new Date()): string {
     const year = month > today.getUTCMonth() ? today.getUTCFullYear() - 1 : today.getUTCFullYear();
     return iso(new Date(Date.UTC(year, month + (end ? 1 : 0), end ? 0 : 1)));
   };
-  return sql
-    .replaceAll('{g}', '= ANY($1::uuid[])')
-    .replaceAll('{lot}', "v.status IN ('available','pending','in_transit')")
-    .replaceAll('{dol}', "((COALESCE(v.sold_at, now()) AT TIME ZONE 'UTC')::date - v.date_in_stock)")
-    .replaceAll('{today}', iso(today))
-    .replace(/\{ago:(\d+)\}/g, (_match, days) => iso(new Date(today.getTime() - Number(days) * 86_400_000)))
-    .replaceAll('{month_start}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))))
-    .replaceAll('{last_month_start}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1))))
-    .replaceAll('{last_month_end}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0))))
-    .replaceAll('{year_start}', `${today.getUTCFullYear()}-01-01`)
-    .replaceAll('{week_start}', iso(new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * 86_400_000)))
-    .replaceAll('{last_week_start}', iso(new Date(today.getTime() - (((today.getUTCDay() + 6) % 7) + 7) * 86_400_000)))
-    .replaceAll('{last_week_end}', iso(new Date(today.getTime() - (((today.getUTCDay() + 6) % 7) + 1) * 86_400_000)))
-    .replaceAll('{last_year_start}', `${today.getUTCFullYear() - 1}-01-01`)
-    .replaceAll('{last_year_end}', `${today.getUTCFullYear() - 1}-12-31`)
-    .replaceAll('{sold}', "(l.sale_id IS NOT NULL OR l.status = 'sold')")
-    .replace(/\{month_(start|end):(\d{1,2})\}/g, (_match, end, number) => namedMonth(Number(number) - 1, end === 'end'))
-    .replaceAll('{days_to_sell}', "((v.sold_at AT TIME ZONE 'UTC')::date - v.date_in_stock)");
+  return (
+    sql
+      .replaceAll('{g}', '= ANY($1::uuid[])')
+      .replaceAll('{lot}', "v.status IN ('available','pending','in_transit')")
+      .replaceAll('{dol}', "((COALESCE(v.sold_at, now()) AT TIME ZONE 'UTC')::date - v.date_in_stock)")
+      .replaceAll('{today}', iso(today))
+      .replace(/\{ago:(\d+)\}/g, (_match, days) => iso(new Date(today.getTime() - Number(days) * 86_400_000)))
+      .replaceAll('{month_start}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))))
+      .replaceAll('{last_month_start}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1))))
+      .replaceAll('{last_month_end}', iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 0))))
+      .replaceAll('{year_start}', `${today.getUTCFullYear()}-01-01`)
+      .replaceAll('{week_start}', iso(new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * 86_400_000)))
+      .replaceAll(
+        '{last_week_start}',
+        iso(new Date(today.getTime() - (((today.getUTCDay() + 6) % 7) + 7) * 86_400_000)),
+      )
+      .replaceAll('{last_week_end}', iso(new Date(today.getTime() - (((today.getUTCDay() + 6) % 7) + 1) * 86_400_000)))
+      .replaceAll('{last_year_start}', `${today.getUTCFullYear() - 1}-01-01`)
+      .replaceAll('{last_year_end}', `${today.getUTCFullYear() - 1}-12-31`)
+      .replaceAll('{sold}', "(l.sale_id IS NOT NULL OR l.status = 'sold')")
+      .replace(/\{month_(start|end):(\d{1,2})\}/g, (_match, end, number) =>
+        namedMonth(Number(number) - 1, end === 'end'),
+      )
+      .replaceAll(
+        '{quarter_start}',
+        iso(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - (today.getUTCMonth() % 3), 1))),
+      )
+      // A quarter named without a year ("q3"): its latest that has begun.
+      .replace(/\{q_(start|end):([1-4])\}/g, (_match, end, number) => {
+        const first = (Number(number) - 1) * 3;
+        const year = first > today.getUTCMonth() ? today.getUTCFullYear() - 1 : today.getUTCFullYear();
+        return iso(new Date(Date.UTC(year, end === 'end' ? first + 3 : first, end === 'end' ? 0 : 1)));
+      })
+      .replaceAll('{days_to_sell}', "((v.sold_at AT TIME ZONE 'UTC')::date - v.date_in_stock)")
+  );
 }
 
 /** The unit of an expected figure's last decimal place (0.1 for 58.2); whole numbers count to the cent. */

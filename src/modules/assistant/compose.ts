@@ -86,6 +86,8 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     if (f.source) parts.push(`from ${f.source}`);
     if (f.sources?.length) parts.push(`from ${f.sources.join(' or ')}`);
     if (f.exclude_source?.length) parts.push(`not from ${f.exclude_source.join(' or ')}`);
+    if (f.source_category?.length)
+      parts.push(`from ${list(f.source_category.map((kind) => kind.replaceAll('_', ' ')))} sources`);
     if (f.price_min !== undefined && f.price_max !== undefined)
       parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
     else if (f.price_max !== undefined) parts.push(`at ${dollars(f.price_max)} or less`);

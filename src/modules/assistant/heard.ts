@@ -39,7 +39,8 @@ export function rateOf(q: string, subject: Subject): string | null {
   if (subject === 'calls') {
     if (/\bmiss(?:ed)? rate\b/.test(q) || asked('miss|missed|unanswered')) return 'missed';
     if (/\b(?:voice ?mail|vm) rate\b/.test(q) || asked('voice ?mails?|vms?')) return 'voicemail';
-    if (/\banswer(?:ed|ing)? rate\b|\bpick ?up rate\b/.test(q) || asked('answer|answered|picked up')) return 'answered';
+    if (/\banswer(?:ed|ing)? rate\b|\bpick ?up rate\b/.test(q) || asked('answer|answered|picked up|pick up'))
+      return 'answered';
   }
   return null;
 }
@@ -83,6 +84,15 @@ export const namesRooftop = (word: string) =>
     `\\b${escape(word)}\\s+(?:(?:and|&|\\+|or|,)\\s+[a-z]+\\s+)?(?:stores?|dealerships?|rooftops?|locations?|lot|site)\\b|\\b(?:at|over at|out at) (?:the )?${escape(word)}\\b(?! (?:vehicles|cars|units|trucks|suvs|models?|sedans))`,
   );
 
+const SOURCE_KINDS: Array<[RegExp, string]> = [
+  [
+    /\b(?:3rd|third)[- ]party(?: (?:sites?|listings?|listing sites?|sources?|portals?))?\b|\blisting (?:sites|portals)\b/,
+    'third_party_listing',
+  ],
+  [/\bpaid search\b|\bppc\b|\bsem\b/, 'paid_search'],
+  [/\bsocial(?: media)?\b/, 'social'],
+];
+
 /** Where, when and from which sources: what leads and calls both filter on. */
 const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
   'dealer_id',
@@ -91,6 +101,7 @@ const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
   'source',
   'sources',
   'exclude_source',
+  'source_category',
 ];
 
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
@@ -148,6 +159,8 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return `the sources ${list(value)}`;
     case 'exclude_source':
       return `leaving out ${list(value)}`;
+    case 'source_category':
+      return `sources of the kind ${list(value)}`;
     case 'department':
       return `the ${value} department`;
     case 'gross_min':
@@ -404,6 +417,9 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
 
   const source = sourcesOf(q, vocabulary.sources).names[0];
   if (source) filters.source = source;
+  // "3rd party sites", "social", "paid search": a kind of source.
+  const kinds = SOURCE_KINDS.filter(([pattern]) => pattern.test(q)).map(([, kind]) => kind);
+  if (kinds.length && !vehicles) filters.source_category = kinds;
   const salesperson = salespersonNamed(q, vocabulary.salespeople);
   if (salesperson) filters.salesperson = salesperson;
 
@@ -411,7 +427,10 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     ...(/\bmiss(?:ed|ing)?\b|\bunanswered\b|\bdid(?:n't| not) (?:answer|pick up)\b|\bno answer\b/.test(q)
       ? ['missed']
       : []),
-    ...(/\banswered\b|\bpicked up\b/.test(q) && !/\bunanswered\b/.test(q) ? ['answered'] : []),
+    ...(/\banswered\b|\bpicked up\b|\bdid (?:somebody|someone|anybody|anyone|we) (?:actually )?pick up\b/.test(q) &&
+    !/\bunanswered\b/.test(q)
+      ? ['answered']
+      : []),
     ...(/\bvoice ?mails?\b|\bvms?\b|\bv ?mail\b|\bleft a message\b/.test(q) ? ['voicemail'] : []),
   ];
   if (subject === 'calls') {

@@ -12,6 +12,7 @@ import {
 import { LEAD_SOLD_SQL, LEAD_STATUSES, leadFilterSql, type LeadFilters } from '../leads/leads.filters';
 import { callFilterSql, type CallFilters } from '../calls/calls.filters';
 import { saleFilterSql, type SaleFilters } from '../sales/sales.filters';
+import { SOURCE_CATEGORIES } from '../sources/sources.service';
 
 /**
  * The assistant's structured queries: what both engines (the built-in one and a provider's tool
@@ -78,6 +79,8 @@ export interface QueryFilters {
   sources?: string[];
   /** Leads and calls: canonical sources left out ("exclude walk-ins"); rows with no source stay. */
   exclude_source?: string[];
+  /** Leads and calls: the kind of their source ("third-party sites": third_party_listing). */
+  source_category?: string[];
   /** Calls: the department called (sales, service, parts). */
   department?: string;
   /** Deals: a bound on their gross ("over 4k total gross"), of `gross_field` (total gross unless named). */
@@ -292,6 +295,11 @@ export const QUERY_SCHEMA = {
           enum: ['front_gross', 'back_gross', 'total_gross'],
           description: 'Deals: which gross gross_min and gross_max bound (default total_gross).',
         },
+        source_category: {
+          type: 'array',
+          items: { type: 'string', enum: SOURCE_CATEGORIES },
+          description: 'Leads and calls: the kind of source ("third-party sites": third_party_listing).',
+        },
         exclude_source: {
           type: 'array',
           items: { type: 'string' },
@@ -317,6 +325,7 @@ const LIST_FILTERS = [
   'sources',
   'exclude_make',
   'exclude_source',
+  'source_category',
 ] as const;
 /** The ranges a vehicle question may bound: price, model year, mileage, days on the lot. */
 export const VEHICLE_RANGE_FILTERS = [
@@ -611,6 +620,11 @@ function anySourceSql(alias: 'l' | 'c', filters: QueryFilters): Prisma.Sql[] {
   return [
     ...(filters.sources?.length
       ? [Prisma.sql`${column} IN (SELECT id FROM sources WHERE name = ANY(${filters.sources}::citext[]))`]
+      : []),
+    ...(filters.source_category?.length
+      ? [
+          Prisma.sql`${column} IN (SELECT id FROM sources WHERE category::text = ANY(${filters.source_category}::text[]))`,
+        ]
       : []),
     ...(filters.exclude_source?.length
       ? [

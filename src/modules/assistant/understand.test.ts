@@ -1699,6 +1699,63 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a thirty-third and a thirty-fourth set written apart from the rules found it missing', () => {
+    // Pivots between subjects keep the place and period; "how many did each salesperson get" stays with leads.
+    const [, each, calls, missed, deals] = chain([
+      'how many leads did westside get this mnth',
+      'how many did each salesperson get',
+      'ok and calls there?',
+      'how many of em were missed',
+      'now deals',
+    ]);
+    expect(each).toMatchObject({ subject: 'leads', group_by: 'salesperson', filters: { dealer_id: ['sfw'] } });
+    expect(calls).toMatchObject({ subject: 'calls', filters: { dealer_id: ['sfw'], from: '2026-11-01' } });
+    expect(missed).toMatchObject({ subject: 'calls', filters: { status: ['missed'] } });
+    expect(deals).toMatchObject({ subject: 'sales', filters: { dealer_id: ['sfw'], from: '2026-11-01' } });
+    expect(read('which salesperson has the highest avg front this month?')).toMatchObject({
+      measure: 'average',
+      field: 'front_gross',
+      group_by: 'salesperson',
+    });
+    // "Top 3", "bottom 2": rankings of so many, also as a follow-up in another period.
+    const [top, bottom] = chain(['top 3 reps by units mtd', 'who were the bottom 2 last month']);
+    expect(top).toMatchObject({ group_by: 'salesperson', ranked: true, limit: 3 });
+    expect(bottom).toMatchObject({ limit: 2, order: 'asc', filters: { from: '2026-10-01', to: '2026-10-31' } });
+    expect(read('bottom 2 stores by close rate this month')).toMatchObject({ measure: 'rate', order: 'asc', limit: 2 });
+    expect(read('most common colour on used stock?')).toMatchObject({ group_by: 'color' });
+    expect(understand('units sold this month vs last', vocabulary, null, NOW)).toMatchObject({
+      compareWith: { range: { from: '2026-10-01', to: '2026-10-31' } },
+    });
+    expect(read('show me the used cars that have been sitting on the lot the longest')).toMatchObject({
+      measure: 'list',
+      limit: 10,
+    });
+    expect(read('what % of all our calls did somebody actually pick up this month')).toMatchObject({
+      measure: 'rate',
+      field: 'answered',
+    });
+    expect(read('where are our leads coming from? last 90 days')).toMatchObject({ group_by: 'source' });
+    const [, soldOfThose] = chain(['leads last 90 days', 'ok which source actually sold the most cars out of those']);
+    expect(soldOfThose).toMatchObject({ subject: 'leads', group_by: 'source', filters: { status: ['sold'] } });
+    // A kind of source: "3rd party sites"; "by site" after it is by source.
+    const [share, bySite] = chain(['share of leads from 3rd party sites this month?', 'break that down by site']);
+    expect(share).toMatchObject({ share: true, filters: { source_category: ['third_party_listing'] } });
+    expect(bySite).toMatchObject({ group_by: 'source', filters: { source_category: ['third_party_listing'] } });
+    expect(
+      understand('is it smarter to floorplan used inventory or pay cash for it?', vocabulary, null, NOW),
+    ).toMatchObject({
+      declined: true,
+    });
+    expect(
+      understand(
+        'how much are we into our used cars on average vs what we are asking? like our acquisition cost',
+        vocabulary,
+        null,
+        NOW,
+      ),
+    ).toMatchObject({ query: null });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

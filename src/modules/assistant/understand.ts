@@ -142,7 +142,7 @@ function measureOf(
   })();
   // "Which ones have been sitting the longest": several, longest first; "which one" is the extreme.
   const several =
-    /\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b/.test(
+    /\b(?:show|list|give|pull up|bring up)(?: me| us)? (?:the |our |all )?(?:[a-z]+ ){0,2}(?:cars|vehicles|units|trucks|suvs|sedans|ones)\b|\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b/.test(
       q,
     );
   const vehicles = subject === 'vehicles';
@@ -314,7 +314,7 @@ function fieldOf(q: string, subject: Subject): string | undefined {
 const FIGURE_WORDS = new Set(
   [
     'price priced pricing asking sale sales selling sold sell deal size amount dollar value worth revenue gross grossed',
-    'grossing front back end profit pvr asp day age aging aged time lot stock inventory turn mileage mile odometer',
+    'grossing front back end profit pvr asp average avg mean day age aging aged time lot stock inventory turn mileage mile odometer',
     'year model call length duration talk lead source number count unit car vehicle store rooftop dealership location',
     'salesperson salespeople volume a an the our my their your its all overall current new used certified',
     // As dealers say them: "frontend", "odo", "listed", "old".
@@ -389,7 +389,9 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (/\b(?:by|per|each)\s+(?:body(?: style)?|type of vehicle|vehicle type)\b/.test(q)) return 'body_style';
   if (/\b(?:by|per|each)\s+trims?\b|\bwhich trims?\b|\btrim levels?\b/.test(q) && subject === 'vehicles') return 'trim';
   if (
-    /\b(?:by|per|each)\s+colou?rs?\b|\b(?:what|which) colou?rs?\b|\bcolou?r (?:breakdown|mix|split)\b/.test(q) &&
+    /\b(?:by|per|each)\s+colou?rs?\b|\b(?:what|which) colou?rs?\b|\bmost (?:common|popular) colou?rs?\b|\bcolou?r (?:breakdown|mix|split)\b/.test(
+      q,
+    ) &&
     subject === 'vehicles'
   )
     return 'color';
@@ -405,7 +407,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'contract_type';
   if (
-    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:lead |marketing |ad |advertising |traffic )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* come from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:lead |marketing |ad |advertising |traffic )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* (?:come|comes|came|coming) from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
@@ -609,7 +611,11 @@ const SOURCES_LEFT_OUT =
 const ONE_PERIOD = 'the comparison with another period (I give one period)';
 
 /** "Top 3 sources": a ranking of so many. */
-const topOf = (measured: ReturnType<typeof measureOf>) => (measured?.limit ? { limit: measured.limit } : {});
+const topOf = (measured: ReturnType<typeof measureOf>, q = '') => {
+  const named = /\b(?:top|bottom|best|worst|first) (\d{1,2})\b/.exec(q)?.[1];
+  const limit = named ? Number(named) : measured?.limit;
+  return limit ? { limit } : {};
+};
 
 /** A question said to be about something else: "ok diff question", "new topic", "switching gears". */
 const FRESH =
@@ -766,7 +772,17 @@ export function understand(
     readAs === 'sales' &&
     previous?.subject === 'leads' &&
     (FOLLOW_UP.test(q) || q.split(' ').length <= 5) &&
-    !/\b(?:deals?|sales|units|cars|vehicles|revenue|gross|leases?)\b/.test(subjectText);
+    (!/\b(?:deals?|sales|units|cars|vehicles|revenue|gross|leases?)\b/.test(subjectText) ||
+      // "Which source sold the most cars out of those" after leads: those leads.
+      /\bout of (?:those|these|them|em)\b/.test(q));
+  // "How many did each salesperson get" after leads: the leads, by their salesperson.
+  const leadsBySalesperson =
+    readAs === 'sales' &&
+    previous?.subject === 'leads' &&
+    /\bsalespe|\breps?\b|\bsales ?(?:people|guys|team)\b/.test(q) &&
+    !/\b(?:deals?|sales(?! ?(?:people|guys|team|person))|sold|units|cars|vehicles|revenue|gross|leases?|delivered)\b/.test(
+      subjectText,
+    );
   // "How many of those are still sitting in new status" after leads: "sitting" alone does not make it vehicles.
   const stillPrevious =
     readAs === 'vehicles' &&
@@ -781,7 +797,7 @@ export function understand(
     !/\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|priced?|prices|mileage|miles)\b/.test(subjectText);
   // "Same question for ford + chevy": the last question again, its subject kept.
   const sameQuestion = previous !== null && /\bsame (?:question|q|thing) (?:for|at|about|with)\b/.test(q);
-  const explicitSubject = soldOfLeads ? 'leads' : stillPrevious || sameQuestion ? null : readAs;
+  const explicitSubject = soldOfLeads ? 'leads' : stillPrevious || sameQuestion || leadsBySalesperson ? null : readAs;
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
@@ -1026,9 +1042,18 @@ export function understand(
   if (measured?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales')
     unused.push(`a dollar total (${SUBJECT_NOUN[subject]} have no dollar amount; I counted them)`);
   // "The 3rd party sites (cars.com, cargurus, autotrader) combined": the sources together, not side by side.
-  // "Honda vs chevy who sold more": the rooftops compared, not their salespeople.
+  // "Honda vs chevy who sold more": the rooftops compared, not their salespeople. "By site" after third-party
+  // sites is by source.
+  const siteIsSource =
+    group === 'dealer' &&
+    /\bby (?:site|website)s?\b/.test(q) &&
+    !!(heard.source_category ?? (previous?.subject === subject ? previous.filters.source_category : undefined));
   const grouping =
-    (group === 'salesperson' && versus === 'dealer' && !SALESPEOPLE_NAMED.test(q) ? versus : group) ??
+    (siteIsSource
+      ? 'source'
+      : group === 'salesperson' && versus === 'dealer' && !SALESPEOPLE_NAMED.test(q)
+        ? versus
+        : group) ??
     versus ??
     (comparedSources && !/\b(?:combined|together|altogether|in total|overall|sites)\b/.test(q) ? 'source' : null);
   // "The lead funnel - new, contacted, appt, showed, sold, lost": the statuses named are the breakdown's rows.
@@ -1066,7 +1091,7 @@ export function understand(
     const last =
       previous.share &&
       ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) || grouping !== null) &&
-      !/\b(?:those|these|them|'?em|ones|they)\b/.test(q)
+      !/\b(?:those|these|them|'?em|ones|they|that)\b/.test(q)
         ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
         : previous.filters;
     const { status: _status, ...unrated } = last;
@@ -1110,8 +1135,15 @@ export function understand(
     ]);
     const base = pickFilters(widened, (key) => !leftOpen.has(key) || key in heard);
     // "Top 3 only" after a ranking: the same ranking, its first three.
-    const topN = /^(?:ok |and |so |just |only )?(?:the |show )?(?:top|best|bottom|worst|first) (\d{1,2})\b/.exec(q);
-    if (sameSubject && previous.group_by && !grouping && topN && Object.keys(heard).length === 0)
+    const topN = /\b(?:top|best|bottom|worst|first) (\d{1,2})\b/.exec(q);
+    if (
+      sameSubject &&
+      previous.group_by &&
+      !grouping &&
+      topN &&
+      !/\b(?:ones|which|longest|oldest|newest|cheapest|priciest)\b/.test(q) &&
+      (Object.keys(heard) as Array<keyof QueryFilters>).every((key) => PLACE_AND_PERIOD.includes(key))
+    )
       return {
         followUp: true,
         unused,
@@ -1120,7 +1152,7 @@ export function understand(
           ranked: true,
           limit: Number(topN[1]),
           ...(/\b(?:bottom|worst)\b/.test(q) ? { order: 'asc' as const } : {}),
-          filters: base,
+          filters: { ...base, ...filters },
         },
       };
     // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
@@ -1230,7 +1262,7 @@ export function understand(
             : measure),
         ...share,
         ...(grouping
-          ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true, ...topOf(measured) } : {}) }
+          ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true, ...topOf(measured, q) } : {}) }
           : keepGroup && sameSubject && previous.group_by && measure.measure !== 'list'
             ? { group_by: previous.group_by, ...(previous.ranked ? { ranked: true } : {}) }
             : {}),
@@ -1279,7 +1311,7 @@ export function understand(
       : undefined;
   if (rankedBy && !RANKED_BY_COUNT.test(rankedBy))
     unused.push(`the ranking by "${rankedBy}" (I ranked by how many; I rank by gross or sale price too)`);
-  const ranked = grouping && RANKING.test(q) ? { ranked: true, ...topOf(measured) } : {};
+  const ranked = grouping && RANKING.test(q) ? { ranked: true, ...topOf(measured, q) } : {};
   // "Which store has the fewest leads?", "worst close rate by salesperson": the low end of the ranking.
   if (grouping && /\b(?:fewest|least|lowest|worst|bottom|slowest)\b/.test(q))
     return {

@@ -402,7 +402,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not value vehicles; I report what your data holds',
   ],
   [
-    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve)|what(?:'s|s| is) better|which (?:one |of them )?is better|better (?:for|choice|option|buy)|family of)\b/,
+    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve)|what(?:'s|s| is) better|which (?:one |of them )?is better|is it (?:smarter|better|wiser|cheaper) to|smarter to|better (?:for|choice|option|buy)|family of)\b/,
     'I do not give advice; I answer questions about your data',
   ],
   // "What's a good pay plan for BDC reps?": a judgement asked for, not a figure of theirs.
@@ -453,6 +453,12 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
   [/\bppl\b/g, 'people'],
+  [/\b(?:thoes|thos|tose|thse)\b/g, 'those'],
+  // "This month vs last": last month.
+  [
+    /\bthis (month|week|year|quarter) (vs\.?|versus|compared to|compared with|against) last\b(?! (?:month|week|year|quarter)\b)/g,
+    'this $1 $2 last $1',
+  ],
   [/\b(?:souce|sorce|srouce|soucre|sourse)(s?)\b/g, 'source$1'],
   // "MY24 or newer", "my '22": model years.
   [/\bmy ?'?(\d{2})\b(?= (?:or|and|\+|models?|units?|cars?|vehicles?)|\+|$)/g, '20$1'],
@@ -749,6 +755,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\b(?:bdc |call |phone )?agents?\b.*\bcalls?\b|\bcalls?\b.*\b(?:bdc |call |phone )?agents?\b|\bwho (?:made|placed|took|dialed|answered) (?:the )?(?:most )?(?:calls|the phones?)\b/,
     'the data holds no one who made or took a call; I read calls by rooftop, source, status and direction',
+  ],
+  [
+    /\bacquisition cost|\bcost basis\b|\bhow much (?:are|r) we into\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bbook value\b|\bacv\b/,
+    'the data holds no acquisition cost (what a vehicle cost us); I read its asking price',
   ],
   [
     /\bhow many (?:texts|text messages|sms(?: messages)?|e-?mails|messages)\b|\b(?:texts|text messages|sms|e-?mails) (?:did|does|do|have|has|were|was) (?:[a-z]+ ){0,3}(?:send|sent|reply|replied)\b|\b(?:texts|text messages|e-?mails) sent\b/,
