@@ -1756,6 +1756,31 @@ describe('follow-ups that order, narrow, compare or act', () => {
     ).toMatchObject({ query: null });
   });
 
+  it('reads what a thirty-fifth set written apart from the rules found it missing', () => {
+    const [stores, used] = chain([
+      'Could you tell me how many vehicles we currently have in stock at each of our four locations?',
+      'And how many of those are used vehicles?',
+    ]);
+    expect(stores).toMatchObject({ group_by: 'dealer' });
+    // "How many of those" after a breakdown is of each of its rows.
+    expect(used).toMatchObject({ group_by: 'dealer', filters: { condition: ['used'] } });
+    expect(read('Which lead source brought in the most phone calls last month?')).toMatchObject({
+      subject: 'calls',
+      group_by: 'source',
+    });
+    expect(
+      read('For the vehicles we sold in the last 90 days, what was the average number of days from stock-in to sale?'),
+    ).toMatchObject({ subject: 'vehicles', measure: 'average', field: 'days_to_sell' });
+    expect(
+      understand(
+        'In your opinion, which is the better brand to stock more of, Toyota or Honda?',
+        vocabulary,
+        null,
+        NOW,
+      ),
+    ).toMatchObject({ declined: true });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

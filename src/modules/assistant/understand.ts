@@ -73,7 +73,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   // "Which lead source had the most missed ones": calls missed, whatever the source is called.
   if (
     /\blead sources?\b/.test(q) &&
-    /\bmissed\b|\bunanswered\b|\bvoice ?mails?\b|\bpicked up\b|\btalk time\b/.test(q) &&
+    /\bmissed\b|\bunanswered\b|\bvoice ?mails?\b|\bpicked up\b|\btalk time\b|\b(?:phone )?calls\b/.test(q) &&
     !/\bleads\b|\binquir|\bclose rate\b|\bconver|\bappointments?\b/.test(q)
   )
     return 'calls';
@@ -374,7 +374,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (subject === 'vehicles' && /\b(?:by|per|each)\s+(?:model\s+)?years?\b|\bwhich (?:model )?years\b/.test(q))
     return 'year';
   if (
-    /\b(?:by|per|each|every|across(?! all)|between|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\b(?:which|what) (?:of (?:our|the|all)(?: (?:\d|four|all))? )?(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with|do|did|are|were) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
+    /\b(?:by|per|each|every|across(?! all)|between|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:(?:\d|two|three|four|five|six|all)\s+)?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b|\b(?:stores|rooftops|dealerships|locations) (?:by|ranked)\b|\bcompare\b.*\b(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\b(?:which|what) (?:of (?:our|the|all)(?: (?:\d|four|all))? )?(?:stores?|rooftops?|dealers?|dealerships?|locations?)\b|\bstore by store\b|\b(?:vs\.?|versus|against|to|with|do|did|are|were) (?:the |all the |our )?(?:other|rest of the|rest of our) (?:stores?|rooftops?|dealers?|dealerships?|locations?)\b/.test(
       q,
     )
   )
@@ -1209,7 +1209,12 @@ export function understand(
         figureAlone ||
         // "Close rate for each?" after a breakdown: each of its rows.
         /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b|\b(?:for|of|at|in) each\b/.test(q)) &&
-      !(measured?.measure === 'count' && /\bhow many\b|\bnumber of\b/.test(q) && !/\beach\b/.test(q)) &&
+      // "And how many of those are used vehicles?" after stock by store: of each row.
+      !(
+        measured?.measure === 'count' &&
+        /\bhow many\b|\bnumber of\b/.test(q) &&
+        !/\beach\b|\bof (?:those|these|them|em)\b/.test(q)
+      ) &&
       !oneRow;
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
     // "And how many were leases": a part of the last answer's rows, counted with its share of them.

@@ -402,7 +402,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not value vehicles; I report what your data holds',
   ],
   [
-    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve)|what(?:'s|s| is) better|which (?:one |of them )?is better|is it (?:smarter|better|wiser|cheaper) to|smarter to|better (?:for|choice|option|buy)|family of)\b/,
+    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve)|what(?:'s|s| is) better|which (?:one |of them )?is better|is it (?:smarter|better|wiser|cheaper) to|smarter to|in (?:your|ur) opinion|is the better|better (?:for|choice|option|buy)|family of)\b/,
     'I do not give advice; I answer questions about your data',
   ],
   // "What's a good pay plan for BDC reps?": a judgement asked for, not a figure of theirs.
@@ -715,7 +715,7 @@ export const NEGATED =
  * "how fast do trucks sell", "our turn on used"): a sold vehicle's days from stock-in to sale.
  */
 export const DAYS_TO_SELL =
-  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes) to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) /;
+  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes) to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) |\b(?:days? )?from stock[- ]?in to (?:sale|sold|selling)\b/;
 
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
