@@ -93,8 +93,19 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     else if (f.price_max !== undefined) parts.push(`at ${dollars(f.price_max)} or less`);
     else if (f.price_min !== undefined) parts.push(`at ${dollars(f.price_min)} or more`);
     const gross = (f.gross_field ?? 'total_gross').replace('_', ' ');
-    if (f.gross_min !== undefined) parts.push(`with ${gross} of ${dollars(f.gross_min)} or more`);
-    if (f.gross_max !== undefined) parts.push(`with ${gross} of ${dollars(f.gross_max)} or less`);
+    // "Over 4k" is a bound a cent past it, said as the question said it.
+    if (f.gross_min !== undefined)
+      parts.push(
+        Number.isInteger(f.gross_min)
+          ? `with ${gross} of ${dollars(f.gross_min)} or more`
+          : `with ${gross} over ${dollars(f.gross_min - 0.01)}`,
+      );
+    if (f.gross_max !== undefined)
+      parts.push(
+        Number.isInteger(f.gross_max)
+          ? `with ${gross} of ${dollars(f.gross_max)} or less`
+          : `with ${gross} under ${dollars(f.gross_max + 0.01)}`,
+      );
     if (query.subject === 'calls' && f.duration_min !== undefined)
       parts.push(
         `of at least ${f.duration_min % 60 === 0 && f.duration_min > 0 ? `${f.duration_min / 60} min` : `${f.duration_min} s`}`,

@@ -1533,6 +1533,8 @@ describe('follow-ups that order, narrow, compare or act', () => {
     ]);
     // "Per deal" after a total is the same figure, averaged; "delivered the most" counts deals.
     expect(perDeal).toMatchObject({ measure: 'average', field: 'total_gross', filters: { from: '2026-10-01' } });
+    const [, workedOut] = chain(['deals last month', 'what does that work out to per deal in total gross']);
+    expect(workedOut).toMatchObject({ measure: 'average', field: 'total_gross', filters: { from: '2026-10-01' } });
     expect(delivered).toMatchObject({ measure: 'count', group_by: 'dealer', ranked: true });
     expect(
       read(
