@@ -57,6 +57,17 @@ export function period(from: string | undefined, to: string | undefined): string
   return null;
 }
 
+/**
+ * A bound on money as the question said it: "at $30,000 or less", or "under $30,000" for a strict bound
+ * (read as a cent inside it: "over 4k" is 4,000.01 or more).
+ */
+const moneyBound = (value: number, side: 'min' | 'max', lead: 'at' | 'of') =>
+  Number.isInteger(value)
+    ? `${lead} ${dollars(value)} or ${side === 'min' ? 'more' : 'less'}`
+    : side === 'min'
+      ? `over ${dollars(value - 0.01)}`
+      : `under ${dollars(value + 0.01)}`;
+
 /** "used white Toyota SUVs under $30,000 at Summit Toyota North"; "deals by Sam Lee, 1–22 November 2026". */
 export function describe(query: AssistantQuery, dealerNames: Map<string, string>, plural = true): string {
   const f = query.filters;
@@ -93,19 +104,8 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     else if (f.price_max !== undefined) parts.push(`at ${dollars(f.price_max)} or less`);
     else if (f.price_min !== undefined) parts.push(`at ${dollars(f.price_min)} or more`);
     const gross = (f.gross_field ?? 'total_gross').replace('_', ' ');
-    // "Over 4k" is a bound a cent past it, said as the question said it.
-    if (f.gross_min !== undefined)
-      parts.push(
-        Number.isInteger(f.gross_min)
-          ? `with ${gross} of ${dollars(f.gross_min)} or more`
-          : `with ${gross} over ${dollars(f.gross_min - 0.01)}`,
-      );
-    if (f.gross_max !== undefined)
-      parts.push(
-        Number.isInteger(f.gross_max)
-          ? `with ${gross} of ${dollars(f.gross_max)} or less`
-          : `with ${gross} under ${dollars(f.gross_max + 0.01)}`,
-      );
+    if (f.gross_min !== undefined) parts.push(`with ${gross} ${moneyBound(f.gross_min, 'min', 'of')}`);
+    if (f.gross_max !== undefined) parts.push(`with ${gross} ${moneyBound(f.gross_max, 'max', 'of')}`);
     if (query.subject === 'calls' && f.duration_min !== undefined)
       parts.push(
         `of at least ${f.duration_min % 60 === 0 && f.duration_min > 0 ? `${f.duration_min / 60} min` : `${f.duration_min} s`}`,
@@ -138,14 +138,8 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
   if (f.exclude_make?.length) parts.push(`other than ${list(f.exclude_make)}`);
   if (f.price_min !== undefined && f.price_max !== undefined)
     parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
-  else if (f.price_max !== undefined)
-    parts.push(
-      Number.isInteger(f.price_max) ? `at ${dollars(f.price_max)} or less` : `under ${dollars(f.price_max + 0.01)}`,
-    );
-  else if (f.price_min !== undefined)
-    parts.push(
-      Number.isInteger(f.price_min) ? `at ${dollars(f.price_min)} or more` : `over ${dollars(f.price_min - 0.01)}`,
-    );
+  else if (f.price_max !== undefined) parts.push(moneyBound(f.price_max, 'max', 'at'));
+  else if (f.price_min !== undefined) parts.push(moneyBound(f.price_min, 'min', 'at'));
   if (f.days_on_lot_min !== undefined)
     parts.push(f.days_on_lot_min > 0 ? `on the lot more than ${f.days_on_lot_min - 1} days` : 'on the lot');
   if (f.days_on_lot_max !== undefined) parts.push(`on the lot ${f.days_on_lot_max} days or less`);

@@ -475,6 +475,7 @@ const MINE = /\bback to (?:mine|ours|our (?:store|rooftop))\b|\bmy (?:store|roof
 const ME =
   /\b(?:to me|for me|my (?:own )?(?:deals|leads|close rate|closing|gross|front|back|pvr|numbers|units|sales|calls)|i (?:closed|sold|did|delivered|booked)|(?:have|did) i)\b/;
 
+const EVERY_SOURCE = /\b(?:all|any|every) (?:the )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b/;
 /** "Any condition", "any colour": what the last question narrowed, left open. */
 const ANY_OF: Partial<Record<keyof QueryFilters, RegExp>> = {
   condition: /\bany condition\b|\bnew (?:and|or|&) used\b|\ball conditions\b/,
@@ -482,8 +483,8 @@ const ANY_OF: Partial<Record<keyof QueryFilters, RegExp>> = {
   model: /\bany model\b|\ball models\b/,
   body_style: /\bany (?:body|body style|type)\b/,
   // "Ok now all sources together": every source, as one.
-  source: /\b(?:all|any|every) (?:the )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b/,
-  sources: /\b(?:all|any|every) (?:the )?(?:lead )?(?:sources?|channels?|providers?|vendors?)\b/,
+  source: EVERY_SOURCE,
+  sources: EVERY_SOURCE,
 };
 
 /** The filters whose keys `keep` accepts. */
