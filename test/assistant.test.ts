@@ -72,6 +72,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-33', fixture: fixture('assistant-unseen-33-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-34', fixture: fixture('assistant-unseen-34-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-35', fixture: fixture('assistant-unseen-35-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-36', fixture: fixture('assistant-unseen-36-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

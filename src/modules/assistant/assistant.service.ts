@@ -70,6 +70,7 @@ export async function vocabularyOf(caller: Caller): Promise<Vocabulary> {
       SELECT DISTINCT 'make' AS kind, make::text AS term FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
       UNION SELECT DISTINCT 'model', model::text FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
       UNION SELECT DISTINCT 'body', body_style::text FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[]) AND body_style IS NOT NULL
+      UNION SELECT DISTINCT 'trim', trim FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[]) AND trim IS NOT NULL
       UNION SELECT DISTINCT 'person', salesperson FROM sales WHERE dealer_group_id = ANY(${groups}::uuid[])
       UNION SELECT DISTINCT 'person', assignee FROM leads WHERE dealer_group_id = ANY(${groups}::uuid[]) AND assignee IS NOT NULL`),
     caller.db.source.findMany({ where: { dealerGroupId: { in: groups } }, select: { name: true } }),
@@ -80,6 +81,7 @@ export async function vocabularyOf(caller: Caller): Promise<Vocabulary> {
     makes: of('make'),
     models: of('model'),
     bodyStyles: of('body'),
+    trims: of('trim'),
     sources: sources.map((source) => source.name),
     // One person however the DMS spells the name.
     salespeople: [...new Map(of('person').map((name) => [name.toLowerCase(), name] as const)).values()],

@@ -94,6 +94,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     else if (f.year_max !== undefined && f.year_min !== f.year_max)
       parts.push(`for model year ${f.year_max} or earlier`);
     if (f.salesperson) parts.push(query.subject === 'sales' ? `by ${f.salesperson}` : `assigned to ${f.salesperson}`);
+    if (query.subject === 'leads' && f.unassigned) parts.push('with no salesperson assigned');
     if (f.source) parts.push(`from ${f.source}`);
     if (f.sources?.length) parts.push(`from ${f.sources.join(' or ')}`);
     if (f.exclude_source?.length) parts.push(`not from ${f.exclude_source.join(' or ')}`);
@@ -126,6 +127,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     ...(f.year_min && f.year_min === f.year_max ? [String(f.year_min)] : []),
     ...(f.make?.length ? [list(f.make)] : []),
     ...(f.model?.length ? [list(f.model)] : []),
+    ...(f.trim?.length ? [list(f.trim)] : []),
   ];
   const body = f.body_style?.length
     ? list([

@@ -12,6 +12,7 @@ import {
   amount,
   escape,
   modelsNamed,
+  trimsNamed,
   normalize,
   periodsOf,
   withoutPeriods,
@@ -104,6 +105,10 @@ const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
   'source_category',
 ];
 
+/** Leads assigned to no one: "any w no salesperson", "unassigned", "nobody's on it". */
+export const UNASSIGNED =
+  /\b(?:no|without(?: an?)?|missing(?: an?)?|not assigned to(?: an?| any)?) (?:salesperson|salespeople|sales ?person|owner|assignee|one assigned)\b|\bunassigned\b|\bnot (?:yet )?assigned\b|\b(?:nobody|no ?one|no body)(?:'s| is)? (?:assigned|on (?:it|them|em|those))\b/;
+
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
   vehicles: [
@@ -113,11 +118,12 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'make',
     'model',
     'color',
+    'trim',
     'status',
     'exclude_make',
     ...VEHICLE_RANGE_FILTERS,
   ],
-  leads: [...FROM_SOURCES, 'type', 'status', 'salesperson', 'make', 'model', 'year_min', 'year_max'],
+  leads: [...FROM_SOURCES, 'type', 'status', 'salesperson', 'unassigned', 'make', 'model', 'year_min', 'year_max'],
   calls: [...FROM_SOURCES, 'status', 'first_time', 'direction', 'department', 'duration_min'],
   sales: [
     'dealer_id',
@@ -177,6 +183,8 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return `the ${key} ${list(value)}`;
     case 'color':
       return `the colour ${list(value)}`;
+    case 'trim':
+      return `the trim ${list(value)}`;
     case 'body_style':
       return `the body style ${list(value)}`;
     case 'condition':
@@ -201,6 +209,8 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return key === 'days_on_lot_max' && filters.days_on_lot_min !== undefined ? null : 'the days on the lot';
     case 'first_time':
       return 'first-time callers';
+    case 'unassigned':
+      return 'no salesperson assigned';
     case 'direction':
       return `${value} calls`;
     case 'duration_min':
@@ -309,6 +319,8 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   if (makes.length) filters.make = [...new Set(makes)];
   const models = modelsNamed(withoutRooftops, vocabulary.models);
   if (models.length) filters.model = models;
+  const { trims } = trimsNamed(withoutRooftops, vocabulary);
+  if (trims.length && vehicles) filters.trim = trims;
   // "In the red" is money, not paint.
   const paint = withoutRooftops.replace(/\bin the (?:red|black)\b/g, ' ');
   const colors = COLORS.filter((color) => new RegExp(`\\b${color}\\b`).test(paint)).map((color) =>
@@ -333,6 +345,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     String.raw`\b(?:(${STRICT_ABOVE})|(${AT_LEAST})|(${STRICT_BELOW})|(${AT_MOST}))\s+(\d+)\s*(day|week|month)s?\b`,
   ).exec(aged);
   const plus = /\b(\d+)\+\s*days?\b/.exec(aged);
+  // "Trucks over 90", "units 90+": a lot's aging buckets, in days.
+  const bucket = vehicles
+    ? /\b(?:over|older than|past|more than|(?=\d+\+))\s*(45|60|90|120|150|180|365)(?:\+|\b)(?!\s*(?:k\b|grand|thousand|miles|mi\b|%|percent|[$,.\d]))/.exec(
+        aged,
+      )
+    : null;
   if (days) {
     const span = Number(days[5]) * (days[6] === 'week' ? 7 : days[6] === 'month' ? 30 : 1);
     if (days[1]) filters.days_on_lot_min = span + 1;
@@ -340,6 +358,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     else if (days[3]) filters.days_on_lot_max = span - 1;
     else filters.days_on_lot_max = span;
   } else if (plus) filters.days_on_lot_min = Number(plus[1]);
+  else if (bucket) filters.days_on_lot_min = Number(bucket[1]) + (bucket[0].endsWith('+') ? 0 : 1);
 
   // Call length ("calls over 5 minutes"), in seconds.
   const length = /\b(?:(over|longer than|more than)|(at least))\s+(\d+)\s*(min(?:ute)?s?|sec(?:ond)?s?)\b/.exec(q);
@@ -389,6 +408,16 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
       match[0].includes('$') ||
       match[4] !== undefined ||
       (money(match) >= 1000 && !(money(match) >= 1900 && money(match) <= 2100));
+    // "Civics under 20": a car's price said in thousands, as a lot says it (an upper bound only: "over 90" is
+    // days on a lot as often as money).
+    const inThousands = (match: RegExpExecArray, bound: 'min' | 'max') =>
+      vehicles &&
+      bound === 'max' &&
+      !isMoney(match) &&
+      money(match) >= 5 &&
+      money(match) <= 150 &&
+      Number.isInteger(money(match)) &&
+      !/^\s*(?:%|percent|years?|yrs?|hours?|hrs?|[a-z]+s\b)/.test(priceText.slice(match.index + match[0].length));
     // "Deals with over 4k total gross", "back end under $500": a bound on the gross, not the sale price.
     const grossOf = (match: RegExpExecArray) => {
       const after = /^\s*(?:in |of )?(?:(?:(total|front|back)(?:[- ]?end)? )?gross\b|(front|back)[- ]?end\b)/.exec(
@@ -405,7 +434,12 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
       [below, 'max'],
       [above, 'min'],
     ] as const) {
-      if (!match || !isMoney(match)) continue;
+      if (!match) continue;
+      if (inThousands(match, bound)) {
+        filters.price_max = money(match) * 1000 + (match[1] ? -0.01 : 0);
+        continue;
+      }
+      if (!isMoney(match)) continue;
       const strict = match[1] ? (bound === 'max' ? -0.01 : 0.01) : 0;
       const gross = grossOf(match);
       if (gross) {
@@ -447,6 +481,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     if (department) filters.department = department[1] ?? department[2];
   }
   if (subject === 'leads') {
+    if (UNASSIGNED.test(q)) filters.unassigned = true;
     const types = ['service', 'finance', 'trade_in'].filter((type) =>
       new RegExp(`\\b${type.replace('_', '[- ]?')}\\b`).test(q),
     );
@@ -678,6 +713,8 @@ export function unplacedQualifiers(q: string, vocabulary: Vocabulary): string[] 
       )
       .flatMap((name) => normalize(name).split(/[^a-z0-9]+/)),
   );
+  // "Trd offrd": the words that named a trim.
+  for (const trimWord of trimsNamed(q, vocabulary).words) named.add(trimWord);
   const tokens = q.split(' ').map((token) => token.replace(/^[^a-z0-9$]+|[^a-z0-9$+%]+$/g, '').replace(/'s$/, ''));
   // Each word is looked up once: a long question walks the same words again for every vehicle noun in it.
   const remembered = <T>(look: (token: string) => T) => {

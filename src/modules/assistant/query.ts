@@ -60,6 +60,8 @@ export interface QueryFilters {
   make?: string[];
   model?: string[];
   color?: string[];
+  /** Vehicles: trims ("XLE", "TRD Off-Road"). */
+  trim?: string[];
   status?: string[];
   price_min?: number;
   price_max?: number;
@@ -91,6 +93,8 @@ export interface QueryFilters {
   first_time?: boolean;
   /** Deals: who sold them; leads: who they are assigned to. */
   salesperson?: string;
+  /** Leads: assigned to no one. */
+  unassigned?: boolean;
   /** Deals: cash, finance, lease. */
   contract_type?: string[];
   /** Calls: inbound or outbound. */
@@ -238,6 +242,7 @@ export const QUERY_SCHEMA = {
         make: { type: 'array', items: { type: 'string' } },
         model: { type: 'array', items: { type: 'string' } },
         color: { type: 'array', items: { type: 'string' }, description: 'Exterior color words (white, black, …).' },
+        trim: { type: 'array', items: { type: 'string' }, description: 'Vehicles: trims (XLE, TRD Off-Road, …).' },
         status: {
           type: 'array',
           items: { type: 'string' },
@@ -285,6 +290,7 @@ export const QUERY_SCHEMA = {
         },
         first_time: { type: 'boolean', description: 'Calls from first-time callers only.' },
         salesperson: { type: 'string', description: 'Sales: who sold the deal; leads: who the lead is assigned to.' },
+        unassigned: { type: 'boolean', description: 'Leads assigned to no salesperson.' },
         contract_type: { type: 'array', items: { type: 'string', enum: ['cash', 'finance', 'lease'] } },
         direction: { type: 'string', enum: ['inbound', 'outbound'], description: 'Calls only.' },
         department: { type: 'string', description: 'Calls: the department called (sales, service, parts).' },
@@ -319,6 +325,7 @@ const LIST_FILTERS = [
   'make',
   'model',
   'color',
+  'trim',
   'status',
   'type',
   'contract_type',
@@ -371,9 +378,9 @@ export function cleanFilters(raw: unknown): QueryFilters {
       if (value !== 'front_gross' && value !== 'back_gross' && value !== 'total_gross')
         throw badInput('filters.gross_field', 'must be front_gross, back_gross or total_gross');
       filters.gross_field = value;
-    } else if (key === 'first_time') {
-      if (typeof value !== 'boolean') throw badInput('filters.first_time', 'must be true or false');
-      filters.first_time = value;
+    } else if (key === 'first_time' || key === 'unassigned') {
+      if (typeof value !== 'boolean') throw badInput(`filters.${key}`, 'must be true or false');
+      filters[key] = value;
     } else throw badInput(`filters.${key}`, 'is not a filter');
   }
   return filters;
@@ -467,7 +474,15 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
       ? soldWhere(caller, query.filters)
       : inventoryWhere(caller.session, inventoryArgs(query.filters));
   const excluded = query.filters.exclude_make?.map((make) => make.toLowerCase());
-  const where = excluded?.length ? Prisma.sql`${chosen} AND lower(v.make::text) <> ALL(${excluded}::text[])` : chosen;
+  const trims = query.filters.trim?.map((trim) => trim.toLowerCase());
+  const where = Prisma.join(
+    [
+      chosen,
+      ...(excluded?.length ? [Prisma.sql`lower(v.make::text) <> ALL(${excluded}::text[])`] : []),
+      ...(trims?.length ? [Prisma.sql`lower(v.trim) = ANY(${trims}::text[])`] : []),
+    ],
+    ' AND ',
+  );
   if (query.measure !== 'count' && query.measure !== 'list' && !(VEHICLE_FIELDS as readonly string[]).includes(field))
     throw badInput('field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
   const figure = VEHICLE_FIELD_SQL[field]!;
@@ -656,6 +671,7 @@ function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
       } satisfies LeadFilters),
       ...vehicleOfSql('l', filters),
       ...anySourceSql('l', filters),
+      ...(filters.unassigned ? [Prisma.sql`l.assignee IS NULL`] : []),
     ];
     if (sold)
       parts.push(

@@ -25,6 +25,7 @@ const vocabulary: Vocabulary = {
   bodyStyles: ['SUV', 'Sedan', 'Truck', 'Coupe', 'Minivan'],
   sources: ['Google Ads', 'Cars.com', 'Facebook'],
   salespeople: ['Sam Lee', 'Alex Rivera', 'Jordan Patel'],
+  trims: ['LE', 'XLE', 'SR5', 'TRD Off-Road', 'Limited', 'Sport', 'EX'],
 };
 const NOW = new Date('2026-11-21T15:00:00Z');
 const read = (question: string, previous: AssistantQuery | null = null) =>
@@ -664,11 +665,18 @@ describe('follow-ups that order, narrow, compare or act', () => {
       ['highest price', 'price', 'desc'],
       ['most miles', 'mileage', 'desc'],
     ] as const) {
-      const [, ordered] = chain(['how many used tacomas under 35k', question]);
+      const [, ordered] = chain(['list the used tacomas under 35k', question]);
       expect(ordered, question).toMatchObject({ subject: 'vehicles', measure: 'list', field, order, filters: tacomas });
     }
-    // "The cheapest one" is still the one.
+    expect(chain(['how many used tacomas under 35k', 'which ones have the lowest miles'])[1]).toMatchObject({
+      measure: 'list',
+    });
+    // "The cheapest one" is still the one, as is "cheapest" after a count (a sixth set's "civcs under 20", "cheapest").
     expect(chain(['how many used tacomas under 35k', 'whats the cheapest one'])[1]).toMatchObject({ measure: 'min' });
+    expect(chain(['how many used tacomas under 35k', 'cheapest'])[1]).toMatchObject({
+      measure: 'min',
+      filters: tacomas,
+    });
   });
 
   it('reads those leads that turned into deals, closed or bought as the sold ones, keeping every filter', () => {
@@ -1781,6 +1789,54 @@ describe('follow-ups that order, narrow, compare or act', () => {
         NOW,
       ),
     ).toMatchObject({ declined: true });
+  });
+
+  it('reads what a thirty-sixth set written apart from the rules found it missing', () => {
+    // A desk manager's one-handed texts: a model's plural without a vowel, a price said in thousands, a colour abbreviated.
+    const [civics, newer, black, cheapest] = chain(['civcs under 20', '2020+ only', 'blk?', 'cheapest']);
+    expect(civics).toMatchObject({ measure: 'count', filters: { model: ['Civic'], price_max: 19999.99 } });
+    expect(newer).toMatchObject({ filters: { model: ['Civic'], year_min: 2020 } });
+    expect(black).toMatchObject({ filters: { color: ['black'], year_min: 2020 } });
+    expect(cheapest).toMatchObject({ measure: 'min', field: 'price', filters: { color: ['black'] } });
+    // "Under 20" is money only for a car's price, and only as an upper bound.
+    expect(read('suvs under 30 days')).toMatchObject({ filters: { days_on_lot_max: 29 } });
+    expect(read('suvs under 30 days')!.filters.price_max).toBeUndefined();
+    // "Over 90" alone, of a lot, is an aging bucket in days.
+    expect(read('how many trucks over 90')).toMatchObject({ filters: { days_on_lot_min: 91 } });
+    expect(read('how many trucks over 90')!.filters.price_min).toBeUndefined();
+    // "Oldest units": several, the longest on the lot first.
+    const [oldest, suvs] = chain(['oldest units on the ground', 'just suvs']);
+    expect(oldest).toMatchObject({ measure: 'list', field: 'days_on_lot', order: 'desc', limit: 10 });
+    expect(suvs).toMatchObject({ measure: 'list', filters: { body_style: ['SUV'] } });
+    expect(read("who's up on deals this month")).toMatchObject({ subject: 'sales', group_by: 'salesperson' });
+    const [front, lastMonth, leases] = chain(['total front mtd', 'last month?', 'leases only']);
+    expect(front).toMatchObject({
+      subject: 'sales',
+      measure: 'sum',
+      field: 'front_gross',
+      filters: { from: '2026-11-01' },
+    });
+    expect(lastMonth).toMatchObject({ measure: 'sum', field: 'front_gross', filters: { from: '2026-10-01' } });
+    expect(leases).toMatchObject({ measure: 'sum', filters: { contract_type: ['lease'] } });
+    // Leads assigned to no one: a filter, not a breakdown by salesperson.
+    const [, nobody, shown] = chain(['leads today?', 'any w no salesperson', 'show em']);
+    expect(nobody).toEqual({
+      subject: 'leads',
+      measure: 'count',
+      filters: { from: '2026-11-21', to: '2026-11-21', unassigned: true },
+    });
+    expect(shown).toMatchObject({ measure: 'list', filters: { unassigned: true } });
+    // Trims as typed, a two-letter or everyday one only beside a model.
+    const [tacomas, used] = chain(['trd offrd tacomas?', 'used only']);
+    expect(tacomas).toMatchObject({ filters: { model: ['Tacoma'], trim: ['TRD Off-Road'] } });
+    expect(used).toMatchObject({ filters: { trim: ['TRD Off-Road'], condition: ['used'] } });
+    expect(read('how many le camrys')).toMatchObject({ filters: { trim: ['LE'] } });
+    expect(read('how many cars with a sport package')?.filters.trim).toBeUndefined();
+    for (const question of [
+      'text both of em saying we got their request and someone will call shortly',
+      'camry or accord, which is honestly the better car',
+    ])
+      expect(understand(question, vocabulary, nobody!, NOW), question).toMatchObject({ declined: true });
   });
 
   it('widens a follow-up to the whole group when asked', () => {

@@ -9,6 +9,7 @@ import {
 import {
   filtersOf,
   heardAs,
+  UNASSIGNED,
   namesRooftop,
   rooftopsOfMake,
   rateOf,
@@ -94,7 +95,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   if (/\b(?:ytd|mtd|year to date|month to date)\s+units\b|\bunits\s+(?:ytd|mtd|year to date|month to date)\b/.test(q))
     return 'sales';
   if (
-    /\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
+    /\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
       q,
     )
   )
@@ -142,7 +143,7 @@ function measureOf(
   })();
   // "Which ones have been sitting the longest": several, longest first; "which one" is the extreme.
   const several =
-    /\b(?:show|list|give|pull up|bring up)(?: me| us)? (?:the |our |all )?(?:[a-z]+ ){0,2}(?:cars|vehicles|units|trucks|suvs|sedans|ones)\b|\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b/.test(
+    /\b(?:show|list|give|pull up|bring up)(?: me| us)? (?:the |our |all )?(?:[a-z]+ ){0,2}(?:cars|vehicles|units|trucks|suvs|sedans|ones)\b|\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b|\b(?:cheapest|priciest|most expensive|newest|oldest) (?:[a-z0-9-]+ )?(?:units|cars|vehicles|trucks|suvs|sedans|ones)\b/.test(
       q,
     );
   const vehicles = subject === 'vehicles';
@@ -180,7 +181,7 @@ function measureOf(
   )
     return superlative('max', fieldOf(q, subject) ?? 'sale_price');
   if (
-    /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|^\$ /.test(
+    /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\btotal (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|^\$ /.test(
       q,
     )
   ) {
@@ -417,6 +418,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' || subject === 'sales' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
+    !(subject === 'leads' && UNASSIGNED.test(q)) &&
     /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       q,
     )
@@ -461,11 +463,13 @@ const NARROWING: ReadonlyArray<keyof QueryFilters> = [
   'status',
   'condition',
   'color',
+  'trim',
   'body_style',
   'contract_type',
   'type',
   'direction',
   'first_time',
+  'unassigned',
 ];
 
 /** The caller's own rooftop, named as theirs: "back to mine", "at my store". */
@@ -1156,11 +1160,13 @@ export function understand(
           filters: { ...base, ...filters },
         },
       };
-    // An order asked of a set counted or listed lists that set in the order ("cheapest", "most miles"); "the
-    // cheapest one" is still the one.
+    // An order asked of a set listed lists that set in the order ("cheapest", "most miles"), as does one asked
+    // of several ("which ones have the lowest miles"); "cheapest" after a count, or "the cheapest one", is the one.
     const ordered =
       sameSubject &&
       !/\bthe\b|\bone\b/.test(q) &&
+      (previous.measure === 'list' ||
+        /\b(?:ones|them|em|those|these|cars|vehicles|units|trucks|suvs|sedans|first)\b/.test(q)) &&
       subject === 'vehicles' &&
       (previous.measure === 'count' || previous.measure === 'list') &&
       !grouping &&

@@ -12,6 +12,8 @@ export interface Vocabulary {
   sources: string[];
   /** Salespeople as deals and lead assignments spell them. */
   salespeople: string[];
+  /** Vehicles' trims ("XLE", "TRD Off-Road"), when the caller's vehicles have any. */
+  trims?: string[];
 }
 
 export const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -390,7 +392,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
   ],
   // "Text my sales team about them", "email this to my manager": sending anything to anyone, also as a follow-up.
   [
-    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |go |and |now |then |ok(?:ay)? |also |just )*(?:text|txt|sms|e-?mail|message|msg|dm|call|phone|ring|send|forward|notify|ping|remind|alert)\b(?:\s+(?:it|this|that|these|those|them|'?em|the list|the results?|him|her|us|everyone|everybody|all|each|my|our|the|a|an)\b|\s+[a-z]+ (?:team|manager|managers|staff|reps?|salespeople|guys|boss|gm)\b)/,
+    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |go |and |now |then |ok(?:ay)? |also |just )*(?:text|txt|sms|e-?mail|message|msg|dm|call|phone|ring|send|forward|notify|ping|remind|alert)\b(?:\s+(?:it|this|that|these|those|them|'?em|the list|the results?|him|her|us|everyone|everybody|all|each|both|my|our|the|a|an)\b|\s+[a-z]+ (?:team|manager|managers|staff|reps?|salespeople|guys|boss|gm)\b)/,
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
@@ -402,7 +404,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not value vehicles; I report what your data holds',
   ],
   [
-    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve)|what(?:'s|s| is) better|which (?:one |of them )?is better|is it (?:smarter|better|wiser|cheaper) to|smarter to|in (?:your|ur) opinion|is the better|better (?:for|choice|option|buy)|family of)\b/,
+    /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve)|what(?:'s|s| is) better|which (?:one |of them )?is better|is it (?:smarter|better|wiser|cheaper) to|smarter to|in (?:your|ur) opinion|is (?:[a-z]+ )?the better|the better (?:car|truck|suv|vehicle|one|buy|brand|make|model)|better (?:for|choice|option|buy)|family of)\b/,
     'I do not give advice; I answer questions about your data',
   ],
   // "What's a good pay plan for BDC reps?": a judgement asked for, not a figure of theirs.
@@ -541,6 +543,12 @@ const SHORTHAND: Array<[RegExp, string]> = [
   // "n wht % were cash", "txt taylor n tell em": "n" between words is "and".
   [/(^|\s)n(?=\s)/g, '$1and'],
   [/\bgrp\b/g, 'group'],
+  // Colours as a lot sheet abbreviates them: "blk?", "slvr".
+  [/\bblk\b/g, 'black'],
+  [/\b(?:slvr|slv)\b/g, 'silver'],
+  [/\bgry\b/g, 'gray'],
+  // "Who's up on deals": who is ahead.
+  [/\bwho(?:'s| is) up (?:on|in|for)\b/g, 'who is leading on'],
 ];
 
 /** The question as the rules read it: lower case, plain spaces and quotes, shorthand spelled out. */
@@ -618,7 +626,9 @@ function withVowelsBack(q: string, vocabulary: Vocabulary): string {
     if (known.has(typed)) return typed;
     if (!spelled.has(typed)) {
       const rule = only(typed, ruleWords);
-      spelled.set(typed, rule ?? (rule === null ? typed : (only(typed, nameWords) ?? typed)));
+      // "Civcs": a name's plural, typed without a vowel.
+      const plural = typed.endsWith('s') && typed.length > 4 ? only(typed.slice(0, -1), nameWords) : undefined;
+      spelled.set(typed, rule ?? (rule === null ? typed : (only(typed, nameWords) ?? (plural ? `${plural}s` : typed))));
     }
     return spelled.get(typed)!;
   });
@@ -642,6 +652,43 @@ export function modelsNamed(q: string, models: string[]): string[] {
     if (nickname.test(q)) named.push(...models.filter((model) => model.toLowerCase().startsWith(name)));
   return [...new Set(named)];
 }
+/** Trims that are everyday words, or too short to tell from one: named only beside a model ("camry le", "sport civics"). */
+const TRIM_WORDS_TOO_COMMON = new Set(
+  'base sport limited premium touring select custom special standard value launch edition plus pro max hybrid'.split(
+    ' ',
+  ),
+);
+/**
+ * Trims as dealers type them ("xle rav4s", "trd offrd tacomas"): a trim's letters over one to three words, its
+ * vowels perhaps left out; a two-letter trim or an everyday word only beside a model. Gives each trim named and the
+ * words that named it.
+ */
+export function trimsNamed(q: string, vocabulary: Vocabulary): { trims: string[]; words: Set<string> } {
+  const found = { trims: [] as string[], words: new Set<string>() };
+  const trims = (vocabulary.trims ?? []).filter((trim) => compactName(trim).length >= 2);
+  if (!trims.length) return found;
+  const tokens = q.split(' ').map((token) => token.replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, ''));
+  const isModel = (token: string | undefined) =>
+    token !== undefined && token !== '' && modelsNamed(token, vocabulary.models).length > 0;
+  for (let start = 0; start < tokens.length; start += 1)
+    for (let size = 1; size <= 3 && start + size <= tokens.length; size += 1) {
+      const run = tokens.slice(start, start + size);
+      const typed = compactName(run.join(''));
+      if (!typed || run.some((token) => !token)) continue;
+      for (const trim of trims) {
+        const whole = compactName(trim);
+        if (typed !== whole && !(whole.length >= 6 && size > 1 && vowelsDropped(typed, whole))) continue;
+        const common = whole.length <= 2 || TRIM_WORDS_TOO_COMMON.has(whole);
+        if (common && !isModel(tokens[start - 1]) && !isModel(tokens[start + size])) continue;
+        found.trims.push(trim);
+        for (const token of run) found.words.add(token);
+      }
+    }
+  found.trims = [...new Set(found.trims)];
+  return found;
+}
+const compactName = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
 /** What dealers call a model in passing ("tacos", "burbs"): the start of the model's name. */
 const MODEL_NICKNAMES: Array<[RegExp, string]> = [
   [/\btacos?\b/, 'tacoma'],
