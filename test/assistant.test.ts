@@ -73,6 +73,10 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-34', fixture: fixture('assistant-unseen-34-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-35', fixture: fixture('assistant-unseen-35-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-36', fixture: fixture('assistant-unseen-36-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-37', fixture: fixture('assistant-unseen-37-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-38', fixture: fixture('assistant-unseen-38-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-39', fixture: fixture('assistant-unseen-39-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-40', fixture: fixture('assistant-unseen-40-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -368,6 +368,7 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
       ? { whole_filters: wholeFilters(args.whole_filters) }
       : {}),
     ranked: args.ranked === true,
+    distinct: args.distinct === true,
     filters,
   };
 }

@@ -98,6 +98,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     if (f.source) parts.push(`from ${f.source}`);
     if (f.sources?.length) parts.push(`from ${f.sources.join(' or ')}`);
     if (f.exclude_source?.length) parts.push(`not from ${f.exclude_source.join(' or ')}`);
+    if (f.attributed) parts.push('with a source');
     if (f.source_category?.length)
       parts.push(`from ${list(f.source_category.map((kind) => kind.replaceAll('_', ' ')))} sources`);
     if (f.price_min !== undefined && f.price_max !== undefined)
@@ -171,6 +172,7 @@ const FIELD_WORDS: Record<string, { label: string; format: (value: number) => st
   front_gross: { label: 'front gross', format: dollars },
   back_gross: { label: 'back gross', format: dollars },
   total_gross: { label: 'total gross', format: dollars },
+  amount_financed: { label: 'amount financed', format: dollars },
   duration: { label: 'answered-call duration', format: (value) => `${one(value)} seconds` },
   duration_minutes: { label: 'answered-call duration (minutes)', format: (value) => `${one(value)} minutes` },
 };
@@ -266,9 +268,19 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       return { text: lines.join('\n'), figures };
     }
     const valued = query.measure !== 'count' && query.measure !== 'list';
-    lines.push(
-      `${what[0]!.toUpperCase()}${what.slice(1)}${inStock} by ${groupWord}${valued ? `, ${query.measure === 'average' ? 'average' : query.measure} ${field.label}` : ''}:`,
-    );
+    // "How many different models": how many groups first, then the groups.
+    if (query.distinct && !valued) {
+      const kinds = result.groups.filter((group) => group.key !== null).length;
+      const plural =
+        groupWord === 'body style' ? 'body styles' : groupWord === 'salesperson' ? 'salespeople' : `${groupWord}s`;
+      figures.unshift({ label: `${what}: different ${plural}`, value: String(kinds) });
+      lines.push(
+        `${number(kinds)} different ${kinds === 1 ? groupWord : plural} among ${number(result.count)} ${what}${inStock}:`,
+      );
+    } else
+      lines.push(
+        `${what[0]!.toUpperCase()}${what.slice(1)}${inStock} by ${groupWord}${valued ? `, ${query.measure === 'average' ? 'average' : query.measure} ${field.label}` : ''}:`,
+      );
     for (const group of result.groups) {
       lines.push(
         `- ${group.label}: ${number(group.count)}${valued && group.value !== null ? ` (${field.format(group.value)})` : ''}`,

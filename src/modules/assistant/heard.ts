@@ -103,7 +103,12 @@ const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
   'sources',
   'exclude_source',
   'source_category',
+  'attributed',
 ];
+
+/** Rows with a source only: "exclude unattributed", "attributed only". */
+const ATTRIBUTED =
+  /\b(?:exclud\w*|without|drop|minus|remove|no|leave out|leaving out|except|not|ignore) (?:the |any )?(?:unattributed|un-attributed|unknown(?: sources?)?|no[- ]source(?: ones| leads| calls)?|(?:ones|leads|calls) (?:with )?no source|blank sources?)\b|\battributed (?:ones |leads |calls )?only\b|\bonly (?:the )?attributed\b|\bwith a (?:known )?source\b/;
 
 /** Leads assigned to no one: "any w no salesperson", "unassigned", "nobody's on it". */
 export const UNASSIGNED =
@@ -211,6 +216,8 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return 'first-time callers';
     case 'unassigned':
       return 'no salesperson assigned';
+    case 'attributed':
+      return 'only those with a source';
     case 'direction':
       return `${value} calls`;
     case 'duration_min':
@@ -451,6 +458,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
 
   const source = sourcesOf(q, vocabulary.sources).names[0];
   if (source) filters.source = source;
+  if (ATTRIBUTED.test(q) && (subject === 'leads' || subject === 'calls')) filters.attributed = true;
   // "3rd party sites", "social", "paid search": a kind of source.
   const kinds = SOURCE_KINDS.filter(([pattern]) => pattern.test(q)).map(([, kind]) => kind);
   if (kinds.length && !vehicles) filters.source_category = kinds;
@@ -737,8 +745,8 @@ export function unplacedQualifiers(q: string, vocabulary: Vocabulary): string[] 
       makeOrModel(token) ||
       COLORS.includes(token) ||
       BODY_WORDS.some(([pattern]) => pattern.test(token)) ||
-      // Model years, amounts and counts ("2021", "$30k", "2020+", "60").
-      /^(?:(?:19|20)\d{2}s?\+?|\$?\d[\d,.]*(?:k|m)?\+?)$/.test(token) ||
+      // Model years, amounts and counts ("2021", "$30k", "2020+", "60", "the five priciest").
+      /^(?:(?:19|20)\d{2}s?\+?|\$?\d[\d,.]*(?:k|m)?\+?|two|three|four|five|six|seven|eight|nine|ten)$/.test(token) ||
       // A run of model years ("2019-2021", "'19-'21").
       /^'?(?:(?:19|20)\d{2}|\d{2})[-–]'?(?:(?:19|20)\d{2}|\d{2})$/.test(token),
   );

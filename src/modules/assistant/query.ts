@@ -39,7 +39,7 @@ export const GROUPINGS = [
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
-export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross'] as const;
+export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross', 'amount_financed'] as const;
 /** An answered call's length, in seconds or in minutes. */
 export const CALL_FIELDS = ['duration', 'duration_minutes'] as const;
 const CALL_COLUMNS: Record<string, string> = {
@@ -95,6 +95,8 @@ export interface QueryFilters {
   salesperson?: string;
   /** Leads: assigned to no one. */
   unassigned?: boolean;
+  /** Leads and calls: only those with a source ("exclude unattributed"). */
+  attributed?: boolean;
   /** Deals: cash, finance, lease. */
   contract_type?: string[];
   /** Calls: inbound or outbound. */
@@ -121,6 +123,8 @@ export interface AssistantQuery {
    * group (no source, no salesperson) are counted apart, not ranked among the named ones.
    */
   ranked?: boolean;
+  /** With group_by and a count: how many different groups there are ("how many different models do we stock"). */
+  distinct?: boolean;
 }
 
 export interface ResultRow {
@@ -191,7 +195,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, ...CALL_FIELDS, ...RATE_FIELDS],
       description:
-        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year, days_to_sell (sold vehicles only: days from stock-in to sale); sales sale_price, front_gross, back_gross, total_gross; calls duration (seconds) or duration_minutes. For rate: sold (leads), answered, missed or voicemail (calls).',
+        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year, days_to_sell (sold vehicles only: days from stock-in to sale); sales sale_price, front_gross, back_gross, total_gross, amount_financed (deals with one); calls duration (seconds) or duration_minutes. For rate: sold (leads), answered, missed or voicemail (calls).',
     },
     group_by: {
       type: 'string',
@@ -218,6 +222,11 @@ export const QUERY_SCHEMA = {
       type: 'boolean',
       description:
         'With group_by and a count or sum, for "which … has the most" questions: rows with no group (no source, no salesperson) are counted apart instead of ranked.',
+    },
+    distinct: {
+      type: 'boolean',
+      description:
+        'With group_by and count, for "how many different models" questions: the answer leads with how many groups there are.',
     },
     order: {
       type: 'string',
@@ -291,6 +300,7 @@ export const QUERY_SCHEMA = {
         first_time: { type: 'boolean', description: 'Calls from first-time callers only.' },
         salesperson: { type: 'string', description: 'Sales: who sold the deal; leads: who the lead is assigned to.' },
         unassigned: { type: 'boolean', description: 'Leads assigned to no salesperson.' },
+        attributed: { type: 'boolean', description: 'Leads and calls: only those with a source.' },
         contract_type: { type: 'array', items: { type: 'string', enum: ['cash', 'finance', 'lease'] } },
         direction: { type: 'string', enum: ['inbound', 'outbound'], description: 'Calls only.' },
         department: { type: 'string', description: 'Calls: the department called (sales, service, parts).' },
@@ -378,7 +388,7 @@ export function cleanFilters(raw: unknown): QueryFilters {
       if (value !== 'front_gross' && value !== 'back_gross' && value !== 'total_gross')
         throw badInput('filters.gross_field', 'must be front_gross, back_gross or total_gross');
       filters.gross_field = value;
-    } else if (key === 'first_time' || key === 'unassigned') {
+    } else if (key === 'first_time' || key === 'unassigned' || key === 'attributed') {
       if (typeof value !== 'boolean') throw badInput(`filters.${key}`, 'must be true or false');
       filters[key] = value;
     } else throw badInput(`filters.${key}`, 'is not a filter');
@@ -580,6 +590,7 @@ const SALE_COLUMNS: Record<string, string> = {
   front_gross: 'd.front_gross',
   back_gross: 'd.back_gross',
   total_gross: '(d.front_gross + COALESCE(d.back_gross, 0))',
+  amount_financed: 'd.amount_financed',
 };
 const grossColumn = (filters: QueryFilters) => Prisma.raw(SALE_COLUMNS[filters.gross_field ?? 'total_gross']!);
 
@@ -633,6 +644,7 @@ function vehicleOfSql(alias: 'l' | 'd', filters: QueryFilters): Prisma.Sql[] {
 function anySourceSql(alias: 'l' | 'c', filters: QueryFilters): Prisma.Sql[] {
   const column = Prisma.raw(`${alias}.source_id`);
   return [
+    ...(filters.attributed ? [Prisma.sql`${column} IS NOT NULL`] : []),
     ...(filters.sources?.length
       ? [Prisma.sql`${column} IN (SELECT id FROM sources WHERE name = ANY(${filters.sources}::citext[]))`]
       : []),

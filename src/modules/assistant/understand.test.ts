@@ -1839,6 +1839,133 @@ describe('follow-ups that order, narrow, compare or act', () => {
       expect(understand(question, vocabulary, nobody!, NOW), question).toMatchObject({ declined: true });
   });
 
+  it('reads what a thirty-seventh and a thirty-eighth set written apart from the rules found it missing', () => {
+    // An F&I director's shorthand: "tot be mtd", "l/m", "be pvr", "fin deals only", "lse", "amt financed".
+    const [backEnd, lastMonth] = chain(['tot be mtd?', 'l/m?']);
+    expect(backEnd).toMatchObject({
+      subject: 'sales',
+      measure: 'sum',
+      field: 'back_gross',
+      filters: { from: '2026-11-01' },
+    });
+    expect(lastMonth).toMatchObject({
+      measure: 'sum',
+      field: 'back_gross',
+      filters: { from: '2026-10-01', to: '2026-10-31' },
+    });
+    const [, finance] = chain(['be pvr l/m', 'fin deals only']);
+    expect(finance).toMatchObject({
+      measure: 'average',
+      field: 'back_gross',
+      filters: { from: '2026-10-01', contract_type: ['finance'] },
+    });
+    expect(read('biggest fe deal this qtr')).toMatchObject({ measure: 'max', field: 'front_gross' });
+    expect(read('avg amt finaced on fin deals ytd')).toMatchObject({
+      measure: 'average',
+      field: 'amount_financed',
+      filters: { contract_type: ['finance'] },
+    });
+    expect(read('which store did the most lse l/m')).toMatchObject({ filters: { contract_type: ['lease'] } });
+    for (const question of ['which bank funded the most deals l/m', 'chargebacks l/m?']) {
+      const answer = understand(question, vocabulary, null, NOW);
+      expect(answer, question).toMatchObject({ query: null });
+      expect(answer, question).not.toHaveProperty('declined');
+    }
+    // A partner new to cars: customers by where they came from are leads; "ended up buying" is sold.
+    const [sources, bought, , lastMonthSources] = chain([
+      'Where are most of our customers coming from these days? Which source brought us the most customers in the last 90 days?',
+      'Of the customers who came to us from Cars.com in that period, how many ended up buying a car, and what share is that?',
+      'How much traffic did our websites get over the same period?',
+      'Could you show me the same breakdown of customers by source, but for last month only?',
+    ]);
+    expect(sources).toMatchObject({ subject: 'leads', group_by: 'source', ranked: true });
+    expect(bought).toMatchObject({ subject: 'leads', measure: 'rate', field: 'sold', filters: { source: 'Cars.com' } });
+    expect(lastMonthSources).toMatchObject({ subject: 'leads', group_by: 'source', filters: { from: '2026-10-01' } });
+    const [, used] = chain([
+      'On average, how many days did the vehicles we sold take to go, from arriving in stock to being sold?',
+      'And for the used ones only?',
+    ]);
+    expect(used).toMatchObject({ measure: 'average', field: 'days_to_sell', filters: { condition: ['used'] } });
+    for (const question of [
+      'Could you estimate roughly how many cars we are likely to sell in December, so I can plan staffing?',
+      'Would you mind writing a short job posting for a receptionist who can help answer the phones at our stores?',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ declined: true });
+  });
+
+  it('reads what a thirty-ninth and a fortieth set written apart from the rules found it missing', () => {
+    // Dictated: numbers in words, names in pieces, "cars dot com".
+    const [rav4s, , aged] = chain([
+      'um how many rav fours do we have on the ground right now',
+      'okay now just the toyota store',
+      'how many of those have been sitting more than sixty days',
+    ]);
+    expect(rav4s).toMatchObject({ filters: { model: ['RAV4'] } });
+    expect(aged).toMatchObject({ filters: { model: ['RAV4'], dealer_id: ['stn'], days_on_lot_min: 61 } });
+    expect(read('how many new chevy silverados we got under fifty thousand')).toMatchObject({
+      filters: { model: ['Silverado 1500'], price_max: 49999.99 },
+    });
+    expect(read('which store has the most units over a hundred and twenty days old')).toMatchObject({
+      filters: { days_on_lot_min: 121 },
+    });
+    const [, cargurus] = chain(['whats the close rate on cars dot com leads this year', 'okay and face book']);
+    expect(cargurus).toMatchObject({ subject: 'leads', measure: 'rate', filters: { source: 'Facebook' } });
+    for (const question of [
+      'hows traffic on i twenty five heading down to lakewood right now',
+      'what incentives is toyota running on tundras this month',
+      'build me a dashboard tile that tracks this daily',
+      'build a regression model predicting days to sell from price + mileage',
+      'rank the reps by who deserves a raise, your call',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ declined: true });
+    // An analyst's notation.
+    const [, suvs, oldest] = chain(['n= used units in stock, 2019-2022 MY', 'filter to SUV', '5 oldest by DOL']);
+    expect(suvs).toMatchObject({ filters: { condition: ['used'], year_min: 2019, body_style: ['SUV'] } });
+    expect(oldest).toMatchObject({ measure: 'list', limit: 5, filters: { body_style: ['SUV'], year_max: 2022 } });
+    const [, , sales, all] = chain([
+      'inbound answer rate MTD?',
+      'missed, group by store',
+      'filter to sales dept',
+      'back to all depts - mean talk time on the answered ones, in sec',
+    ]);
+    expect(sales).toMatchObject({ subject: 'calls', filters: { department: 'sales', status: ['missed'] } });
+    expect(all).toMatchObject({ subject: 'calls', measure: 'average', field: 'duration' });
+    expect(all!.filters.department).toBeUndefined();
+    const [, attributed, , everyLead] = chain([
+      'lead vol L90D, breakdown by source',
+      'exclude unattributed',
+      'close rate for cars.com, same window',
+      'n and % of all L90D leads (incl unattributed) that came from cars.com',
+    ]);
+    expect(attributed).toMatchObject({ group_by: 'source', filters: { from: '2026-08-24', attributed: true } });
+    expect(everyLead).toMatchObject({ share: true, filters: { source: 'Cars.com', from: '2026-08-24' } });
+    expect(everyLead!.filters.attributed).toBeUndefined();
+    expect(everyLead).not.toHaveProperty('whole_filters');
+    expect(read('mean front gross QTD, all reps')).not.toHaveProperty('group_by');
+    expect(read("who's sold the most deals over the last 90 days? all salespeople")).toMatchObject({
+      group_by: 'salesperson',
+    });
+    const [, share] = chain([
+      'new units >60 DOL, breakdown by make',
+      'how many is that total, and as % of all new on the lot',
+    ]);
+    expect(share).toMatchObject({
+      share: true,
+      whole_filters: { condition: ['new'] },
+      filters: { days_on_lot_min: 61 },
+    });
+    expect(read('deals 9/1-10/31, breakdown by store')).toMatchObject({
+      filters: { from: '2026-09-01', to: '2026-10-31' },
+    });
+    expect(read('mean days-to-sell, used units sold L90D')).toMatchObject({ field: 'days_to_sell' });
+    expect(read('count distinct models in new invntory')).toMatchObject({
+      measure: 'count',
+      group_by: 'model',
+      distinct: true,
+      filters: { condition: ['new'] },
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);
@@ -1873,7 +2000,18 @@ describe('follow-ups that order, narrow, compare or act', () => {
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
-    for (const unit of ['good condition trucks ', 'trucks with ', 'oct 1-15 ', 'between oct 1 and ', '2019-2021 ']) {
+    for (const unit of [
+      'good condition trucks ',
+      'trucks with ',
+      'oct 1-15 ',
+      'between oct 1 and ',
+      '2019-2021 ',
+      // Numbers and names said in pieces, trims typed short, an analyst's notation.
+      'a hundred and twenty ',
+      'rav fours car gurus ',
+      'trd offrd le camrys ',
+      'n= >60 L90D 9/1-10/31 ',
+    ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();
       understand(question, vocabulary, null, NOW);

@@ -78,6 +78,12 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     !/\bleads\b|\binquir|\bclose rate\b|\bconver|\bappointments?\b/.test(q)
   )
     return 'calls';
+  // "Which source brought us the most customers": customers counted by where they came from are leads.
+  if (
+    /\bcustomers?\b/.test(q) &&
+    /\bsources?\b|\bchannels?\b|\b(?:come|comes|coming|came)(?: to us)? from\b|\bbrought\b|\battribut/.test(q)
+  )
+    return 'leads';
   if (
     /\bleads?\b|\binquir(?:y|ies)\b|\bprospects?\b|\bsubmissions?\b|\bclose rate\b|\bconversion\b|\bconverted\b|\bappointments?\b|\bshowed\b/.test(
       q,
@@ -95,7 +101,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   if (/\b(?:ytd|mtd|year to date|month to date)\s+units\b|\bunits\s+(?:ytd|mtd|year to date|month to date)\b/.test(q))
     return 'sales';
   if (
-    /\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
+    /\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower|dept|department|line))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
       q,
     )
   )
@@ -238,10 +244,16 @@ function measureOf(
   } else if (subject === 'calls') {
     if (/\blongest\b/.test(q)) return { measure: 'max', field: 'duration' };
   }
-  if (
-    /\bwhich\b|\blist\b|\bshow\b|\bpull(?: up)?\b|\bbring up\b|\bwhat (?:are|were)\b|\bgive me\b|\bname (?:the|all)\b|\brecent\b|\blatest\b|\bnewest\b|\bwho\b|\bones\b|\bthem\b\??$|\bany\b/.test(
+  // "And for the used ones only?": a narrowing of the last answer, not a list.
+  const narrowing =
+    /^(?:and |but |what about |how about |now )?(?:for |just |only )?(?:the |those )?(?:[a-z0-9-]+ ){1,2}ones(?: only| too| as well)?\??$/.test(
       q,
-    )
+    );
+  if (
+    /\bwhich\b|\blist\b|\bshow\b|\bpull(?: up)?\b|\bbring up\b|\bwhat (?:are|were)\b|\bgive me\b|\bname (?:the|all)\b|\brecent\b|\blatest\b|\bnewest\b|\bwho\b|\bthem\b\??$|\bany\b/.test(
+      q,
+    ) ||
+    (/\bones\b/.test(q) && !narrowing)
   ) {
     if (/\bany\b/.test(q) && !/\bwhich\b|\blist\b|\bshow\b|\bones\b/.test(q)) return { measure: 'count' };
     return {
@@ -297,6 +309,8 @@ function fieldOf(q: string, subject: Subject): string | undefined {
       )
     )
       return 'total_gross';
+    if (/\bamount financed\b|\bfinanced amount\b|\bamount (?:we |they )?(?:financed|borrowed)\b/.test(q))
+      return 'amount_financed';
     if (/\bfront(?:[- ]?end)? gross\b|\bfront[- ]?end\b/.test(q) || BARE_SIDE.front.test(q)) return 'front_gross';
     if (/\bback(?:[- ]?end)? gross\b|\bback[- ]?end\b/.test(q) || BARE_SIDE.back.test(q)) return 'back_gross';
     // PVR: gross per vehicle retailed ("back end pvr" is the back gross).
@@ -319,13 +333,13 @@ const FIGURE_WORDS = new Set(
     'year model call length duration talk lead source number count unit car vehicle store rooftop dealership location',
     'salesperson salespeople volume a an the our my their your its all overall current new used certified',
     // As dealers say them: "frontend", "odo", "listed", "old".
-    'frontend backend odo listed listing old total',
+    'frontend backend odo listed listing old total financed',
   ]
     .join(' ')
     .split(' '),
 );
 const FIGURE_ENDS = new Set(
-  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were we i you they so that which who when where since during than each every split broken break'.split(
+  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were been be has have had we i you they so that which who when where since during than each every split broken break'.split(
     ' ',
   ),
 );
@@ -420,7 +434,13 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     (subject === 'sales' || subject === 'leads') &&
     !(subject === 'leads' && UNASSIGNED.test(q)) &&
     /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
-      q,
+      // "All reps", "across the team": everyone together, not a breakdown.
+      RANKING.test(q)
+        ? q
+        : q.replace(
+            /\b(?:all|across|every) (?:the |our )?(?:salesperson|salespeople|sales ?people|sales ?team|team)\b/,
+            ' ',
+          ),
     )
   )
     return 'salesperson';
@@ -485,6 +505,8 @@ const ANY_OF: Partial<Record<keyof QueryFilters, RegExp>> = {
   condition: /\bany condition\b|\bnew (?:and|or|&) used\b|\ball conditions\b/,
   color: /\bany colou?r\b|\ball colou?rs\b/,
   model: /\bany model\b|\ball models\b/,
+  department: /\b(?:all|any|every) (?:the )?departments?\b/,
+  attributed: /\b(?:incl|including|include|with|plus) (?:the )?(?:unattributed|no[- ]source)\b/,
   body_style: /\bany (?:body|body style|type)\b/,
   // "Ok now all sources together": every source, as one.
   source: EVERY_SOURCE,
@@ -558,11 +580,11 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b/;
+  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
-  /\b(?:turned|turn|converted|convert|became|become|led|resulted|ended up)(?: (?:into|to|in|as))? (?:an? )?(?:deals?|sales?|buyers?|customers?)\b|\bbought\b|\b(?:close|closed)\b(?! rates?\b)/g;
+  /\b(?:turned|turn|converted|convert|became|become|led|resulted|ended up)(?: (?:into|to|in|as))? (?:an? )?(?:deals?|sales?|buyers?|customers?)\b|\b(?:ended up|went on to|wound up) (?:buying|purchasing|buy|purchase)(?: (?:a|an|the) (?:car|vehicle|truck|suv|one))?\b|\bbought\b|\b(?:close|closed)\b(?! rates?\b)/g;
 
 /** What "by …" may name in a ranking counted: groups, counts and periods, none of them a figure it cannot read. */
 const RANKED_BY_COUNT =
@@ -701,6 +723,20 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
     (q.match(/[a-z0-9]+/g)?.length ?? 0) <= (keys.length ? 8 : 5),
   // "Same question for ford + chevy".
   ({ sameQuestion }) => sameQuestion,
+  // "5 oldest by DOL" after a count or figure of vehicles: those, listed.
+  ({ measured, subject, previous, keys, words }) =>
+    measured?.measure === 'list' &&
+    measured.limit !== undefined &&
+    subject === previous.subject &&
+    keys.length === 0 &&
+    words <= 8,
+  // "Fin deals only" after a figure of deals: the same figure, of the rows it names.
+  ({ q, subject, previous, keys, words }) =>
+    /\b(?:only|just)\W*$/.test(q) &&
+    words <= 5 &&
+    subject === previous.subject &&
+    keys.length > 0 &&
+    keys.every((key) => NARROWING.includes(key) || PLACE_AND_PERIOD.includes(key)),
   // "Leads by store this month", then "what's the close rate for Aurora": one row of the breakdown, in its period.
   ({ previous, subject, heard }) =>
     previous.group_by !== undefined &&
@@ -726,6 +762,41 @@ export function understand(
   previous: AssistantQuery | null,
   now = new Date(),
   earlier: readonly AssistantQuery[] = [],
+): Understanding {
+  // "Count distinct models in new inventory", "how many different makes do we carry": the breakdown, led by how
+  // many rows it has.
+  const distinct = DISTINCT.exec(readable(question, vocabulary));
+  if (!distinct) return readQuestion(question, vocabulary, previous, now, earlier);
+  const kind = distinct[1]!.replace(/s$/, '').replace('colour', 'color');
+  const read = readQuestion(
+    readable(question, vocabulary).replace(distinct[0], `how many vehicles by ${kind}`),
+    vocabulary,
+    previous,
+    now,
+    earlier,
+  );
+  if (read.query === null || read.query.group_by !== DISTINCT_GROUPS[kind] || read.query.measure !== 'count')
+    return read;
+  return { ...read, query: { ...read.query, distinct: true } };
+}
+
+const DISTINCT =
+  /\b(?:count (?:of )?(?:distinct|different|unique)|how many (?:different|distinct|unique|separate)|number of (?:different|distinct|unique)|(?:distinct|unique) count of)\s+(model years?|models?|makes?|colou?rs?|trims?|body styles?)\b/;
+const DISTINCT_GROUPS: Record<string, Grouping> = {
+  model: 'model',
+  make: 'make',
+  color: 'color',
+  trim: 'trim',
+  'body style': 'body_style',
+  'model year': 'year',
+};
+
+function readQuestion(
+  question: string,
+  vocabulary: Vocabulary,
+  previous: AssistantQuery | null,
+  now: Date,
+  earlier: readonly AssistantQuery[],
 ): Understanding {
   // After a question about leads, "turned into deals" or "bought" is those leads sold (a deal linked or the status).
   const spelled = readable(question, vocabulary);
@@ -1146,7 +1217,9 @@ export function understand(
       previous.group_by &&
       !grouping &&
       topN &&
-      !/\b(?:ones|which|longest|oldest|newest|cheapest|priciest)\b/.test(q) &&
+      !/\b(?:ones|which|longest|oldest|newest|cheapest|priciest|show|list|deals|sales|units|cars|vehicles|leads|calls|trucks|suvs)\b/.test(
+        q,
+      ) &&
       (Object.keys(heard) as Array<keyof QueryFilters>).every((key) => PLACE_AND_PERIOD.includes(key))
     )
       return {
@@ -1231,7 +1304,17 @@ export function understand(
       Object.keys(heard).every((key) => NARROWING.includes(key as keyof QueryFilters)) &&
       !grouping;
     const asksShare = measured?.measure !== 'rate' && (SHARE.test(q) || partOfLast);
-    const wholeOfBase = pickFilters(base, (key) => !PLACE_AND_PERIOD.includes(key));
+    // "As % of all new on the lot", "% of all L90D leads": the whole is what follows "of all", in the same place and period.
+    const ofAll =
+      /(?:%|\bpercent(?:age)?|\bshare|\bpct)\s+of\s+all\s+(?:(?:our|the|my)\s+)?(.+?)(?=\?|$|\s(?:that|which|is|are|was|were|who)\b)/.exec(
+        q,
+      )?.[1];
+    const wholeOfBase = ofAll
+      ? pickFilters(
+          filtersOf(ofAll, subject, vocabulary, now),
+          (key) => !PLACE_AND_PERIOD.includes(key) && SUPPORTED[subject].includes(key),
+        )
+      : pickFilters(base, (key) => !PLACE_AND_PERIOD.includes(key));
     const share = asksShare
       ? { share: true, ...(Object.keys(wholeOfBase).length ? { whole_filters: wholeOfBase } : {}) }
       : !measured && sameSubject && previous.share && last === previous.filters

@@ -387,7 +387,23 @@ export function periodBefore(
  */
 export const NOT_DATA: Array<[RegExp, string]> = [
   [
-    /\b(?:write|draft|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?|announcements?|memos?|flyers?|signs?|captions?|blurbs?|newsletters?|spiffs?|speech(?:es)?)\b|\b(?:write|draft|compose) (?:up |me |us )*(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b/,
+    /\b(?:incentives?|rebates?|lease specials?|manufacturer (?:programs?|money|cash)|(?:factory|oem) (?:programs?|cash|money))\b/,
+    "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
+  ],
+  [
+    /\b(?:build|make|create|set up|design|code)\b.*\b(?:dashboards?|tiles?|charts?|graphs?|widgets?|spreadsheets?|pivot(?: table)?s?|models?|queries|query|sql)\b|\bregression\b|\bmachine learning\b|\bwrite (?:the |a |me )?(?:sql|query|code)\b/,
+    'I answer questions about your data; I do not build dashboards, models, queries or code',
+  ],
+  [
+    /\bdeserves?\b|\byour call\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b/,
+    'I do not judge people; I answer questions about your data',
+  ],
+  [
+    /\btraffic (?:on|near|around|to|heading|going|down|up|into|out of)\b|\b(?:highway|interstate|freeway|commute|road conditions?|roads)\b|\bweather\b/,
+    'I do not know the weather or the roads; I answer questions about your own data',
+  ],
+  [
+    /\b(?:write|writing|draft|drafting|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?|announcements?|memos?|flyers?|signs?|captions?|blurbs?|newsletters?|spiffs?|speech(?:es)?|job (?:postings?|ads?|descriptions?|listings?)|postings?)\b|\b(?:write|draft|compose) (?:up |me |us )*(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b/,
     'writing messages is not a question about your data',
   ],
   // "Text my sales team about them", "email this to my manager": sending anything to anyone, also as a follow-up.
@@ -396,7 +412,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) )\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) |estimate (?:\w+ ){0,3}(?:how many|how much|what)|(?:likely|expected) to (?:sell|close|buy|come|be)|plan (?:staffing|for next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
@@ -451,7 +467,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
 ];
 
 /** Shorthand and misspellings dealers type, read as the words the rules know. */
-const SHORTHAND: Array<[RegExp, string]> = [
+const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
   [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
   [/\bppl\b/g, 'people'],
@@ -543,6 +559,42 @@ const SHORTHAND: Array<[RegExp, string]> = [
   // "n wht % were cash", "txt taylor n tell em": "n" between words is "and".
   [/(^|\s)n(?=\s)/g, '$1and'],
   [/\bgrp\b/g, 'group'],
+  // An analyst's notation: "n=", ">60 DOL", "L90D", "9/1-10/31", "days-to-sell", "filter to used".
+  [/(^|\s)n ?=\s*/g, '$1how many '],
+  [/^n (?:and|&|\+) %/g, 'how many and what %'],
+  [/(^|\s)>=\s*(?=\d)/g, '$1at least '],
+  [/(^|\s)<=\s*(?=\d)/g, '$1at most '],
+  [/(^|\s)>\s*(?=\d)/g, '$1over '],
+  [/(^|\s)<\s*(?=\d)/g, '$1under '],
+  [/\bl(\d{1,3})d\b/g, 'last $1 days'],
+  [/\bl(\d{1,2})w\b/g, 'last $1 weeks'],
+  [/\bvol\b/g, 'volume'],
+  [
+    /\b(1[0-2]|0?[1-9])\/(3[01]|[12]\d|0?[1-9])\b(?!\/)/g,
+    (_match: string, month: string, day: string) =>
+      `${['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'][Number(month) - 1]} ${Number(day)}`,
+  ],
+  [/\b([a-z]+)-(to|on|in|per)-([a-z]+)\b/g, '$1 $2 $3'],
+  [
+    /^(?:filter(?:ed)?|restrict(?:ed)?|limit(?:ed)?|narrow(?:ed)?)(?: (?:it|that|this|those|them))?(?: down)? (?:to|on|for) /g,
+    'just ',
+  ],
+  [/\bbreakdwn\b|\bbrkdwn\b|\bbreakdonw\b/g, 'breakdown'],
+  [/\bdepts\b/g, 'departments'],
+  [/\bdept\b/g, 'department'],
+  // An F&I office's shorthand: "tot be mtd", "fe", "l/m", "fin deals", "lse", "amt financed".
+  [/\btot\b/g, 'total'],
+  [/\bl\/m\b/g, 'last month'],
+  [/\bt\/m\b/g, 'this month'],
+  [/\bl\/y\b/g, 'last year'],
+  [/(?<!\bsanta )\bfe\b/g, 'front end'],
+  [/\b(total|average|on|my|his|her|their|our|the|and|what|whats|what's|just|only|of|in|vs\.?) be\b/g, '$1 back end'],
+  [/^be\b(?= (?:pvr|mtd|ytd|gross|per|on|for|this|last|by|total|average))/g, 'back end'],
+  [/\bbe (pvr|mtd|ytd|per)\b/g, 'back end $1'],
+  [/\bfin\b/g, 'finance'],
+  [/\blse\b/g, 'lease'],
+  [/\bamt\b/g, 'amount'],
+  [/\bfinaced\b|\bfinanaced\b|\bfinnanced\b/g, 'financed'],
   // Colours as a lot sheet abbreviates them: "blk?", "slvr".
   [/\bblk\b/g, 'black'],
   [/\b(?:slvr|slv)\b/g, 'silver'],
@@ -553,11 +605,111 @@ const SHORTHAND: Array<[RegExp, string]> = [
 
 /** The question as the rules read it: lower case, plain spaces and quotes, shorthand spelled out. */
 export function readable(question: string, vocabulary?: Vocabulary): string {
-  let q = normalize(question);
-  for (const [pattern, replacement] of SHORTHAND) q = q.replace(pattern, replacement);
-  if (vocabulary) q = withVowelsBack(q, vocabulary);
-  for (const [pattern, replacement] of SHORTHAND) q = q.replace(pattern, replacement);
+  const spelledOut = (text: string) =>
+    SHORTHAND.reduce(
+      (out, [pattern, replacement]) =>
+        typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement),
+      text,
+    );
+  let q = spelledOut(withDigits(normalize(question).replace(/\b([a-z]+) dot (com|net|org)\b/g, '$1.$2')));
+  if (vocabulary) q = spelledOut(withNamesJoined(withVowelsBack(q, vocabulary), vocabulary));
   return q.replace(/\s+/g, ' ').trim();
+}
+
+const UNIT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const TEEN_WORDS = [
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS_WORDS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+const SPOKEN_NUMBER = new RegExp(
+  String.raw`\b(?:(?:a|${[...UNIT_WORDS, ...TEEN_WORDS, ...TENS_WORDS, 'hundred', 'thousand'].join('|')})(?:[\s-]+(?:and[\s-]+)?|$))+`,
+  'g',
+);
+
+/**
+ * Numbers said in words, as a phone's dictation writes them ("sixty days", "a hundred and twenty days old",
+ * "under fifty thousand"), in digits. A lone "one" or "five" stays a word ("the oldest one", "the five oldest").
+ */
+function withDigits(q: string): string {
+  return q.replace(SPOKEN_NUMBER, (run) => {
+    const words = run.trim().split(/[\s-]+/);
+    while (words.at(-1) === 'and') words.pop();
+    while (words[0] === 'a' && words[1] !== 'hundred' && words[1] !== 'thousand') words.shift();
+    const spoken = run.trim().split(/[\s-]+/).length - words.length;
+    if (
+      !words.some(
+        (word) => TEEN_WORDS.includes(word) || TENS_WORDS.includes(word) || /^(?:hundred|thousand)$/.test(word),
+      )
+    )
+      return run;
+    let total = 0;
+    let current = 0;
+    for (const word of words) {
+      if (word === 'and') continue;
+      if (word === 'a') current += 1;
+      else if (UNIT_WORDS.includes(word)) current += UNIT_WORDS.indexOf(word);
+      else if (TEEN_WORDS.includes(word)) current += 10 + TEEN_WORDS.indexOf(word);
+      else if (TENS_WORDS.includes(word)) current += 20 + 10 * TENS_WORDS.indexOf(word);
+      else if (word === 'hundred') current = (current || 1) * 100;
+      else {
+        total += (current || 1) * 1000;
+        current = 0;
+      }
+    }
+    const lead = spoken
+      ? `${run
+          .trim()
+          .split(/[\s-]+/)
+          .slice(0, spoken)
+          .join(' ')} `
+      : '';
+    return `${lead}${total + current}${/\s$/.test(run) ? ' ' : ''}`;
+  });
+}
+
+/**
+ * The caller's source and model names said in pieces, as dictation or a quick thumb writes them ("car gurus",
+ * "cr v", "rav fours", "f 150"), as the name.
+ */
+function withNamesJoined(q: string, vocabulary: Vocabulary): string {
+  const names = new Map<string, string>();
+  for (const name of [...vocabulary.sources, ...vocabulary.models]) {
+    const joined = compactName(name);
+    if (joined.length >= 3) names.set(joined, normalize(name));
+  }
+  const tokens = q.split(' ');
+  // "Fours": a digit said in a word, in the digit.
+  const compact = (token: string) => {
+    const stem = token.replace(/s$/, '');
+    return compactName(UNIT_WORDS.includes(stem) ? `${UNIT_WORDS.indexOf(stem)}${token.slice(stem.length)}` : token);
+  };
+  const out: string[] = [];
+  for (let at = 0; at < tokens.length;) {
+    let joined: string | null = null;
+    for (const size of [3, 2]) {
+      const run = tokens.slice(at, at + size);
+      if (run.length < size || run.some((token) => !/^[a-z0-9.-]+$/.test(token))) continue;
+      const typed = run.map(compact).join('');
+      const name = names.get(typed) ?? (typed.endsWith('s') ? names.get(typed.slice(0, -1)) : undefined);
+      if (name) {
+        joined = `${name}${names.has(typed) ? '' : 's'}`;
+        at += size;
+        break;
+      }
+    }
+    if (joined) out.push(joined);
+    else out.push(tokens[at++]!);
+  }
+  return out.join(' ');
 }
 
 /** Words the rules read, spelled out; with the caller's own names, what a word typed without its vowels may be. */
@@ -762,7 +914,7 @@ export const NEGATED =
  * "how fast do trucks sell", "our turn on used"): a sold vehicle's days from stock-in to sale.
  */
 export const DAYS_TO_SELL =
-  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes) to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) |\b(?:days? )?from stock[- ]?in to (?:sale|sold|selling)\b/;
+  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes) to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) |\b(?:days? )?from stock[- ]?in to (?:sale|sold|selling)\b|\bfrom (?:arriving|arrival|landing|coming) (?:in|into|on) (?:stock|inventory|the lot) to (?:being )?(?:sold|sale|selling)\b|\b(?:take|took) to go\b/;
 
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
@@ -792,11 +944,19 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   ],
   [/\bmedians?\b/, 'I do not compute medians (I can give averages)'],
   [
+    /\b(?:banks?|lenders?|finance (?:company|companies|source|sources)|captives?)\b.*\b(?:fund|funded|funding|approv|bought|buy|paid)|\b(?:which|what|top|most) (?:banks?|lenders?)\b|\b(?:dealer )?reserve\b|\bchargebacks?\b|\bcharge-?backs?\b|\brate (?:markup|spread)\b|\bbuy rate\b|\bcontracts? in transit\b/,
+    "the data holds no lenders, reserve or chargebacks; I read deals' contract type, amount financed and gross",
+  ],
+  [
+    /\btraffic\b.*\bweb ?sites?\b|\bweb ?sites?\b.*\btraffic\b|\bweb sessions?\b|\bsessions? (?:per|by) source\b|\bsite sessions\b/,
+    'the data holds no website or listing traffic (views, clicks, visits); I read vehicles, leads, calls and deals',
+  ],
+  [
     /\brecalls?\b|\bopen campaigns?\b/,
     'the data holds no recalls; I read vehicles, their prices, mileage and days on the lot',
   ],
   [
-    /\brepair orders?\b|\bros\b|\bservice (?:drive|lane|advisors?|writers?|appointments?|revenue|hours|customers?|bays?)\b|^(?!.*\b(?:calls?|callers?|phones?)\b).*\b(?:service|parts) (?:dept|department)\b|\bparts (?:sales|counter|gross)\b|\bcustomer pay\b|\bwarranty (?:work|claims?)\b|\btechs?\b|\btechnicians?\b/,
+    /\brepair orders?\b|\bros?\b|\bservice (?:drive|lane|advisors?|writers?|appointments?|revenue|hours|customers?|bays?)\b|^(?!.*\b(?:calls?|callers?|phones?)\b).*\b(?:service|parts) (?:dept|department)\b|\bparts (?:sales|counter|gross)\b|\bcustomer pay\b|\bwarranty (?:work|claims?)\b|\btechs?\b|\btechnicians?\b/,
     'the data holds no service or parts (repair orders, technicians, parts sales); I read vehicles, leads, calls and deals',
   ],
   [
