@@ -363,6 +363,7 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
     group_by: pick('group_by', GROUPINGS, false),
     order: pick('order', ['asc', 'desc'] as const, false),
     limit: typeof args.limit === 'number' ? Math.max(1, Math.min(25, Math.round(args.limit))) : undefined,
+    offset: typeof args.offset === 'number' ? Math.max(0, Math.min(24, Math.round(args.offset))) : undefined,
     share: args.share === true,
     ...(args.share === true && args.whole_filters && typeof args.whole_filters === 'object'
       ? { whole_filters: wholeFilters(args.whole_filters) }

@@ -420,11 +420,28 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         break;
       }
       if (query.subject === 'vehicles') {
-        const order = query.order === 'asc' ? `lowest ${field.label} first` : `highest ${field.label} first`;
+        const order =
+          query.field === 'days_on_lot' && query.order !== 'asc'
+            ? 'longest on the lot first'
+            : query.order === 'asc'
+              ? `lowest ${field.label} first`
+              : `highest ${field.label} first`;
+        const offset = query.offset ?? 0;
         lines.push(
-          `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${query.field === 'days_on_lot' && query.order !== 'asc' ? 'longest on the lot first' : order}:`,
+          offset
+            ? `Number ${number(offset + 1)}${result.vehicles.length > 1 ? ` to ${number(offset + result.vehicles.length)}` : ''} of ${number(result.count)} ${what}${inStock}, ${order}:`
+            : `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${order}:`,
         );
+        if (!result.vehicles.length) lines.push('- none (the list is shorter)');
         for (const vehicle of result.vehicles) lines.push(`- ${vehicleLine(vehicle)}`);
+        // One vehicle asked for ("the third one", "what's the oldest one priced at"): its figures.
+        const [only] = result.vehicles;
+        if (only && result.vehicles.length === 1 && query.limit === 1)
+          figures.push(
+            { label: 'price', value: only.price ?? 'none' },
+            { label: 'mileage', value: only.mileage === null ? 'none' : String(only.mileage) },
+            { label: 'days on the lot', value: String(only.days_on_lot) },
+          );
       } else {
         lines.push(
           `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,

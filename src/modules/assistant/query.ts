@@ -114,6 +114,8 @@ export interface AssistantQuery {
   limit?: number;
   /** A list's order by `field`: desc (default) or asc. */
   order?: 'asc' | 'desc';
+  /** A list's rows to skip first ("the third one" of the last list: offset 2, limit 1). */
+  offset?: number;
   /** With a count: also the whole it is part of (the same rooftops and period, without the other filters). */
   share?: boolean;
   /** With `share`: what the whole is besides the rooftops and period ("what % of our new inventory is white": new). */
@@ -208,6 +210,12 @@ export const QUERY_SCHEMA = {
       minimum: 1,
       maximum: 25,
       description: 'How many records a list returns (default 10); with ranked, how many groups the ranking keeps.',
+    },
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 24,
+      description: 'How many records of a list to skip first ("the third one" of a list: offset 2 with limit 1).',
     },
     share: {
       type: 'boolean',
@@ -450,11 +458,12 @@ async function vehicleRows(
   where: Prisma.Sql,
   orderBy: Prisma.Sql,
   limit: number,
+  offset = 0,
 ): Promise<VehicleRow[]> {
   return caller.db.$queryRaw<VehicleRow[]>(Prisma.sql`/* assistantVehicles */
     SELECT v.vin, v.year, v.make::text AS make, v.model::text AS model, v.trim, v.price::text AS price, ${DAYS_ON_LOT_SQL}::int AS days_on_lot, v.mileage,
       v.exterior_color, d.name AS dealer_name, v.body_style::text AS body_style, v.condition::text AS condition
-    FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit}`);
+    FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`);
 }
 
 /** Sold vehicles (status sold unless the query names another), sold in the query's period if it has one. */
@@ -543,6 +552,7 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
       // A sold vehicle's days on the lot are its days to sell.
       inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field === 'days_to_sell' ? 'days_on_lot' : field}`),
       limit,
+      Math.min(query.offset ?? 0, 24),
     );
   } else if ((query.measure === 'max' || query.measure === 'min') && value !== null) {
     // The totals already hold the extreme: cite the vehicles that have it (ties included, up to five).
@@ -813,6 +823,9 @@ function groupValueSql(query: AssistantQuery, field: string | undefined): Prisma
 
 const percent = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : null);
 
+/** The rows of a list to skip ("the third one"). */
+const skipped = (query: AssistantQuery) => (query.measure === 'list' ? Math.min(query.offset ?? 0, 24) : 0);
+
 /** The newest rows (or, for a deal's max/min, the extreme one), as the answer cites them. */
 async function activityRows(
   caller: Caller,
@@ -827,14 +840,14 @@ async function activityRows(
         COALESCE(source.name::text, l.raw_source) AS source,
         l.type || ' lead, ' || l.status || CASE WHEN l.vehicle_make IS NOT NULL THEN ', ' || concat_ws(' ', l.vehicle_year, l.vehicle_make, l.vehicle_model) ELSE '' END AS detail
       FROM leads l JOIN dealers dealer ON dealer.id = l.dealer_id LEFT JOIN sources source ON source.id = l.source_id
-      WHERE ${where} ORDER BY l.received_at DESC, l.id LIMIT ${take}`);
+      WHERE ${where} ORDER BY l.received_at DESC, l.id LIMIT ${take} OFFSET ${skipped(query)}`);
   }
   if (query.subject === 'calls') {
     return caller.db.$queryRaw<ActivityRow[]>(Prisma.sql`/* assistantCalls */
       SELECT c.id, c.started_at AS at, COALESCE(c.caller_number, 'unknown caller') AS label, dealer.name::text AS dealer_name,
         COALESCE(source.name::text, c.raw_source) AS source, c.status || ', ' || c.duration_seconds || ' s' AS detail
       FROM calls c JOIN dealers dealer ON dealer.id = c.dealer_id LEFT JOIN sources source ON source.id = c.source_id
-      WHERE ${where} ORDER BY c.started_at DESC, c.id LIMIT ${take}`);
+      WHERE ${where} ORDER BY c.started_at DESC, c.id LIMIT ${take} OFFSET ${skipped(query)}`);
   }
   // Newest first, unless ordered by a figure ("top 5 back end deals"; the highest or lowest one).
   const order =
@@ -849,7 +862,7 @@ async function activityRows(
     SELECT d.id, d.sold_at AS at, COALESCE(NULLIF(concat_ws(' ', d.vehicle_year, d.vehicle_make, d.vehicle_model), ''), 'deal ' || d.deal_number) AS label,
       dealer.name::text AS dealer_name, NULL::text AS source, d.deal_number, d.sale_price::text AS sale_price, d.salesperson, d.vin
     FROM sales d JOIN dealers dealer ON dealer.id = d.dealer_id
-    WHERE ${where} ORDER BY ${order} LIMIT ${take}`);
+    WHERE ${where} ORDER BY ${order} LIMIT ${take} OFFSET ${skipped(query)}`);
   return rows.map(({ deal_number, sale_price, salesperson, vin, ...row }) => ({
     ...row,
     detail: `deal ${deal_number}, $${Number(sale_price).toLocaleString('en-US')}, sold by ${salesperson}${vin ? `, VIN ${vin}` : ''}`,

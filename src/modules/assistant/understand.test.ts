@@ -1958,6 +1958,14 @@ describe('follow-ups that order, narrow, compare or act', () => {
       filters: { from: '2026-09-01', to: '2026-10-31' },
     });
     expect(read('mean days-to-sell, used units sold L90D')).toMatchObject({ field: 'days_to_sell' });
+    // A row of the last list by its place; the one vehicle at an end, for another of its figures.
+    const [, third, second] = chain(['list the used units oldest first', 'the third one, how many miles on it', '#2']);
+    expect(third).toMatchObject({ measure: 'list', limit: 1, offset: 2, filters: { condition: ['used'] } });
+    expect(second).toMatchObject({ measure: 'list', limit: 1, offset: 1 });
+    expect(read('first time callers this week')).toMatchObject({ subject: 'calls', filters: { first_time: true } });
+    const [, priced] = chain(['how many new silverados under 50k', 'whats the oldest one priced at']);
+    expect(priced).toMatchObject({ measure: 'list', field: 'days_on_lot', order: 'desc', limit: 1 });
+    expect(read('whats the highest price on the lot')).toMatchObject({ measure: 'max', field: 'price' });
     expect(read('count distinct models in new invntory')).toMatchObject({
       measure: 'count',
       group_by: 'model',

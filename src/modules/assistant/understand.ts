@@ -765,8 +765,13 @@ export function understand(
 ): Understanding {
   // "Count distinct models in new inventory", "how many different makes do we carry": the breakdown, led by how
   // many rows it has.
-  const distinct = DISTINCT.exec(readable(question, vocabulary));
-  if (!distinct) return readQuestion(question, vocabulary, previous, now, earlier);
+  const spelled = readable(question, vocabulary);
+  // "The third one, how many miles on it": a row of the last list, by its place.
+  const place = previous?.measure === 'list' ? placeIn(spelled) : null;
+  if (previous && place !== null)
+    return { followUp: true, unused: [], query: { ...previous, limit: 1, offset: place - 1 } };
+  const distinct = DISTINCT.exec(spelled);
+  if (!distinct) return withAskedFigure(readQuestion(question, vocabulary, previous, now, earlier), spelled);
   const kind = distinct[1]!.replace(/s$/, '').replace('colour', 'color');
   const read = readQuestion(
     readable(question, vocabulary).replace(distinct[0], `how many vehicles by ${kind}`),
@@ -778,6 +783,35 @@ export function understand(
   if (read.query === null || read.query.group_by !== DISTINCT_GROUPS[kind] || read.query.measure !== 'count')
     return read;
   return { ...read, query: { ...read.query, distinct: true } };
+}
+
+const PLACES = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+/** A place in a list: "the third one", "the 2nd car", "#4". */
+function placeIn(q: string): number | null {
+  const said =
+    /\b(?:the )?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|(?:[1-9]|1\d|2[0-5])(?:st|nd|rd|th))(?: (?:one|vehicle|unit|car|truck|suv|lead|call|deal)\b| on (?:the|that) list\b)|(?:^|\s)#(\d{1,2})\b/.exec(
+      q,
+    );
+  if (!said) return null;
+  const place = said[2]
+    ? Number(said[2])
+    : PLACES.includes(said[1]!)
+      ? PLACES.indexOf(said[1]!) + 1
+      : parseInt(said[1]!, 10);
+  return place >= 1 && place <= 25 ? place : null;
+}
+
+/** "What's the oldest one priced at": the one vehicle at that end, for another of its figures. */
+const ASKED_FIGURE =
+  /\bpriced at\b|\bwhat(?:'s| is| are)? (?:we |they )?asking\b|\basking (?:price )?on (?:it|that|her)\b|\bhow many miles\b|\bmiles on (?:it|that|her|him)\b/;
+function withAskedFigure(read: Understanding, q: string): Understanding {
+  if (read.query === null) return read;
+  const query = read.query;
+  if (query.subject !== 'vehicles' || (query.measure !== 'max' && query.measure !== 'min') || !ASKED_FIGURE.test(q))
+    return read;
+  const asked = /\bmiles\b/.test(q) && !/\bpric|\basking\b/.test(q) ? 'mileage' : 'price';
+  if (asked === query.field) return read;
+  return { ...read, query: { ...query, measure: 'list', order: query.measure === 'max' ? 'desc' : 'asc', limit: 1 } };
 }
 
 const DISTINCT =
