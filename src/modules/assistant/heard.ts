@@ -696,7 +696,7 @@ const VEHICLE_WORDS = new Set(
     'new brand used pre-owned preowned second-hand certified cpo sold pending presumed transit incoming cheapest cheaper priciest pricier expensive oldest',
     'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
     'smallest largest fewest best worst popular deals deal sales units unit leads calls did do done',
-    'excluding exclude except other than besides minus first ytd mtd qtd wtd front back end gross',
+    'excluding exclude except other than besides minus first ytd mtd qtd wtd front back end gross sale asking amount financed',
   ]
     .join(' ')
     .split(' '),
