@@ -77,6 +77,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-38', fixture: fixture('assistant-unseen-38-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-39', fixture: fixture('assistant-unseen-39-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-40', fixture: fixture('assistant-unseen-40-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-41', fixture: fixture('assistant-unseen-41-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -549,8 +549,10 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
     vehicles = await vehicleRows(
       caller,
       Prisma.sql`${where} AND ${figure} IS NOT NULL`,
-      // A sold vehicle's days on the lot are its days to sell.
-      inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field === 'days_to_sell' ? 'days_on_lot' : field}`),
+      // A sold vehicle's days on the lot are its days to sell; the newest arrivals are the latest stocked in.
+      field === 'days_on_lot' && query.order === 'asc'
+        ? inventoryOrderBy('-date_in_stock')
+        : inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field === 'days_to_sell' ? 'days_on_lot' : field}`),
       limit,
       Math.min(query.offset ?? 0, 24),
     );

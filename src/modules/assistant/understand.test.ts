@@ -1974,6 +1974,30 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a forty-first set written apart from the rules found it missing', () => {
+    // A marketing coordinator's casual texts: "newest stuff", "just the red ones", "3rd party site", "cpo … rn".
+    const [newest, red] = chain(['whats the newest stuff that just hit the lot', 'ok just the red ones']);
+    expect(newest).toMatchObject({
+      subject: 'vehicles',
+      measure: 'list',
+      field: 'days_on_lot',
+      order: 'asc',
+      limit: 10,
+    });
+    expect(red).toMatchObject({ measure: 'list', order: 'asc', filters: { color: ['red'] } });
+    expect(read('ngl which 3rd party site actually got us the most sold leads this yr')).toMatchObject({
+      subject: 'leads',
+      group_by: 'source',
+      ranked: true,
+      filters: { source_category: ['third_party_listing'], status: ['sold'] },
+    });
+    expect(read('cheapest cpo we got rn?')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'min',
+      filters: { condition: ['certified'] },
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

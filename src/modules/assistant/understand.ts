@@ -108,7 +108,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     return 'sales';
   if (
     mentionsVehicle ||
-    /\b(?:cars?|vehicles?|inventory|units?|stock|models?|on the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
+    /\b(?:cars?|vehicles?|inventory|units?|stock|models?|certified|arrivals?|(?:hit|on|to|onto) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
       q,
     )
   )
@@ -149,7 +149,7 @@ function measureOf(
   })();
   // "Which ones have been sitting the longest": several, longest first; "which one" is the extreme.
   const several =
-    /\b(?:show|list|give|pull up|bring up)(?: me| us)? (?:the |our |all )?(?:[a-z]+ ){0,2}(?:cars|vehicles|units|trucks|suvs|sedans|ones)\b|\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b|\b(?:cheapest|priciest|most expensive|newest|oldest) (?:[a-z0-9-]+ )?(?:units|cars|vehicles|trucks|suvs|sedans|ones)\b/.test(
+    /\b(?:show|list|give|pull up|bring up)(?: me| us)? (?:the |our |all )?(?:[a-z]+ ){0,2}(?:cars|vehicles|units|trucks|suvs|sedans|ones)\b|\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b|\b(?:cheapest|priciest|most expensive|newest|oldest) (?:[a-z0-9-]+ )?(?:units|cars|vehicles|trucks|suvs|sedans|ones|stuff|arrivals|inventory)\b/.test(
       q,
     );
   const vehicles = subject === 'vehicles';
@@ -246,7 +246,7 @@ function measureOf(
   }
   // "And for the used ones only?": a narrowing of the last answer, not a list.
   const narrowing =
-    /^(?:and |but |what about |how about |now )?(?:for |just |only )?(?:the |those )?(?:[a-z0-9-]+ ){1,2}ones(?: only| too| as well)?\??$/.test(
+    /^(?:(?:and|but|what about|how about|now|ok|okay|so) )*(?:for |just |only )?(?:the |those )?(?:[a-z0-9-]+ ){1,2}ones(?: only| too| as well)?\??$/.test(
       q,
     );
   if (
@@ -422,7 +422,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'contract_type';
   if (
-    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:lead |marketing |ad |advertising |traffic )?(?:sources?|channels?|providers?|vendors?)\b|\bwhere .* (?:come|comes|came|coming) from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:lead |marketing |ad |advertising |traffic )?(?:sources?|channels?|providers?|vendors?)\b|\b(?:which|what) (?:(?:3rd|third)[- ]party |listing |lead )?(?:sites?|websites?)\b|\bwhere .* (?:come|comes|came|coming) from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
