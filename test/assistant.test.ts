@@ -78,6 +78,9 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-39', fixture: fixture('assistant-unseen-39-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-40', fixture: fixture('assistant-unseen-40-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-41', fixture: fixture('assistant-unseen-41-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-42', fixture: fixture('assistant-unseen-42-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-43', fixture: fixture('assistant-unseen-43-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-44', fixture: fixture('assistant-unseen-44-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';
@@ -183,10 +186,10 @@ describe('the assistant without a provider', () => {
   let otherToken: string;
 
   beforeAll(async () => {
-    // The fixtures ask a few hundred questions: more than one caller may ask in ten minutes.
+    // The fixtures ask about two thousand questions: more than one caller may ask in ten minutes.
     app = await startTestApp({
       SYNC_SCHEDULER: 'false',
-      FIELD_RATE_LIMITS: 'assistant-messages=2000/10m',
+      FIELD_RATE_LIMITS: 'assistant-messages=5000/10m',
     });
     demo = await demoGroupWithAnalyst(app, 'assistant-demo');
     other = await seedGroup(app.database.prisma, {

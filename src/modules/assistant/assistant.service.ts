@@ -368,6 +368,7 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
     ...(args.share === true && args.whole_filters && typeof args.whole_filters === 'object'
       ? { whole_filters: wholeFilters(args.whole_filters) }
       : {}),
+    ...(args.share === true && args.whole_of_group === true ? { whole_of_group: true } : {}),
     ranked: args.ranked === true,
     distinct: args.distinct === true,
     filters,

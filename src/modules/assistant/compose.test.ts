@@ -91,3 +91,49 @@ describe('composing days to sell', () => {
     );
   });
 });
+
+describe('composing a share of a total', () => {
+  it("says the part, its share and the whole's figure, the whole every rooftop's when asked so", () => {
+    const composed = compose(
+      {
+        query: {
+          subject: 'sales',
+          measure: 'sum',
+          field: 'sale_price',
+          share: true,
+          whole_of_group: true,
+          filters: { dealer_id: ['shd'], from: '2026-11-01', to: '2026-11-24' },
+        },
+        count: 11,
+        value: 379_280,
+        whole: 37,
+        whole_value: 1_254_605,
+        groups: [],
+        vehicles: [],
+        activity: [],
+      },
+      new Map([['shd', 'Summit Honda Downtown']]),
+    );
+    expect(composed.text).toMatch(
+      /\$379,280(?:\.00)?: 30\.2% of the \$1,254,605(?:\.00)? of your deals, 1–24 November 2026\./,
+    );
+    expect(composed.text).toContain('at Summit Honda Downtown');
+    expect(composed.figures).toEqual([
+      expect.objectContaining({ value: '379280' }),
+      { label: 'share (%)', value: '30.2' },
+      expect.objectContaining({ value: '1254605' }),
+    ]);
+  });
+
+  it('leads a breakdown asked as "how many different" with how many rows it has', () => {
+    const composed = compose(
+      result({ subject: 'vehicles', measure: 'count', group_by: 'model', distinct: true }, [
+        ['Camry', 12, null],
+        ['Civic', 8, null],
+      ]),
+      new Map(),
+    );
+    expect(composed.text).toMatch(/^2 different models among 20 vehicles in stock:/);
+    expect(composed.figures[0]).toMatchObject({ value: '2' });
+  });
+});

@@ -361,7 +361,31 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
     case 'sum': {
       if (result.value === null)
         lines.push(`There are no ${what}${inStock} to ${query.measure === 'sum' ? 'add up' : 'average'}.`);
-      else if (query.measure === 'sum')
+      else if (query.measure === 'sum' && result.whole_value !== undefined) {
+        // "What proportion of this month's revenue came from the Honda store": the part, its share, the whole.
+        const whole = describe(
+          {
+            ...query,
+            filters: {
+              ...query.whole_filters,
+              ...(query.whole_of_group ? {} : { dealer_id: query.filters.dealer_id }),
+              from: query.filters.from,
+              to: query.filters.to,
+            },
+          },
+          dealerNames,
+        );
+        const percent = result.whole_value ? Math.round(((result.value ?? 0) / result.whole_value) * 1000) / 10 : 0;
+        lines.push(
+          `The ${field.label.startsWith('total ') ? '' : 'total '}${field.label} of ${what}${inStock} is ${field.format(result.value)}: ${one(percent)}% of the ${field.format(result.whole_value ?? 0)} of your ${whole}${inStock}.`,
+        );
+        figures[0] = { label: `${what}: sum ${field.label}`, value: String(result.value) };
+        figures.push(
+          { label: 'share (%)', value: String(percent) },
+          { label: `${whole}: sum ${field.label}`, value: String(result.whole_value ?? 0) },
+        );
+        break;
+      } else if (query.measure === 'sum')
         lines.push(
           `The ${field.label.startsWith('total ') ? '' : 'total '}${field.label} of ${what}${inStock} is ${field.format(result.value)} (${number(result.count)} ${query.subject === 'vehicles' ? 'vehicles' : 'records'}).`,
         );

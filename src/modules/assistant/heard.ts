@@ -112,7 +112,7 @@ const ATTRIBUTED =
 
 /** Leads assigned to no one: "any w no salesperson", "unassigned", "nobody's on it". */
 export const UNASSIGNED =
-  /\b(?:no|without(?: an?)?|missing(?: an?)?|not assigned to(?: an?| any)?) (?:salesperson|salespeople|sales ?person|owner|assignee|one assigned)\b|\bunassigned\b|\bnot (?:yet )?assigned\b|\b(?:nobody|no ?one|no body)(?:'s| is)? (?:assigned|on (?:it|them|em|those))\b/;
+  /\b(?:no|without(?: an?)?|missing(?: an?)?|not assigned to(?: an?| any)?) (?:salesperson|salespeople|sales ?person|owner|assignee|one assigned)\b|\bunassigned\b|\bnot (?:yet )?(?:been )?assigned\b|\b(?:nobody|no ?one|no body)(?:'s| is)? (?:assigned|on (?:it|them|em|those))\b/;
 
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
@@ -375,6 +375,9 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   const miles = new RegExp(
     String.raw`\b(?:(${STRICT_BELOW})|(${AT_MOST})|(${STRICT_ABOVE})|(${AT_LEAST}))\s+${AMOUNT}\s*(?:miles|mi\b|on the (?:odometer|odo|clock))`,
   ).exec(q);
+  // "100k+ mi", "100k+ on the clock".
+  const milesPlus = new RegExp(String.raw`${AMOUNT}\+\s*(?:miles|mi\b|on the (?:odometer|odo|clock))`).exec(q);
+  if (!miles && milesPlus) filters.mileage_min = amount(milesPlus[1]!, milesPlus[2]);
   if (miles) {
     const value = amount(miles[5]!, miles[6]);
     if (miles[1]) filters.mileage_max = value - 1;
@@ -427,7 +430,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
       !/^\s*(?:%|percent|years?|yrs?|hours?|hrs?|[a-z]+s\b)/.test(priceText.slice(match.index + match[0].length));
     // "Deals with over 4k total gross", "back end under $500": a bound on the gross, not the sale price.
     const grossOf = (match: RegExpExecArray) => {
-      const after = /^\s*(?:in |of )?(?:(?:(total|front|back)(?:[- ]?end)? )?gross\b|(front|back)[- ]?end\b)/.exec(
+      const after = /^\s*(?:in |of )?(?:(?:(total|front|back)(?:[- ]?end)? )?gross\b|(front|back)(?:[- ]?end)?\b)/.exec(
         priceText.slice(match.index + match[0].length),
       );
       const before =
@@ -696,7 +699,7 @@ const VEHICLE_WORDS = new Set(
     'new brand used pre-owned preowned second-hand certified cpo sold pending presumed transit incoming cheapest cheaper priciest pricier expensive oldest',
     'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
     'smallest largest fewest best worst popular deals deal sales units unit leads calls did do done',
-    'excluding exclude except other than besides minus first ytd mtd qtd wtd front back end gross sale asking amount financed',
+    'excluding exclude except other than besides minus first ytd mtd qtd wtd front back end gross sale asking amount financed last',
   ]
     .join(' ')
     .split(' '),

@@ -120,6 +120,8 @@ export interface AssistantQuery {
   share?: boolean;
   /** With `share`: what the whole is besides the rooftops and period ("what % of our new inventory is white": new). */
   whole_filters?: QueryFilters;
+  /** With `share`: the whole is every rooftop's ("what share of revenue came from the Honda store"). */
+  whole_of_group?: boolean;
   /**
    * With group_by, a ranking ("which source brought the most leads"): counted or summed, rows with no
    * group (no source, no salesperson) are counted apart, not ranked among the named ones.
@@ -165,6 +167,8 @@ export interface QueryResult {
   count: number;
   /** With `share`: the count of the whole the answer is a part of. */
   whole?: number;
+  /** With `share` of a sum: the whole's sum of the same figure. */
+  whole_value?: number | null;
   /** For a rate: how many of `count` it counts (sold, answered…); `value` is then the percent. */
   part?: number;
   /** With `ranked`: how many of `count` have no group (no source, no salesperson), left out of `groups`. */
@@ -219,7 +223,12 @@ export const QUERY_SCHEMA = {
     },
     share: {
       type: 'boolean',
-      description: 'With count: also count the whole (same rooftops and period, no other filters), for percentages.',
+      description:
+        'With count or sum: also count (or sum) the whole (same rooftops and period, no other filters), for percentages.',
+    },
+    whole_of_group: {
+      type: 'boolean',
+      description: 'With share: the whole is every rooftop\'s ("what share of revenue came from the Honda store").',
     },
     whole_filters: {
       type: 'object',
@@ -944,12 +953,13 @@ export async function runQuery(caller: Caller, query: AssistantQuery): Promise<Q
   const run = (asked: AssistantQuery) =>
     asked.subject === 'vehicles' ? runVehicles(caller, asked) : runActivity(caller, asked);
   const result = topGroups(query, setAsideUnnamed(query, await run(query)));
-  if (!query.share || query.measure !== 'count') return result;
+  if (!query.share || (query.measure !== 'count' && query.measure !== 'sum')) return result;
   const { dealer_id, from, to } = query.filters;
   const whole = await run({
     subject: query.subject,
-    measure: 'count',
-    filters: { ...query.whole_filters, dealer_id, from, to },
+    measure: query.measure,
+    ...(query.measure === 'sum' ? { field: result.query.field } : {}),
+    filters: { ...query.whole_filters, ...(query.whole_of_group ? {} : { dealer_id }), from, to },
   });
-  return { ...result, whole: whole.count };
+  return { ...result, whole: whole.count, ...(query.measure === 'sum' ? { whole_value: whole.value } : {}) };
 }

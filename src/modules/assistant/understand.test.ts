@@ -30,6 +30,12 @@ const vocabulary: Vocabulary = {
 const NOW = new Date('2026-11-21T15:00:00Z');
 const read = (question: string, previous: AssistantQuery | null = null) =>
   understand(question, vocabulary, previous, NOW).query;
+/** A question about what the data does not hold: said so, neither answered nor declined. */
+const expectNotInData = (question: string) => {
+  const answer = understand(question, vocabulary, null, NOW);
+  expect(answer, question).toMatchObject({ query: null });
+  expect(answer, question).not.toHaveProperty('declined');
+};
 
 describe('reading questions', () => {
   it.each([
@@ -1866,11 +1872,7 @@ describe('follow-ups that order, narrow, compare or act', () => {
       filters: { contract_type: ['finance'] },
     });
     expect(read('which store did the most lse l/m')).toMatchObject({ filters: { contract_type: ['lease'] } });
-    for (const question of ['which bank funded the most deals l/m', 'chargebacks l/m?']) {
-      const answer = understand(question, vocabulary, null, NOW);
-      expect(answer, question).toMatchObject({ query: null });
-      expect(answer, question).not.toHaveProperty('declined');
-    }
+    for (const question of ['which bank funded the most deals l/m', 'chargebacks l/m?']) expectNotInData(question);
     // A partner new to cars: customers by where they came from are leads; "ended up buying" is sold.
     const [sources, bought, , lastMonthSources] = chain([
       'Where are most of our customers coming from these days? Which source brought us the most customers in the last 90 days?',
@@ -1995,6 +1997,109 @@ describe('follow-ups that order, narrow, compare or act', () => {
       subject: 'vehicles',
       measure: 'min',
       filters: { condition: ['certified'] },
+    });
+  });
+
+  it('reads what a forty-second, a forty-third and a forty-fourth set written apart from the rules found it missing', () => {
+    // A veteran GSM: "units on the board", "dead last in units", mini deals with a front bound.
+    const [board, lastMonth] = chain(['HOW MANY UNITS WE PUT ON THE BOARD THIS MONTH', 'AND LAST MONTH']);
+    expect(board).toMatchObject({ subject: 'sales', measure: 'count', filters: { from: '2026-11-01' } });
+    expect(lastMonth).toMatchObject({ subject: 'sales', filters: { from: '2026-10-01' } });
+    expect(read('WHO IS DEAD LAST IN UNITS THIS MONTH')).toMatchObject({
+      subject: 'sales',
+      group_by: 'salesperson',
+      order: 'asc',
+    });
+    const [minis, most] = chain(['HOW MANY MINI DEALS LAST MONTH.. ANYTHING UNDER 1000 FRONT', 'WHO HAD THE MOST']);
+    expect(minis).toMatchObject({ filters: { gross_max: 999.99, gross_field: 'front_gross' } });
+    expect(minis!.filters.make).toBeUndefined();
+    expect(most).toMatchObject({ group_by: 'salesperson', filters: { gross_max: 999.99 } });
+    expect(understand('how many mini deals last month', vocabulary, null, NOW)).toMatchObject({
+      unused: [expect.stringContaining('mini deals')],
+    });
+    for (const question of [
+      'do i can him or what',
+      'pencil me a payment on a 35k tacoma, 72 mos at 6.9',
+      'HOW MANY UNITS ARE WE GONNA DELIVER IN DECEMBER',
+      'What would our used inventory fetch at auction if we liquidated it today?',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ declined: true });
+    for (const question of [
+      'what did we pay out in spiffs last month',
+      'HOW MANY DEALS GOT SKATED THIS MONTH',
+      'how many of our used units got an accident on the carfax',
+      'how many of the used units on the lot did we buy at manheim vs adesa',
+      "What is the group's net profit for the year to date, after all operating expenses?",
+    ])
+      expectNotInData(question);
+    // An owner's board review: a share of a total, a rooftop's share of the group's, "the same total".
+    const [, honda] = chain([
+      "What was the group's total sales revenue this month?",
+      "What proportion of this month's revenue came from Summit Honda Downtown?",
+    ]);
+    expect(honda).toMatchObject({
+      subject: 'sales',
+      measure: 'sum',
+      field: 'sale_price',
+      share: true,
+      whole_of_group: true,
+      filters: { dealer_id: ['shd'] },
+    });
+    const [, usedValue] = chain([
+      'What is the total value of our current inventory at asking price?',
+      'What proportion of that value is in used vehicles?',
+    ]);
+    expect(usedValue).toMatchObject({ measure: 'sum', field: 'price', share: true, filters: { condition: ['used'] } });
+    expect(read('what percent of deals last month had over 4k total gross')).toMatchObject({
+      measure: 'count',
+      share: true,
+    });
+    const [, leases] = chain([
+      'How many deals has the group closed year to date, and what proportion of them were cash deals?',
+      'And leases, as a percentage of the same total?',
+    ]);
+    expect(leases).toMatchObject({ share: true, filters: { contract_type: ['lease'] } });
+    expect(leases).not.toHaveProperty('whole_filters');
+    const [, group] = chain([
+      'What was the answer rate on calls to Summit Ford Westside last month?',
+      'How does that compare with the group as a whole?',
+    ]);
+    expect(group).toMatchObject({ measure: 'rate', filters: { from: '2026-10-01' } });
+    expect(group!.filters.dealer_id).toBeUndefined();
+    expect(read('Which salesperson closed the most deals in the third quarter?')).toMatchObject({
+      filters: { from: '2026-07-01', to: '2026-09-30' },
+    });
+    expect(
+      read('How many leads received in the last 30 days have not yet been assigned to a salesperson?'),
+    ).toMatchObject({
+      filters: { unassigned: true },
+    });
+    // A used-car buyer: "100k+ on the clock", "17-20 model yr", "retail", "moved", "bring".
+    expect(read('how many units on the ground w 100k+ on the clock')).toMatchObject({
+      filters: { mileage_min: 100000 },
+    });
+    expect(read('how many 17-20 model yr units we sitting on')).toMatchObject({
+      filters: { year_min: 2017, year_max: 2020 },
+    });
+    const [, , moved] = chain([
+      'how many used hondas did we retail last 90 days',
+      'avg front?',
+      'which model moved the most',
+    ]);
+    expect(moved).toMatchObject({ subject: 'sales', measure: 'count', group_by: 'model' });
+    expect(read("what'd the last 3 used tahoes bring")).toMatchObject({ subject: 'sales', measure: 'list', limit: 3 });
+    expect(read('who retailed the most used cars last 90')).toMatchObject({
+      subject: 'sales',
+      group_by: 'salesperson',
+    });
+    const [, sitting] = chain([
+      'used f150s 2018 and newer under 80k mi, how many we got',
+      'how long they been sittin on avg',
+    ]);
+    expect(sitting).toMatchObject({
+      measure: 'average',
+      field: 'days_on_lot',
+      filters: { model: ['F-150'], year_min: 2018 },
     });
   });
 

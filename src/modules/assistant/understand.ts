@@ -101,7 +101,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   if (/\b(?:ytd|mtd|year to date|month to date)\s+units\b|\bunits\s+(?:ytd|mtd|year to date|month to date)\b/.test(q))
     return 'sales';
   if (
-    /\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower|dept|department|line))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
+    /\bon the board\b|\b(?:we|they|did|who|he|she) retail(?:ed)?\b|\bretailed\b|\bmoved the most\b|\b(?:bring|brought|go for|went for|sell for)\b|\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower|dept|department|line))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
       q,
     )
   )
@@ -262,6 +262,13 @@ function measureOf(
       ...(vehicles ? { field: 'days_on_lot', order: 'desc' as const } : {}),
     };
   }
+  // "What'd the last 3 used tahoes bring": those deals, listed with what they sold for.
+  if (
+    subject === 'sales' &&
+    listSize !== undefined &&
+    /\b(?:bring|brought|go for|went for|sell for|sold for)\b/.test(q)
+  )
+    return { measure: 'list', limit: listSize };
   // "Last 5 cargurus leads", "top 3 trucks": so many of them, listed.
   if (listSize !== undefined && /^(?:the )?(?:last|latest|top|recent|most recent) \d/.test(q)) {
     return {
@@ -433,7 +440,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (
     (subject === 'sales' || subject === 'leads') &&
     !(subject === 'leads' && UNASSIGNED.test(q)) &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       // "All reps", "across the team": everyone together, not a breakdown.
       RANKING.test(q)
         ? q
@@ -565,12 +572,16 @@ const GROUP_FILTER: Partial<Record<Grouping, keyof QueryFilters>> = {
 const SHARE_OF_LAST =
   /^(?:and |so )?what (?:%|(?:percent(?:age)?|share|portion|fraction)\b).*\b(?:is|are|was|were) (?:that|those|these|this|they|it)\??$/;
 
+/** A share of a total rather than of a count: "what proportion of revenue", "share of that value". */
+const SUMMED =
+  /\brevenue\b|\b(?:inventory |stock |dollar |total )?value\b|\bgross\b|\bsales? volume\b|\bdollars?\b|\bsale prices?\b/;
+
 /** A share asked for: "what % of …", "what percentage", "proportion". */
 const SHARE = /\bpercent(?:age)?\b|%|\bshare of\b|\bproportion\b|\bwhat fraction\b|\bpenetration\b/;
 
 /** Every rooftop of the group together, in place of the one the last answer had: "how bout group wide". */
 const GROUP_WIDE =
-  /\b(?:group[- ]?wide|company[- ]?wide|whole group|entire group|(?:for|across) the (?:whole )?group|all (?:our |the )?(?:stores|rooftops|dealerships|locations) (?:together|combined)|all stores combined|combined)\b/;
+  /\b(?:group[- ]?wide|company[- ]?wide|whole group|entire group|(?:the )?group as a whole|(?:for|across) the (?:whole )?group|all (?:our |the )?(?:stores|rooftops|dealerships|locations) (?:together|combined)|all stores combined|combined)\b/;
 
 /** Words that point back at the last answer's rows: "the 5 that's been sitting the longest". */
 const REFERS_BACK =
@@ -580,7 +591,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)/;
+  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -920,6 +931,9 @@ function readQuestion(
   });
   // Read without source and rooftop names: "OEM Website" is a source, not "website" leads.
   for (const [pattern, said] of CANNOT_FILTER) if (pattern.test(subjectText)) unused.push(said);
+  // "Mini deals" with no gross named: which deals are minis is the store's own line.
+  if (/\bsmall-gross deals?\b/.test(q) && !/\b(?:under|below|less than|at most|up to)\b/.test(q))
+    unused.push('mini deals (name the front gross that makes one, such as "under 1000 front")');
   const measured = measureOf(read, subject) ?? otherFigure(read, subject, previous);
   // The figure's words are judged without the periods the question names ("total front end gross mtd").
   const figureText = withoutPeriods(read, periodsOf(read, now, { years: true }))
@@ -1290,7 +1304,7 @@ function readQuestion(
     // "Split lease/finance/cash": a mix of the values named is a count of each.
     const namedValues = grouping !== null && [heard[GROUP_FILTER[grouping]!]].flat().length > 1;
     const countsRows =
-      /\b(?:sold|sell|deals|units|cars|vehicles|calls|leases|delivered|deliveries)\b|\bleads\b|\bthe most of (?:them|those|these|em)\b/.test(
+      /\b(?:sold|sell|deals|units|cars|vehicles|calls|leases|delivered|deliveries|moved|retailed)\b|\bleads\b|\bthe most of (?:them|those|these|em)\b/.test(
         q,
       ) || namedValues;
     const countedRanking =
@@ -1349,8 +1363,13 @@ function readQuestion(
           (key) => !PLACE_AND_PERIOD.includes(key) && SUPPORTED[subject].includes(key),
         )
       : pickFilters(base, (key) => !PLACE_AND_PERIOD.includes(key));
+    // "And leases, as a percentage of the same total?" after a share: of the same whole.
+    const sameWhole =
+      sameSubject && previous.share && !ofAll && /\bsame (?:total|whole|base)\b|\bof (?:the|that) total\b/.test(q);
     const share = asksShare
-      ? { share: true, ...(Object.keys(wholeOfBase).length ? { whole_filters: wholeOfBase } : {}) }
+      ? sameWhole
+        ? { share: true, ...(previous.whole_filters ? { whole_filters: previous.whole_filters } : {}) }
+        : { share: true, ...(Object.keys(wholeOfBase).length ? { whole_filters: wholeOfBase } : {}) }
       : !measured && sameSubject && previous.share && last === previous.filters
         ? { share: true, ...(previous.whole_filters ? { whole_filters: previous.whole_filters } : {}) }
         : {};
@@ -1380,7 +1399,9 @@ function readQuestion(
         // "Who had the most deals": a ranking counts per group, it does not list; after a figure ("just back
         // end", then "which store did the most") it ranks by that figure.
         ...(asksShare
-          ? { measure: 'count' as const }
+          ? previous.measure === 'sum' && sameSubject && SUMMED.test(q)
+            ? { measure: 'sum' as const, field: previous.field }
+            : { measure: 'count' as const }
           : grouping && measure.measure === 'list'
             ? sameSubject &&
               !countedRanking &&
@@ -1396,6 +1417,34 @@ function readQuestion(
             ? { group_by: previous.group_by, ...(previous.ranked ? { ranked: true } : {}) }
             : {}),
         filters: withSources({ ...base, ...filters }, filters),
+      },
+    };
+  }
+  // "What proportion of this month's revenue came from the Honda store?": the sum, with its share of the whole; a
+  // rooftop the part came from is not the whole's.
+  if (
+    measured?.measure !== 'rate' &&
+    SHARE.test(q) &&
+    SUMMED.test(q) &&
+    (subject === 'sales' || subject === 'vehicles') &&
+    filters.gross_min === undefined &&
+    filters.gross_max === undefined
+  ) {
+    const fromRooftop =
+      filters.dealer_id !== undefined &&
+      /\b(?:came|come|comes|coming) from\b|\b(?:from|at|by) (?:the |our )?(?:\w+ ){0,3}(?:store|rooftop|location|dealership)\b/.test(
+        q,
+      );
+    return {
+      followUp: false,
+      unused,
+      query: {
+        subject,
+        measure: 'sum',
+        field: subject === 'vehicles' ? 'price' : (fieldOf(q, subject) ?? 'sale_price'),
+        share: true,
+        ...(fromRooftop ? { whole_of_group: true } : {}),
+        filters,
       },
     };
   }

@@ -391,11 +391,15 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
+    /\bpencil (?:me |us )?(?:a |the )?(?:payment|deal|numbers?)\b|\b(?:monthly )?payments? (?:on|for) (?:a|an|the|this|that)\b|\bwhat(?:'s| is| would be) the payment\b|\bamortiz|\b\d+ (?:mos|months) at \d/,
+    'I do not work out payments or deals; I answer questions about your data',
+  ],
+  [
     /\b(?:build|make|create|set up|design|code)\b.*\b(?:dashboards?|tiles?|charts?|graphs?|widgets?|spreadsheets?|pivot(?: table)?s?|models?|queries|query|sql)\b|\bregression\b|\bmachine learning\b|\bwrite (?:the |a |me )?(?:sql|query|code)\b/,
     'I answer questions about your data; I do not build dashboards, models, queries or code',
   ],
   [
-    /\bdeserves?\b|\byour call\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b/,
+    /\bdeserves?\b|\byour call\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
     'I do not judge people; I answer questions about your data',
   ],
   [
@@ -412,11 +416,11 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) |estimate (?:\w+ ){0,3}(?:how many|how much|what)|(?:likely|expected) to (?:sell|close|buy|come|be)|plan (?:staffing|for next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make|deliver|get|land)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) |estimate (?:\w+ ){0,3}(?:how many|how much|what)|(?:likely|expected) to (?:sell|close|buy|come|be)|plan (?:staffing|for next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
-    /\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
+    /\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
     'I do not value vehicles; I report what your data holds',
   ],
   [
@@ -559,6 +563,19 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   // "n wht % were cash", "txt taylor n tell em": "n" between words is "and".
   [/(^|\s)n(?=\s)/g, '$1and'],
   [/\bgrp\b/g, 'group'],
+  // A desk's and a buyer's words: "dead last in units", "17-20 model yr", "third quarter".
+  [
+    /\bwho(?:'s| is| was)? (?:dead )?last (?:in|on|for) (units|deals|sales|gross|front|back)\b/g,
+    'who has sold the fewest $1',
+  ],
+  // "Mini deals": a desk's small-gross deals, not the make.
+  [/\bmini (deals?)\b/g, 'small-gross $1'],
+  [/\b(\d{2})-(\d{2}) (?=model (?:yr|year)s?\b|my\b)/g, '20$1-20$2 '],
+  [
+    /\b(first|1st|second|2nd|third|3rd|fourth|4th) (?:quarter|qtr)\b/g,
+    (_match: string, which: string) =>
+      `q${'1234'[['first', 'second', 'third', 'fourth'].indexOf(which.replace(/^1st$/, 'first').replace(/^2nd$/, 'second').replace(/^3rd$/, 'third').replace(/^4th$/, 'fourth'))]}`,
+  ],
   // An analyst's notation: "n=", ">60 DOL", "L90D", "9/1-10/31", "days-to-sell", "filter to used".
   [/(^|\s)n ?=\s*/g, '$1how many '],
   [/^n (?:and|&|\+) %/g, 'how many and what %'],
@@ -914,7 +931,7 @@ export const NEGATED =
  * "how fast do trucks sell", "our turn on used"): a sold vehicle's days from stock-in to sale.
  */
 export const DAYS_TO_SELL =
-  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes) to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) |\b(?:days? )?from stock[- ]?in to (?:sale|sold|selling)\b|\bfrom (?:arriving|arrival|landing|coming) (?:in|into|on) (?:stock|inventory|the lot) to (?:being )?(?:sold|sale|selling)\b|\b(?:take|took) to go\b/;
+  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes)(?: us| them| you| it)? to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) |\b(?:days? )?from stock[- ]?in to (?:sale|sold|selling)\b|\bfrom (?:arriving|arrival|landing|coming) (?:in|into|on) (?:stock|inventory|the lot) to (?:being )?(?:sold|sale|selling)\b|\b(?:take|took) to go\b/;
 
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
@@ -944,6 +961,26 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   ],
   [/\bmedians?\b/, 'I do not compute medians (I can give averages)'],
   [
+    /(?<!\bby )\bcommissions?\b|\bspiffs?\b|\bpayroll\b|\bpay ?plans?\b|\bwages?\b|\bsalar(?:y|ies)\b|\bbonus(?:es)?\b|\bpaid (?:out|the salesmen|the salespeople|the reps)\b/,
+    'the data holds no pay (commissions, spiffs, payroll); I read deals, their gross and who sold them',
+  ],
+  [
+    /\bskat(?:e|ed|es|ing)\b/,
+    'the data holds no skated deals (who took whose customer); I read deals and who sold them',
+  ],
+  [
+    /\bcarfax\b|\bautocheck\b|\baccidents?\b|\bvehicle history\b|\bhistory reports?\b/,
+    'the data holds no vehicle history (accidents, owners); I read vehicles, their prices, mileage and days on the lot',
+  ],
+  [
+    /\bmanheim\b|\badesa\b|\b(?:buy|bought|got|acquired|purchased) (?:\w+ ){0,2}at (?:the )?auction\b|\bwhere (?:we|did we) (?:buy|get|acquire)\b|\bacquisition source\b/,
+    'the data holds no acquisition source (where a vehicle was bought); I read vehicles, their prices, mileage and days on the lot',
+  ],
+  [
+    /\bnet (?:profit|income)\b|\bexpenses?\b|\boverhead\b|\bp ?& ?l\b|\bprofit and loss\b|\bbottom line\b/,
+    "the data holds no expenses or net profit; I read deals' sale prices and gross",
+  ],
+  [
     /\b(?:banks?|lenders?|finance (?:company|companies|source|sources)|captives?)\b.*\b(?:fund|funded|funding|approv|bought|buy|paid)|\b(?:which|what|top|most) (?:banks?|lenders?)\b|\b(?:dealer )?reserve\b|\bchargebacks?\b|\bcharge-?backs?\b|\brate (?:markup|spread)\b|\bbuy rate\b|\bcontracts? in transit\b/,
     "the data holds no lenders, reserve or chargebacks; I read deals' contract type, amount financed and gross",
   ],
@@ -964,7 +1001,7 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no one who made or took a call; I read calls by rooftop, source, status and direction',
   ],
   [
-    /\bacquisition cost|\bcost basis\b|\bhow much (?:are|r) we into\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bbook value\b|\bacv\b/,
+    /\bacquisition cost|\bcost basis\b|\bhow much (?:are|r) we into\b|\bhave (?:into|in) (?:those|them|it|em|these)\b|\bcost[- ]?wise\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bbook value\b|\bacv\b/,
     'the data holds no acquisition cost (what a vehicle cost us); I read its asking price',
   ],
   [
