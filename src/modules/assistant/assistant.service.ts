@@ -6,7 +6,7 @@ import type { Scope } from '../../auth/scopes';
 import { pageArgs, type WindowArgs } from '../../pagination';
 import { isUuid, optionalText } from '../../validation';
 import { providerFor, recordTokens } from '../ai/ai-config.service';
-import { CAPABILITIES, compose } from './compose';
+import { CAPABILITIES, compose, extreme } from './compose';
 import { ProviderError, type ChatMessage, type ChatProvider, type ToolDefinition } from '../ai/chat-provider';
 import {
   cleanFilters,
@@ -223,6 +223,17 @@ const monthsCapitalised = (phrase: string) =>
     (month) => month[0]!.toUpperCase() + month.slice(1),
   );
 
+/** A ranking's answer remembers the group it named first ("who is dead last": that one), for "his" or "that store". */
+function withLeader(result: QueryResult): AssistantQuery {
+  const { query } = result;
+  const named = result.groups.filter((group) => group.key !== null);
+  if (!query.ranked || !named.length) return query;
+  const valued = query.measure !== 'count' && query.measure !== 'list';
+  const figure = (group: (typeof named)[number]) => (valued ? (group.value ?? 0) : group.count);
+  const low = query.order === 'asc' || query.measure === 'min';
+  return { ...query, leader: extreme(named, figure, low).label };
+}
+
 const dealerNamesOf = (vocabulary: Vocabulary) => new Map(vocabulary.dealers.map((dealer) => [dealer.id, dealer.name]));
 
 async function builtIn(
@@ -278,7 +289,7 @@ async function builtIn(
         ...rest,
       ].join('\n'),
       data: {
-        query: result.query,
+        query: withLeader(result),
         ...citationsOf([result]),
         figures: [
           ...composed.figures,

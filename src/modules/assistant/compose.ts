@@ -190,7 +190,8 @@ const RATE_WORDS: Record<string, { title: string; counted: string; of: string; n
 };
 
 /** The group with the highest (or lowest) figure; the first of equals, in the order shown. */
-const extreme = <T>(groups: T[], figure: (group: T) => number, lowest: boolean): T =>
+/** The group at one end of a ranking: the lowest or the highest figure. */
+export const extreme = <T>(groups: T[], figure: (group: T) => number, lowest: boolean): T =>
   groups.reduce((best, group) =>
     lowest ? (figure(group) < figure(best) ? group : best) : figure(group) > figure(best) ? group : best,
   );

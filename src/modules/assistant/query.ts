@@ -129,6 +129,11 @@ export interface AssistantQuery {
   ranked?: boolean;
   /** With group_by and a count: how many different groups there are ("how many different models do we stock"). */
   distinct?: boolean;
+  /**
+   * With `ranked`, once answered: the group at the end of the ranking the answer named ("who is dead last in units":
+   * that salesperson), so "what's his front end" can name it. Set by the engine, never by a provider.
+   */
+  leader?: string;
 }
 
 export interface ResultRow {

@@ -2010,6 +2010,26 @@ describe('follow-ups that order, narrow, compare or act', () => {
       group_by: 'salesperson',
       order: 'asc',
     });
+    // "His" after a ranking is the salesperson the answer named at its end (the engine keeps it as the leader).
+    const last = { ...read('WHO IS DEAD LAST IN UNITS THIS MONTH')!, leader: 'Jordan Patel' };
+    const his = read('WHATS HIS FRONT END', last);
+    expect(his).toMatchObject({
+      subject: 'sales',
+      measure: 'sum',
+      field: 'front_gross',
+      filters: { salesperson: 'Jordan Patel', from: '2026-11-01' },
+    });
+    expect(read('and last month?', his)).toMatchObject({
+      filters: { salesperson: 'Jordan Patel', from: '2026-10-01' },
+    });
+    expect(understand('shoot him a text and tell him great job', vocabulary, last, NOW)).toMatchObject({
+      declined: true,
+    });
+    const worst = { ...read('which store missed the most calls last week')!, leader: 'Summit Chevrolet Aurora' };
+    expect(read('whats the answer rate at that store', worst)).toMatchObject({
+      measure: 'rate',
+      filters: { dealer_id: ['sca'] },
+    });
     const [minis, most] = chain(['HOW MANY MINI DEALS LAST MONTH.. ANYTHING UNDER 1000 FRONT', 'WHO HAD THE MOST']);
     expect(minis).toMatchObject({ filters: { gross_max: 999.99, gross_field: 'front_gross' } });
     expect(minis!.filters.make).toBeUndefined();

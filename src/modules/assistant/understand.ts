@@ -222,9 +222,10 @@ function measureOf(
       )
     )
       return { measure: 'sum', field: fieldOf(q, subject) ?? 'total_gross' };
-    // "What did we gross in October?": gross or revenue with no other measure is their total.
+    // "What did we gross in October?", "what's his front end": gross or revenue with no other measure is their total.
     if (
-      /\bgross(?:ed)?\b|\brevenue\b|\bprofit\b/.test(q) &&
+      (/\bgross(?:ed)?\b|\brevenue\b|\bprofit\b/.test(q) ||
+        /^what(?:'s|s| is| was)\b.*\b(?:front|back)[- ]?end\??$/.test(q)) &&
       !/\bbiggest\b|\blargest\b|\bhighest\b|\bsmallest\b|\blowest\b|\bwhich\b|\blist\b|\bshow\b|\bwho\b/.test(q)
     )
       return { measure: 'sum', field: fieldOf(q, subject) ?? 'total_gross' };
@@ -776,6 +777,11 @@ export function understand(
 ): Understanding {
   // "Count distinct models in new inventory", "how many different makes do we carry": the breakdown, led by how
   // many rows it has.
+  // "What's his front end" after "who is dead last in units": the one the ranking named.
+  const asked = readable(question, vocabulary);
+  const leader =
+    previous?.leader && !NOT_DATA.some(([pattern]) => pattern.test(asked)) ? leaderNamed(asked, previous) : null;
+  if (leader) question = leader;
   const spelled = readable(question, vocabulary);
   // "The third one, how many miles on it": a row of the last list, by its place.
   const place = previous?.measure === 'list' ? placeIn(spelled) : null;
@@ -794,6 +800,23 @@ export function understand(
   if (read.query === null || read.query.group_by !== DISTINCT_GROUPS[kind] || read.query.measure !== 'count')
     return read;
   return { ...read, query: { ...read.query, distinct: true } };
+}
+
+/** The question with "his", "that store" or "that source" as the group the last ranking named, if it points at it. */
+function leaderNamed(q: string, previous: AssistantQuery): string | null {
+  const name = previous.leader!;
+  const pointers: Partial<Record<Grouping, Array<[RegExp, string]>>> = {
+    salesperson: [
+      [/\b(?:his|her)\b/g, `${name}'s`],
+      [/\b(?:he|she|him|that guy|that gal|that rep|that salesperson)\b/g, name],
+    ],
+    dealer: [[/\b(?:that|this|the same|the worst|the best) (?:store|rooftop|location|dealership|one)\b/g, name]],
+    source: [[/\b(?:that|this|the same|the top|the best) (?:source|site|channel|one)\b/g, name]],
+    model: [[/\b(?:that|this|the same|the top) (?:model|one)\b/g, name]],
+  };
+  const rules = previous.group_by ? (pointers[previous.group_by] ?? []) : [];
+  const named = rules.reduce((text, [pattern, said]) => text.replace(pattern, said), q);
+  return named === q ? null : named;
 }
 
 const PLACES = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
