@@ -81,6 +81,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-42', fixture: fixture('assistant-unseen-42-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-43', fixture: fixture('assistant-unseen-43-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-44', fixture: fixture('assistant-unseen-44-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-45', fixture: fixture('assistant-unseen-45-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-46', fixture: fixture('assistant-unseen-46-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -496,8 +496,8 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     const types = ['service', 'finance', 'trade_in'].filter((type) =>
       new RegExp(`\\b${type.replace('_', '[- ]?')}\\b`).test(q),
     );
-    if (/\bused[- ]car leads?\b|\bused (?:vehicle )?leads?\b/.test(q)) types.push('used');
-    if (/\bnew[- ]car leads?\b|\bnew vehicle leads?\b/.test(q)) types.push('new');
+    if (/\bused[- ](?:car |vehicle )?(?:leads?|inquir(?:y|ies))\b/.test(q)) types.push('used');
+    if (/\bnew[- ](?:car|vehicle) (?:leads?|inquir(?:y|ies))\b/.test(q)) types.push('new');
     if (types.length) filters.type = types;
     const statuses = ['contacted', 'appointment', 'showed', 'lost'].filter((status) =>
       new RegExp(`\\b${status}s?\\b`).test(q),
@@ -511,7 +511,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     )
       statuses.push('sold');
     if (
-      /\bunworked\b|\buntouched\b|\bstill new\b|\b(?:in |with )?(?:status )?new status\b|\bstatus (?:is )?new\b|\bnew leads?\b(?! this| last| today)/.test(
+      /\bunworked\b|\buntouched\b|\bstill new\b|\b(?:sitting|still|stuck) (?:at|in) new\b|\b(?:in |with )?(?:status )?new status\b|\bstatus (?:is )?new\b|\bnew leads?\b(?! this| last| today)/.test(
         q,
       ) &&
       !/\bnew[- ]car\b/.test(q)

@@ -212,7 +212,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make, model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim, color and year (vehicles: model year).',
+        'Break the count or figure down: dealer (rooftop), make and model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim, color and year (vehicles: model year).',
     },
     limit: {
       type: 'integer',
@@ -590,6 +590,7 @@ const ACTIVITY_TABLES = {
       status: 'l.status',
       type: 'l.type',
       salesperson: 'l.assignee',
+      make: 'l.vehicle_make',
       model: 'l.vehicle_model',
     },
   },
@@ -604,6 +605,7 @@ const ACTIVITY_TABLES = {
     groups: {
       dealer: 'd.dealer_id',
       salesperson: 'd.salesperson',
+      make: 'd.vehicle_make',
       model: 'd.vehicle_model',
       contract_type: 'd.contract_type',
       condition: 'd.vehicle_condition',
@@ -796,7 +798,7 @@ async function activityGroups(
   if (!column)
     throw badInput(
       'group_by',
-      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson, model, contract_type or condition' : ', status'}${query.subject === 'leads' ? ', type, salesperson or model' : ''}`,
+      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson, make, model, contract_type or condition' : ', status'}${query.subject === 'leads' ? ', type, salesperson, make or model' : ''}`,
     );
   const person = groupBy === 'salesperson';
   // DMS exports spell a salesperson's name several ways: one row per person, named as most of their rows spell it.

@@ -2123,6 +2123,69 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a forty-fifth and a forty-sixth set written apart from the rules found it missing', () => {
+    // An OEM district manager: "model mix", "MY27", "prior month", "same for Honda", a figure kept on "and back gross".
+    const [, mix, , honda] = chain([
+      'How many new Toyota units in stock?',
+      'Model mix, please.',
+      'How many are aged over 90 days?',
+      'Same for Honda.',
+    ]);
+    expect(mix).toMatchObject({ group_by: 'model', filters: { make: ['Toyota'] } });
+    expect(honda).toMatchObject({ filters: { make: ['Honda'], condition: ['new'], days_on_lot_min: 91 } });
+    expect(read('How many MY27 Toyotas do they have in stock?')).toMatchObject({
+      filters: { year_min: 2027, year_max: 2027 },
+    });
+    const [, prior] = chain(['How many new Ford retail sales MTD?', 'And prior month?']);
+    expect(prior).toMatchObject({
+      subject: 'sales',
+      filters: { make: ['Ford'], from: '2026-10-01', to: '2026-10-31' },
+    });
+    const [, , back] = chain([
+      'Average front gross per new Chevrolet deal QTD?',
+      'Same for Ford.',
+      'And back gross on the Ford deals?',
+    ]);
+    expect(back).toMatchObject({ measure: 'average', field: 'back_gross', filters: { make: ['Ford'] } });
+    for (const question of [
+      'What was their Ford sales objective for prior month?',
+      'Where does the Chevy store rank nationally on front gross?',
+    ])
+      expectNotInData(question);
+    for (const question of ['Should the store cut price on them?', 'Should Summit Chevrolet Aurora order more Tahoes?'])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ declined: true });
+    // An Australian: "enquiries", dates day first, "utes", "dearest … on the yard", "who's sold the most".
+    const [since, cargurus] = chain([
+      "g'day, how many enquiries have come in since 1/10?",
+      'righto, how many of them were from face book?',
+    ]);
+    expect(since).toMatchObject({ subject: 'leads', filters: { from: '2026-10-01' } });
+    expect(cargurus).toMatchObject({ subject: 'leads', filters: { source: 'Facebook', from: '2026-10-01' } });
+    expect(read('deals 9/1-10/31')).toMatchObject({ filters: { from: '2026-09-01', to: '2026-10-31' } });
+    expect(read('how many utes we got in stock at the moment?')).toMatchObject({ filters: { body_style: ['Truck'] } });
+    expect(read('whats the dearest car on the yard?')).toMatchObject({ measure: 'max', field: 'price' });
+    expect(read("show me the 3 newest enquiries nobody's contacted yet")).toMatchObject({
+      subject: 'leads',
+      limit: 3,
+      filters: { status: ['new'] },
+    });
+    const [, , most] = chain([
+      'how many deals have we done this month mate',
+      'total front end gross on those?',
+      "who's sold the most?",
+    ]);
+    expect(most).toMatchObject({ group_by: 'salesperson', ranked: true });
+    expect(read('which make have we done the most deals on since sep 1?')).toMatchObject({
+      subject: 'sales',
+      group_by: 'make',
+    });
+    expect(
+      understand('reckon we should drop the price on the grand cherokees? be honest mate', vocabulary, null, NOW),
+    ).toMatchObject({
+      declined: true,
+    });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

@@ -404,7 +404,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return 'dealer';
   if (/\b(?:by|per|each)\s+make\b|\bwhich makes?\b/.test(q)) return 'make';
   if (
-    /\b(?:by|per|each)\s+model\b|\bwhich models?\b|\bwhat models?\b|\bmost popular models?\b|\bbest[- ]selling models?\b|\btop models?\b/.test(
+    /\b(?:by|per|each)\s+model\b|\bmodel mix\b|\bmix by model\b|\bwhich models?\b|\bwhat models?\b|\bmost popular models?\b|\bbest[- ]selling models?\b|\btop models?\b/.test(
       q,
     )
   )
@@ -441,7 +441,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (
     (subject === 'sales' || subject === 'leads') &&
     !(subject === 'leads' && UNASSIGNED.test(q)) &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho(?:'s| has| have)? (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       // "All reps", "across the team": everyone together, not a breakdown.
       RANKING.test(q)
         ? q
@@ -476,9 +476,9 @@ const ALONE: Record<string, Grouping> = {
 /** The breakdowns a word alone may ask of each subject. */
 const SUPPORTED_GROUPS: Record<Subject, Grouping[]> = {
   vehicles: ['color', 'trim', 'model', 'make', 'dealer', 'year', 'body_style'],
-  leads: ['source', 'dealer', 'model'],
+  leads: ['source', 'dealer', 'make', 'model'],
   calls: ['source', 'dealer'],
-  sales: ['model', 'dealer', 'source'],
+  sales: ['make', 'model', 'dealer', 'source'],
 };
 
 /** Where and when: what the whole of a share keeps from its part, whatever else the part names. */
@@ -636,7 +636,14 @@ const sameFigure = (
   previous.field &&
   !FIGURE_NAMED[subject].test(q)
     ? { ...measured, field: previous.field }
-    : measured;
+    : // "And back gross on the Ford deals?" after an average front gross: the average of the other figure.
+      measured?.measure === 'sum' &&
+        previous.measure === 'average' &&
+        previous.subject === subject &&
+        /^(?:and|what about|how about|now)\b/.test(q) &&
+        !/\btotal\b|\bsum\b|\bhow much\b|\bcombined\b|\ball together\b/.test(q)
+      ? { ...measured, measure: 'average' }
+      : measured;
 
 /** Words that name salespeople themselves, not only "who". */
 const SALESPEOPLE_NAMED =
@@ -934,13 +941,14 @@ function readQuestion(
     previous.subject !== 'vehicles' &&
     // "Toyota only" after leads: the leads, narrowed.
     ((q.split(' ').length <= 3 && /\b(?:only|just)\b/.test(q)) ||
-      /\b(?:of those|of these|of them|of em|those|them|'?em|ones)\b|\bin (?:new|contacted|appointment|showed|lost) status\b/.test(
+      /\b(?:of those|of these|of them|of em|those|them|'?em|ones)\b|\bin (?:new|contacted|appointment|showed|lost) status\b|\b(?:sitting|still|stuck) (?:at|in) (?:new|contacted|appointment)\b/.test(
         q,
       )) &&
     !vehicleWords &&
     !/\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|priced?|prices|mileage|miles)\b/.test(subjectText);
   // "Same question for ford + chevy": the last question again, its subject kept.
-  const sameQuestion = previous !== null && /\bsame (?:question|q|thing) (?:for|at|about|with)\b/.test(q);
+  const sameQuestion =
+    previous !== null && /\bsame (?:question|q|thing) (?:for|at|about|with)\b|^(?:and )?(?:the )?same for\b/.test(q);
   const explicitSubject = soldOfLeads ? 'leads' : stillPrevious || sameQuestion || leadsBySalesperson ? null : readAs;
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;

@@ -391,6 +391,10 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
+    /\breckon (?:we|i) should\b|\bshould (?:[a-z]+ ){1,3}(?:cut|drop|raise|lower|order|stock|buy|sell|wholesale|discount|reprice|keep|push)\b/,
+    'I do not give advice; I answer questions about your data',
+  ],
+  [
     /\bpencil (?:me |us )?(?:a |the )?(?:payment|deal|numbers?)\b|\b(?:monthly )?payments? (?:on|for) (?:a|an|the|this|that)\b|\bwhat(?:'s| is| would be) the payment\b|\bamortiz|\b\d+ (?:mos|months) at \d/,
     'I do not work out payments or deals; I answer questions about your data',
   ],
@@ -484,6 +488,18 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   [/\b(?:souce|sorce|srouce|soucre|sourse)(s?)\b/g, 'source$1'],
   // "MY24 or newer", "my '22": model years.
   [/\bmy ?'?(\d{2})\b(?= (?:or|and|\+|models?|units?|cars?|vehicles?)|\+|$)/g, '20$1'],
+  // "MY27 Toyotas", "MY25s": model years written as one word.
+  [/\bmy'?(\d{2})(?:s\b|\b)/g, '20$1'],
+  // An OEM's and an Australian's words: "prior month", "RDRs", "enquiries", "utes", "dearest", "the yard".
+  [/\bprior[- ](month|week|year|quarter)\b/g, 'last $1'],
+  [/\brdrs?\b/g, 'deals'],
+  [/\benquir(y|ies)\b/g, 'inquir$1'],
+  [/\butes?\b/g, 'trucks'],
+  [/\bdearest\b/g, 'most expensive'],
+  [/\b(?:car )?yard\b/g, 'lot'],
+  [/\bdropped (calls?)\b|\b(calls?) (?:we )?dropped\b/g, 'missed $1$2'],
+  [/\bwhich (store|rooftop|location|dealership) dropped\b/g, 'which $1 missed'],
+
   [/\bexcl\.?(?= )/g, 'excluding'],
   // "Split by salesperson, who leads": leading, not leads.
   [/\bwho(?:'s| is)? leads\b(?=\s*(?:$|[?,.!]|the |on |in |for |now\b))/g, 'who is leading'],
@@ -586,11 +602,6 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   [/\bl(\d{1,3})d\b/g, 'last $1 days'],
   [/\bl(\d{1,2})w\b/g, 'last $1 weeks'],
   [/\bvol\b/g, 'volume'],
-  [
-    /\b(1[0-2]|0?[1-9])\/(3[01]|[12]\d|0?[1-9])\b(?!\/)/g,
-    (_match: string, month: string, day: string) =>
-      `${['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'][Number(month) - 1]} ${Number(day)}`,
-  ],
   [/\b([a-z]+)-(to|on|in|per)-([a-z]+)\b/g, '$1 $2 $3'],
   [
     /^(?:filter(?:ed)?|restrict(?:ed)?|limit(?:ed)?|narrow(?:ed)?)(?: (?:it|that|this|those|them))?(?: down)? (?:to|on|for) /g,
@@ -628,9 +639,27 @@ export function readable(question: string, vocabulary?: Vocabulary): string {
         typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement),
       text,
     );
-  let q = spelledOut(withDigits(normalize(question).replace(/\b([a-z]+) dot (com|net|org)\b/g, '$1.$2')));
+  const plain = normalize(question);
+  let q = spelledOut(withDigits(withDates(plain).replace(/\b([a-z]+) dot (com|net|org)\b/g, '$1.$2')));
   if (vocabulary) q = spelledOut(withNamesJoined(withVowelsBack(q, vocabulary), vocabulary));
   return q.replace(/\s+/g, ' ').trim();
+}
+
+const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** Words of British or Australian English: a question written in them writes its dates day first. */
+const DAY_FIRST =
+  /\benquir|\bcolours?\b|\butes?\b|\bfortnight\b|\bg'?day\b|\breckon\b|\bmate\b|\barvo\b|\bcheers\b|\brighto\b/;
+
+/**
+ * Dates written in numbers ("9/1-10/31", "since 1/10") as a month's name and a day: month first, as in the
+ * US, unless the question's words are British or Australian ("enquiries since 1/10" is since 1 October).
+ */
+function withDates(q: string): string {
+  const dayFirst = DAY_FIRST.test(q);
+  return q.replace(/\b(\d{1,2})\/(\d{1,2})\b(?!\/)/g, (match, first: string, second: string) => {
+    const [month, day] = dayFirst ? [Number(second), Number(first)] : [Number(first), Number(second)];
+    return month >= 1 && month <= 12 && day >= 1 && day <= 31 ? `${MONTH_NAMES[month - 1]} ${day}` : match;
+  });
 }
 
 const UNIT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
@@ -714,11 +743,14 @@ function withNamesJoined(q: string, vocabulary: Vocabulary): string {
     let joined: string | null = null;
     for (const size of [3, 2]) {
       const run = tokens.slice(at, at + size);
-      if (run.length < size || run.some((token) => !/^[a-z0-9.-]+$/.test(token))) continue;
-      const typed = run.map(compact).join('');
+      // "Car gurus?": the punctuation after the last word stays after the name.
+      const after = /[?!,.;:]+$/.exec(run.at(-1) ?? '')?.[0] ?? '';
+      const words = after ? [...run.slice(0, -1), run.at(-1)!.slice(0, -after.length)] : run;
+      if (words.length < size || words.some((token) => !/^[a-z0-9.-]+$/.test(token))) continue;
+      const typed = words.map(compact).join('');
       const name = names.get(typed) ?? (typed.endsWith('s') ? names.get(typed.slice(0, -1)) : undefined);
       if (name) {
-        joined = `${name}${names.has(typed) ? '' : 's'}`;
+        joined = `${name}${names.has(typed) ? '' : 's'}${after}`;
         at += size;
         break;
       }
@@ -923,7 +955,7 @@ export function salespersonNamed(q: string, salespeople: string[]): string | und
 }
 
 export const NOT_WORKED =
-  /\b(?:not|never|haven'?t|hasn'?t|have not|has not|wasn'?t|weren'?t)\s+(?:been\s+|yet\s+|ever\s+)*(?:contacted|worked|touched|called back|responded to)\b|\buncontacted\b/g;
+  /\b(?:not|never|haven'?t|hasn'?t|have not|has not|wasn'?t|weren'?t)\s+(?:been\s+|yet\s+|ever\s+)*(?:contacted|worked|touched|called back|responded to)\b|\buncontacted\b|\b(?:nobody|no one|noone)(?:'s| has| have)? (?:yet )?(?:contacted|worked|touched|called)\b/g;
 export const NEGATED =
   /\b(?:not|never|haven'?t|hasn'?t|have not|has not|didn'?t|did not|don'?t|doesn'?t|wasn'?t|weren'?t|aren'?t|isn'?t)\s+(?:been\s+|yet\s+|ever\s+|get\s+|got\s+)*(?:sold|closed|bought|converted|showed|shown|show(?:ed)? up|lost|set)\b|\bunsold\b|\bno[- ]shows?\b/g;
 /**
@@ -960,6 +992,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'I do not compute inventory turnover (I can give the average days to sell)',
   ],
   [/\bmedians?\b/, 'I do not compute medians (I can give averages)'],
+  [
+    /\bobjectives?\b|\bquotas?\b|\bsales targets?\b|\ballocation\b|\bnational(?:ly)?\b|\bin the (?:region|district|zone|country)\b|\bagainst other dealers\b/,
+    "the data holds no objectives, allocation or other dealers' figures; I read your own vehicles, leads, calls and deals",
+  ],
   [
     /(?<!\bby )\bcommissions?\b|\bspiffs?\b|\bpayroll\b|\bpay ?plans?\b|\bwages?\b|\bsalar(?:y|ies)\b|\bbonus(?:es)?\b|\bpaid (?:out|the salesmen|the salespeople|the reps)\b/,
     'the data holds no pay (commissions, spiffs, payroll); I read deals, their gross and who sold them',
