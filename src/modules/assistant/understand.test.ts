@@ -2186,6 +2186,49 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a forty-seventh and a forty-eighth set written apart from the rules found it missing', () => {
+    // Typed by ear, and an inventory manager's plain questions.
+    const [tahoes, aged] = chain([
+      'howmany new wranglers we got in invetory rn',
+      'how many of them been siting more then 100 days',
+    ]);
+    expect(tahoes).toMatchObject({ filters: { condition: ['new'], model: ['Wrangler'] } });
+    expect(aged).toMatchObject({ filters: { model: ['Wrangler'], days_on_lot_min: 101 } });
+    expect(read('howmany incomming calls did we miss this moth')).toMatchObject({
+      subject: 'calls',
+      filters: { direction: 'inbound', status: ['missed'], from: '2026-11-01' },
+    });
+    expect(read('whats are answer rate on incomming overall this moth')).toMatchObject({ measure: 'rate' });
+    expect(read('howmany new car deals did we do lastmonth')).toMatchObject({ filters: { from: '2026-10-01' } });
+    expect(understand('write me a email blast to get rid of the aged tahos', vocabulary, null, NOW)).toMatchObject({
+      declined: true,
+    });
+    expect(understand('ok forcast how many new well deliver this moth', vocabulary, null, NOW)).toMatchObject({
+      declined: true,
+    });
+    expect(understand('ok move those over to aurora', vocabulary, null, NOW)).toMatchObject({ declined: true });
+    expect(understand('print me a window sticker for it', vocabulary, null, NOW)).toMatchObject({ declined: true });
+    // "Please" is no lease: words one letter from a rule's word are not read as it.
+    expect(read('Please break that down by location.', read('how many deals last month'))).not.toHaveProperty(
+      'filters.contract_type',
+    );
+    const [, , longest] = chain([
+      'aurora pending count?',
+      'how many of those r used',
+      'which one has been sitting the longest',
+    ]);
+    expect(longest).toMatchObject({
+      measure: 'max',
+      filters: { dealer_id: ['sca'], status: ['pending'], condition: ['used'] },
+    });
+    expect(read('how many units r marked sold in the system')).toMatchObject({
+      subject: 'vehicles',
+      filters: { status: ['sold'] },
+    });
+    expect(read('last 5 in stock units at toyota north')).toMatchObject({ measure: 'list', limit: 5, order: 'asc' });
+    expect(read('how many xles in stock')).toMatchObject({ filters: { trim: ['XLE'] } });
+  });
+
   it('widens a follow-up to the whole group when asked', () => {
     for (const question of ['how bout group wide', 'and company wide?', 'same for the whole group']) {
       const [, wide] = chain(['how many over 90 days at the aurora store', question]);

@@ -96,7 +96,10 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     )
   )
     return 'calls';
-  if (/\bpresumed sold\b/.test(q)) return 'vehicles';
+  if (
+    /\bpresumed sold\b|\bmarked (?:as )?sold\b|\b(?:status|flagged) (?:of |as )?sold\b|\bsold in the system\b/.test(q)
+  )
+    return 'vehicles';
   // "Ytd units honda vs toyota", "units mtd": units counted over a period to date are units sold.
   if (/\b(?:ytd|mtd|year to date|month to date)\s+units\b|\bunits\s+(?:ytd|mtd|year to date|month to date)\b/.test(q))
     return 'sales';
@@ -108,7 +111,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     return 'sales';
   if (
     mentionsVehicle ||
-    /\b(?:cars?|vehicles?|inventory|units?|stock|models?|certified|arrivals?|(?:hit|on|to|onto) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
+    /\b(?:cars?|vehicles?|inventory|units?|stock|models?|certified|arrivals?|pending|in[- ]transit|(?:hit|on|to|onto) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
       q,
     )
   )
@@ -275,7 +278,13 @@ function measureOf(
     return {
       measure: 'list',
       ...(listSize ? { limit: listSize } : {}),
-      ...(vehicles ? { field: 'days_on_lot', order: 'desc' as const } : {}),
+      // "Last 5 in stock units": the latest stocked in.
+      ...(vehicles
+        ? {
+            field: 'days_on_lot',
+            order: /^(?:the )?(?:last|latest|recent|most recent) \d/.test(q) ? ('asc' as const) : ('desc' as const),
+          }
+        : {}),
     };
   }
   return null;
@@ -592,7 +601,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b/;
+  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b|\bwhich one\b(?! of)/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -949,7 +958,17 @@ function readQuestion(
   // "Same question for ford + chevy": the last question again, its subject kept.
   const sameQuestion =
     previous !== null && /\bsame (?:question|q|thing) (?:for|at|about|with)\b|^(?:and )?(?:the )?same for\b/.test(q);
-  const explicitSubject = soldOfLeads ? 'leads' : stillPrevious || sameQuestion || leadsBySalesperson ? null : readAs;
+  // "How many of em sold since the 1st" after vehicles marked sold: those vehicles, sold in the period.
+  const soldVehicles =
+    readAs === 'sales' &&
+    previous?.subject === 'vehicles' &&
+    previous.filters.status?.includes('sold') === true &&
+    /\b(?:of (?:those|these|them|em)|those|them|'?em)\b/.test(q);
+  const explicitSubject = soldOfLeads
+    ? 'leads'
+    : stillPrevious || sameQuestion || leadsBySalesperson || soldVehicles
+      ? null
+      : readAs;
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };

@@ -391,6 +391,10 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
+    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    'I cannot move, order or print anything; I answer questions about your data',
+  ],
+  [
     /\breckon (?:we|i) should\b|\bshould (?:[a-z]+ ){1,3}(?:cut|drop|raise|lower|order|stock|buy|sell|wholesale|discount|reprice|keep|push)\b/,
     'I do not give advice; I answer questions about your data',
   ],
@@ -579,6 +583,25 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   // "n wht % were cash", "txt taylor n tell em": "n" between words is "and".
   [/(^|\s)n(?=\s)/g, '$1and'],
   [/\bgrp\b/g, 'group'],
+  // Typed by ear: "moth", "wich", "lastmonth", "whats are answer rate", "more then", "well deliver", "there name".
+  [/\bmoth\b/g, 'month'],
+  [/\bsiting\b/g, 'sitting'],
+  [/\bmutch\b/g, 'much'],
+  [/\bincomm?ing\b/g, 'incoming'],
+  [/\brecie?ved\b/g, 'received'],
+  [/\bquater\b|\bqaurter\b/g, 'quarter'],
+  [/\bcampain\b/g, 'campaign'],
+  [/\bcomm?iss?ion\b/g, 'commission'],
+  [/\bfor?cast\b/g, 'forecast'],
+  [/\bocto?br?\b/g, 'october'],
+  [/\bsince the (?:1st|first)\b(?! of)/g, 'this month'],
+  [/\bwich\b/g, 'which'],
+  [/\b(last|this|next)(month|week|year|quarter)\b/g, '$1 $2'],
+  [/\b(what(?:'s|s| is)|how(?:'s|s| is)) are\b/g, '$1 our'],
+  [/\b(more|less|fewer|older|newer|cheaper|higher|lower|greater|bigger|longer) then\b/g, '$1 than'],
+  [/\bwell (deliver|sell|close|do|hit|make|get|need)\b/g, 'we will $1'],
+  [/\bthere (names?|leads|deals|numbers|store)\b/g, 'their $1'],
+  [/\bwright\b/g, 'write'],
   // A desk's and a buyer's words: "dead last in units", "17-20 model yr", "third quarter".
   [
     /\bwho(?:'s| is| was)? (?:dead )?last (?:in|on|for) (units|deals|sales|gross|front|back)\b/g,
@@ -771,7 +794,9 @@ const SPELLED_WORDS = `how many much used new ground lot stock inventory day day
   every sitting aged aging most least number count white black silver gray red blue whole company month-to-date
   from with without than more less since best worst asking listed listing priced odometer inbound outbound
   contacted voicemail duration length revenue profit share breakdown salesman salesmen customer customers
-  expensive fastest slowest quickest closed closing appointment showed wholesale aged`.split(/\s+/);
+  expensive fastest slowest quickest closed closing appointment showed wholesale aged incoming received quarter
+  campaign commission forecast october november september december january february wednesday thursday
+  tuesday saturday sunday friday monday sitting salesperson`.split(/\s+/);
 /** Everyday words, never read as another word without its vowels ("the" is not "Tahoe"). */
 const EVERYDAY_WORDS = `the and for our are was were you your has had have how who why did does not but all any can
   get got its let may off one out own put see set she his her him too two use via way yet then them they this that
@@ -878,7 +903,9 @@ export function trimsNamed(q: string, vocabulary: Vocabulary): { trims: string[]
       if (!typed || run.some((token) => !token)) continue;
       for (const trim of trims) {
         const whole = compactName(trim);
-        if (typed !== whole && !(whole.length >= 6 && size > 1 && vowelsDropped(typed, whole))) continue;
+        // "Rubicons", "xles": a trim's plural.
+        const single = typed.endsWith('s') && typed.slice(0, -1) === whole;
+        if (typed !== whole && !single && !(whole.length >= 6 && size > 1 && vowelsDropped(typed, whole))) continue;
         const common = whole.length <= 2 || TRIM_WORDS_TOO_COMMON.has(whole);
         if (common && !isModel(tokens[start - 1]) && !isModel(tokens[start + size])) continue;
         found.trims.push(trim);
