@@ -2227,6 +2227,18 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
     expect(read('last 5 in stock units at toyota north')).toMatchObject({ measure: 'list', limit: 5, order: 'asc' });
     expect(read('how many xles in stock')).toMatchObject({ filters: { trim: ['XLE'] } });
+    expect(read('how many are camerys')).toMatchObject({ filters: { model: ['Camry'] } });
+    expect(read("how many wrangelr's in stock")).toMatchObject({ filters: { model: ['Wrangler'] } });
+    expectNotInData('whats are invoice on those 3');
+    for (const question of [
+      'what would you give for a 2019 camery with 80k miles on trade',
+      "put together a spiff plan for the salesmen to move silverado's this moth",
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ declined: true });
+    // "Trade ins" are a subject of their own, not a valuation.
+    expect(understand("what's the avg mileage on trade ins", vocabulary, null, NOW)).not.toMatchObject({
+      declined: true,
+    });
   });
 
   it('widens a follow-up to the whole group when asked', () => {

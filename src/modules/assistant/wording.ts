@@ -428,7 +428,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I report what your data shows, not forecasts',
   ],
   [
-    /\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
+    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\b(?:fair )?trade (?:number|figure|offer)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
     'I do not value vehicles; I report what your data holds',
   ],
   [
@@ -437,7 +437,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
   ],
   // "What's a good pay plan for BDC reps?": a judgement asked for, not a figure of theirs.
   [
-    /\bwhat(?:'s|s| is| would be)? (?:a|the) (?:good|best|better|right|fair|smart|ideal)\b(?!.*\b(?:rate|ratio|number|gross|price|turn|percentage)\b)|\bpay ?plans?\b|\bcomp(?:ensation)? plans?\b/,
+    /\bwhat(?:'s|s| is| would be)? (?:a|the) (?:good|best|better|right|fair|smart|ideal)\b(?!.*\b(?:rate|ratio|number|gross|price|turn|percentage)\b)|\bpay ?plans?\b|\bcomp(?:ensation)? plans?\b|\bspiff plans?\b|\bput together (?:a|an|the|some) /,
     'I do not give advice; I answer questions about your data',
   ],
   // "What's the diff between a Tundra SR5 and a Limited?": what vehicles are, not what the data holds.
@@ -848,7 +848,8 @@ function withVowelsBack(q: string, vocabulary: Vocabulary): string {
     return fits.length === 1 ? fits[0]! : fits.length ? null : undefined;
   };
   const spelled = new Map<string, string>();
-  return q.replace(/(?<![a-z0-9'])[a-z]{3,}(?![a-z0-9'])/g, (typed) => {
+  // "Expolrer's": a word before an apostrophe-s is read too.
+  return q.replace(/(?<![a-z0-9'])[a-z]{3,}(?![a-z0-9]|'(?!s\b))/g, (typed) => {
     if (known.has(typed)) return typed;
     if (!spelled.has(typed)) {
       const rule = only(typed, ruleWords);
@@ -924,6 +925,7 @@ const MODEL_NICKNAMES: Array<[RegExp, string]> = [
   [/\bstangs?\b/, 'mustang'],
   [/\bvettes?\b/, 'corvette'],
   [/\bsilvys?\b|\bsilvies\b/, 'silverado'],
+  [/\bcamer(?:y|ys|ies)\b/, 'camry'],
   [/\bfour ?runners?\b|\bforerunners?\b/, '4runner'],
   [/\bwranglers?\b|\bwrangs?\b/, 'wrangler'],
   [/\bgrand cherokees?\b|\bjgcs?\b/, 'grand cherokee'],
@@ -1064,7 +1066,7 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no one who made or took a call; I read calls by rooftop, source, status and direction',
   ],
   [
-    /\bacquisition cost|\bcost basis\b|\bhow much (?:are|r) we into\b|\bhave (?:into|in) (?:those|them|it|em|these)\b|\bcost[- ]?wise\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bbook value\b|\bacv\b/,
+    /\bacquisition cost|\bcost basis\b|\binvoices?\b|\bhow much (?:are|r) we into\b|\bhave (?:into|in) (?:those|them|it|em|these)\b|\bcost[- ]?wise\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bbook value\b|\bacv\b/,
     'the data holds no acquisition cost (what a vehicle cost us); I read its asking price',
   ],
   [
