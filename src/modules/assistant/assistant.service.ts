@@ -66,11 +66,16 @@ export async function vocabularyOf(caller: Caller): Promise<Vocabulary> {
       select: { id: true, name: true, city: true, code: true },
       orderBy: { name: 'asc' },
     }),
+    // One pass over the vehicles for their makes, models, body styles and trims; one over deals and leads for people.
     caller.db.$queryRaw<Array<{ kind: string; term: string }>>(Prisma.sql`/* assistantVocabulary */
-      SELECT DISTINCT 'make' AS kind, make::text AS term FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
-      UNION SELECT DISTINCT 'model', model::text FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
-      UNION SELECT DISTINCT 'body', body_style::text FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[]) AND body_style IS NOT NULL
-      UNION SELECT DISTINCT 'trim', trim FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[]) AND trim IS NOT NULL
+      WITH kinds AS (
+        SELECT DISTINCT make::text AS make, model::text AS model, body_style::text AS body, trim
+        FROM vehicles WHERE dealer_group_id = ANY(${groups}::uuid[])
+      )
+      SELECT DISTINCT 'make' AS kind, make AS term FROM kinds
+      UNION SELECT DISTINCT 'model', model FROM kinds
+      UNION SELECT DISTINCT 'body', body FROM kinds WHERE body IS NOT NULL
+      UNION SELECT DISTINCT 'trim', trim FROM kinds WHERE trim IS NOT NULL
       UNION SELECT DISTINCT 'person', salesperson FROM sales WHERE dealer_group_id = ANY(${groups}::uuid[])
       UNION SELECT DISTINCT 'person', assignee FROM leads WHERE dealer_group_id = ANY(${groups}::uuid[]) AND assignee IS NOT NULL`),
     caller.db.source.findMany({ where: { dealerGroupId: { in: groups } }, select: { name: true } }),
