@@ -1964,6 +1964,21 @@ describe('follow-ups that order, narrow, compare or act', () => {
     const [, third, second] = chain(['list the used units oldest first', 'the third one, how many miles on it', '#2']);
     expect(third).toMatchObject({ measure: 'list', limit: 1, offset: 2, filters: { condition: ['used'] } });
     expect(second).toMatchObject({ measure: 'list', limit: 1, offset: 1 });
+    // After a count of vehicles, answered with them listed longest on the lot first, too.
+    const [, , counted] = chain([
+      'how many used suvs under 30k',
+      'how many of those are white?',
+      'the third one, how many miles on it',
+    ]);
+    expect(counted).toMatchObject({
+      measure: 'list',
+      field: 'days_on_lot',
+      order: 'desc',
+      limit: 1,
+      offset: 2,
+      filters: { color: ['white'] },
+    });
+    expect(counted).not.toHaveProperty('share');
     expect(read('first time callers this week')).toMatchObject({ subject: 'calls', filters: { first_time: true } });
     const [, priced] = chain(['how many new silverados under 50k', 'whats the oldest one priced at']);
     expect(priced).toMatchObject({ measure: 'list', field: 'days_on_lot', order: 'desc', limit: 1 });

@@ -800,9 +800,19 @@ export function understand(
   if (leader) question = leader;
   const spelled = readable(question, vocabulary);
   // "The third one, how many miles on it": a row of the last list, by its place.
-  const place = previous?.measure === 'list' ? placeIn(spelled) : null;
-  if (previous && place !== null)
-    return { followUp: true, unused: [], query: { ...previous, limit: 1, offset: place - 1 } };
+  // A count of vehicles is answered with them listed longest on the lot first: its rows have places too.
+  const listed =
+    previous?.measure === 'list' ||
+    (previous?.subject === 'vehicles' && previous.measure === 'count' && !previous.group_by);
+  const place = listed ? placeIn(spelled) : null;
+  if (previous && place !== null) {
+    const { share: _share, whole_filters: _whole, whole_of_group: _group, ...rows } = previous;
+    const list =
+      previous.measure === 'list'
+        ? rows
+        : { ...rows, measure: 'list' as const, field: 'days_on_lot', order: 'desc' as const };
+    return { followUp: true, unused: [], query: { ...list, limit: 1, offset: place - 1 } };
+  }
   const distinct = DISTINCT.exec(spelled);
   if (!distinct) return withAskedFigure(readQuestion(question, vocabulary, previous, now, earlier), spelled);
   const kind = distinct[1]!.replace(/s$/, '').replace('colour', 'color');
