@@ -215,6 +215,23 @@ function unrankedLine(result: QueryResult, groupWord: string): string[] {
   ];
 }
 
+/** What a share is of: the part's rooftops (every rooftop's with `whole_of_group`) and period, and `whole_filters`. */
+const wholeOf = (query: AssistantQuery, dealerNames: Map<string, string>) =>
+  describe(
+    {
+      ...query,
+      filters: {
+        ...query.whole_filters,
+        ...(query.whole_of_group ? {} : { dealer_id: query.filters.dealer_id }),
+        from: query.filters.from,
+        to: query.filters.to,
+      },
+    },
+    dealerNames,
+  );
+/** A part's share of its whole in percent, to one decimal (0 of nothing). */
+const shareOf = (part: number, whole: number | null) => (whole ? Math.round((part / whole) * 1000) / 10 : 0);
+
 export interface Composed {
   text: string;
   figures: Array<{ label: string; value: string }>;
@@ -330,19 +347,8 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
           : `You have ${number(result.count)} ${result.count === 1 ? describe(query, dealerNames, false) : what}${inStock}.`,
       );
       if (result.whole !== undefined) {
-        const whole = describe(
-          {
-            ...query,
-            filters: {
-              ...query.whole_filters,
-              dealer_id: query.filters.dealer_id,
-              from: query.filters.from,
-              to: query.filters.to,
-            },
-          },
-          dealerNames,
-        );
-        const percent = result.whole ? Math.round((result.count / result.whole) * 1000) / 10 : 0;
+        const whole = wholeOf(query, dealerNames);
+        const percent = shareOf(result.count, result.whole);
         lines[lines.length - 1] =
           `${lines.at(-1)!.slice(0, -1)}: ${one(percent)}% of your ${number(result.whole)} ${whole}${inStock}.`;
         figures.push(
@@ -364,19 +370,8 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         lines.push(`There are no ${what}${inStock} to ${query.measure === 'sum' ? 'add up' : 'average'}.`);
       else if (query.measure === 'sum' && result.whole_value !== undefined) {
         // "What proportion of this month's revenue came from the Honda store": the part, its share, the whole.
-        const whole = describe(
-          {
-            ...query,
-            filters: {
-              ...query.whole_filters,
-              ...(query.whole_of_group ? {} : { dealer_id: query.filters.dealer_id }),
-              from: query.filters.from,
-              to: query.filters.to,
-            },
-          },
-          dealerNames,
-        );
-        const percent = result.whole_value ? Math.round(((result.value ?? 0) / result.whole_value) * 1000) / 10 : 0;
+        const whole = wholeOf(query, dealerNames);
+        const percent = shareOf(result.value ?? 0, result.whole_value);
         lines.push(
           `The ${field.label.startsWith('total ') ? '' : 'total '}${field.label} of ${what}${inStock} is ${field.format(result.value)}: ${one(percent)}% of the ${field.format(result.whole_value ?? 0)} of your ${whole}${inStock}.`,
         );

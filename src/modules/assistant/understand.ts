@@ -666,8 +666,10 @@ const SOURCES_LEFT_OUT =
 const ONE_PERIOD = 'the comparison with another period (I give one period)';
 
 /** "Top 3 sources": a ranking of so many. */
+/** "Top 3", "bottom 2", "first 5": how many of a ranking. */
+const TOP_N = /\b(?:top|best|bottom|worst|first) (\d{1,2})\b/;
 const topOf = (measured: ReturnType<typeof measureOf>, q = '') => {
-  const named = /\b(?:top|bottom|best|worst|first) (\d{1,2})\b/.exec(q)?.[1];
+  const named = TOP_N.exec(q)?.[1];
   const limit = named ? Number(named) : measured?.limit;
   return limit ? { limit } : {};
 };
@@ -798,7 +800,7 @@ export function understand(
   const leader =
     previous?.leader && !NOT_DATA.some(([pattern]) => pattern.test(asked)) ? leaderNamed(asked, previous) : null;
   if (leader) question = leader;
-  const spelled = readable(question, vocabulary);
+  const spelled = leader ? readable(leader, vocabulary) : asked;
   // "The third one, how many miles on it": a row of the last list, by its place.
   // A count of vehicles is answered with them listed longest on the lot first: its rows have places too.
   const listed =
@@ -817,7 +819,7 @@ export function understand(
   if (!distinct) return withAskedFigure(readQuestion(question, vocabulary, previous, now, earlier), spelled);
   const kind = distinct[1]!.replace(/s$/, '').replace('colour', 'color');
   const read = readQuestion(
-    readable(question, vocabulary).replace(distinct[0], `how many vehicles by ${kind}`),
+    spelled.replace(distinct[0], `how many vehicles by ${kind}`),
     vocabulary,
     previous,
     now,
@@ -1319,7 +1321,7 @@ function readQuestion(
     ]);
     const base = pickFilters(widened, (key) => !leftOpen.has(key) || key in heard);
     // "Top 3 only" after a ranking: the same ranking, its first three.
-    const topN = /\b(?:top|best|bottom|worst|first) (\d{1,2})\b/.exec(q);
+    const topN = TOP_N.exec(q);
     if (
       sameSubject &&
       previous.group_by &&
