@@ -79,6 +79,27 @@ describe('the assistant with an OpenAI-compatible provider', () => {
               },
               { id: 'call_b', type: 'function', function: { name: 'drop_tables', arguments: '{}' } },
               { id: 'call_c', type: 'function', function: { name: 'query_data', arguments: '{not json' } },
+              {
+                id: 'call_d',
+                type: 'function',
+                function: {
+                  name: 'query_data',
+                  arguments: JSON.stringify({ subject: 'vehicles', measure: 'count', filters: { missing: ['vin'] } }),
+                },
+              },
+              {
+                id: 'call_e',
+                type: 'function',
+                function: {
+                  name: 'query_data',
+                  arguments: JSON.stringify({
+                    subject: 'vehicles',
+                    measure: 'list',
+                    within: { field: 'colour', order: 'asc', limit: 5 },
+                    filters: {},
+                  }),
+                },
+              },
             ],
           });
         }
@@ -280,6 +301,8 @@ describe('the assistant with an OpenAI-compatible provider', () => {
       expect.stringContaining('filters.price_max: must be a number'),
       expect.stringContaining('unknown tool drop_tables'),
       expect.stringContaining('not JSON'),
+      expect.stringContaining('filters.missing: must list some of price, internet_price'),
+      expect.stringContaining('within: needs field (one of price'),
     ]);
   });
 

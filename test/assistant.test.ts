@@ -84,6 +84,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-45', fixture: fixture('assistant-unseen-45-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-46', fixture: fixture('assistant-unseen-46-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-47', fixture: fixture('assistant-unseen-47-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-48', fixture: fixture('assistant-unseen-48-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

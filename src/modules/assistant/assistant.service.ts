@@ -15,6 +15,7 @@ import {
   QUERY_SCHEMA,
   runQuery,
   SUBJECTS,
+  VEHICLE_FIELDS,
   type AssistantQuery,
   type QueryFilters,
   type QueryResult,
@@ -387,8 +388,23 @@ function toolQuery(raw: string, vocabulary: Vocabulary): AssistantQuery {
     ...(args.share === true && args.whole_of_group === true ? { whole_of_group: true } : {}),
     ranked: args.ranked === true,
     distinct: args.distinct === true,
+    ...withinOf(args.within),
     filters,
   };
+}
+
+/** A tool call's `within` (the last list's rows), checked: a vehicle figure, an order and 1 to 25 rows. */
+function withinOf(raw: unknown): Pick<AssistantQuery, 'within'> {
+  if (raw === undefined || raw === null) return {};
+  const { field, order, limit } = (typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  if (
+    !(VEHICLE_FIELDS as readonly unknown[]).includes(field) ||
+    (order !== 'asc' && order !== 'desc') ||
+    typeof limit !== 'number' ||
+    !Number.isFinite(limit)
+  )
+    throw badInput('within', `needs field (one of ${VEHICLE_FIELDS.join(', ')}), order (asc or desc) and limit`);
+  return { within: { field: field as string, order, limit: Math.max(1, Math.min(25, Math.round(limit))) } };
 }
 
 /** The whole of a share, beyond its rooftops and period (those are the part's): no rooftop or dates of its own. */

@@ -137,3 +137,46 @@ describe('composing a share of a total', () => {
     expect(composed.figures[0]).toMatchObject({ value: '2' });
   });
 });
+
+describe('composing a vehicle answer', () => {
+  const vehicle = {
+    vin: '1HGCM82633A004352',
+    year: 2024,
+    make: 'Toyota',
+    model: 'Camry',
+    trim: 'LE',
+    price: '24500.00',
+    days_on_lot: 2,
+    mileage: 12,
+    exterior_color: 'White',
+    dealer_name: 'North',
+    body_style: 'Sedan',
+    condition: 'new',
+  };
+  const said = (query: AssistantQuery) =>
+    compose({ query, count: 1, value: null, groups: [], vehicles: [vehicle], activity: [] }, new Map([['n', 'North']]))
+      .text;
+
+  it('restates when vehicles came in, what they are without, and the rows of the last list it is over', () => {
+    expect(
+      said({
+        subject: 'vehicles',
+        measure: 'count',
+        filters: { missing: ['internet_price', 'photos'], stocked_from: '2026-11-16', stocked_to: '2026-11-21' },
+      }),
+    ).toMatch(
+      /^You have 1 vehicle without an internet price or photos stocked in 16–21 November 2026 and still in stock\./,
+    );
+    expect(
+      said({
+        subject: 'vehicles',
+        measure: 'list',
+        field: 'price',
+        order: 'asc',
+        limit: 1,
+        within: { field: 'days_on_lot', order: 'asc', limit: 5 },
+        filters: { dealer_id: ['n'] },
+      }),
+    ).toMatch(/^All 1 vehicles at North among the 5 latest stocked in, lowest price first:/);
+  });
+});

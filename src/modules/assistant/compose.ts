@@ -42,6 +42,24 @@ const dayName = (iso: string) => {
 };
 
 /** A period in words: "on 21 November 2026", "1–22 November 2026", "from 2026-10-01 to 2026-11-22". */
+/** How a vehicle is said to be without a value ("without an internet price"). */
+const MISSING_WORDS: Record<string, string> = {
+  price: 'a price',
+  internet_price: 'an internet price',
+  msrp: 'an MSRP',
+  photos: 'photos',
+  mileage: 'a mileage',
+  trim: 'a trim',
+  color: 'a colour',
+};
+
+/** A vehicle list's order, said: "longest on the lot", "latest stocked in", "lowest price". */
+function listOrder(name: string, order: 'asc' | 'desc' | undefined): string {
+  if (name === 'days_on_lot') return order === 'asc' ? 'latest stocked in' : 'longest on the lot';
+  const label = (FIELD_WORDS[name] ?? FIELD_WORDS.price!).label;
+  return order === 'asc' ? `lowest ${label}` : `highest ${label}`;
+}
+
 export function period(from: string | undefined, to: string | undefined): string | null {
   const days = /^\d{4}-\d{2}-\d{2}$/;
   if (from && to && days.test(from) && days.test(to)) {
@@ -153,7 +171,10 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
   else if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`from model year ${f.year_min} on`);
   else if (f.year_max !== undefined && f.year_min !== f.year_max)
     parts.push(`from model year ${f.year_max} or earlier`);
+  if (f.missing?.length) parts.push(`without ${list(f.missing.map((name) => MISSING_WORDS[name] ?? name))}`);
   if (f.dealer_id?.length) parts.push(`at ${list(f.dealer_id.map((id) => dealerNames.get(id) ?? 'a rooftop'))}`);
+  const stocked = period(f.stocked_from, f.stocked_to);
+  if (stocked) parts.push(`stocked in ${stocked.replace(/^on /, '')}`);
   if (soldWhen) return `${parts.join(' ')} sold ${when}`;
   if (when) return `${parts.join(' ')}${/^\d/.test(when) ? ',' : ''} ${when}`;
   return parts.join(' ');
@@ -239,16 +260,23 @@ export interface Composed {
 
 export function compose(result: QueryResult, dealerNames: Map<string, string>): Composed {
   const { query } = result;
-  const what = describe(query, dealerNames);
   const field = FIELD_WORDS[query.field ?? 'price'] ?? FIELD_WORDS.price!;
+  // "Cheapest of those" after the 5 latest in: of those 5 only.
+  const within = query.within;
+  const what = within
+    ? `${describe(query, dealerNames)} among the ${number(within.limit)} ${listOrder(within.field, within.order)}`
+    : describe(query, dealerNames);
   const figures: Composed['figures'] = [{ label: `${what}: count`, value: String(result.count) }];
   const lines: string[] = [];
   const inStock =
     query.subject === 'vehicles' &&
     !query.filters.status?.length &&
     query.filters.days_on_lot_min === undefined &&
-    query.filters.days_on_lot_max === undefined
-      ? ' in stock'
+    query.filters.days_on_lot_max === undefined &&
+    !within
+      ? query.filters.stocked_from || query.filters.stocked_to
+        ? ' and still in stock'
+        : ' in stock'
       : '';
 
   if (query.group_by) {
@@ -440,12 +468,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         break;
       }
       if (query.subject === 'vehicles') {
-        const order =
-          query.field === 'days_on_lot' && query.order !== 'asc'
-            ? 'longest on the lot first'
-            : query.order === 'asc'
-              ? `lowest ${field.label} first`
-              : `highest ${field.label} first`;
+        const order = `${listOrder(query.field ?? 'days_on_lot', query.order)} first`;
         const offset = query.offset ?? 0;
         lines.push(
           offset

@@ -94,6 +94,30 @@ const SOURCE_KINDS: Array<[RegExp, string]> = [
   [/\bsocial(?: media)?\b/, 'social'],
 ];
 
+/** What a vehicle is listed without: "no internet price", "w/o photos", "unpriced". */
+const WITHOUT = String.raw`\b(?:no|without|missing|w/o|lacking|blank|empty|zero|0)\s+(?:an?\s+|any\s+)?`;
+const MISSING_WORDS: Array<[RegExp, string]> = [
+  [
+    new RegExp(
+      String.raw`${WITHOUT}(?:internet|online|web|website|e-?commerce)\s*price\b|\b(?:internet|online|web) price (?:is |that is |thats )?(?:missing|blank|empty|null)\b`,
+    ),
+    'internet_price',
+  ],
+  [
+    new RegExp(
+      String.raw`${WITHOUT}(?:sale |selling |asking |list |sticker )?price\b|\bunpriced\b|\bnot (?:yet )?priced\b|\b(?<!internet |online |web )price (?:is |that is )?(?:missing|blank|empty|null)\b`,
+    ),
+    'price',
+  ],
+  [
+    new RegExp(
+      String.raw`${WITHOUT}(?:photos?|pictures?|pics|images?)\b|\b(?:photos?|pics|pictures) (?:are |is )?missing\b`,
+    ),
+    'photos',
+  ],
+  [new RegExp(String.raw`${WITHOUT}msrp\b`), 'msrp'],
+];
+
 /** Where, when and from which sources: what leads and calls both filter on. */
 const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
   'dealer_id',
@@ -126,6 +150,9 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'trim',
     'status',
     'exclude_make',
+    'stocked_from',
+    'stocked_to',
+    'missing',
     ...VEHICLE_RANGE_FILTERS,
   ],
   leads: [...FROM_SOURCES, 'type', 'status', 'salesperson', 'unassigned', 'make', 'model', 'year_min', 'year_max'],
@@ -190,6 +217,12 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return `the colour ${list(value)}`;
     case 'trim':
       return `the trim ${list(value)}`;
+    case 'missing':
+      return `vehicles without ${list(value).replaceAll('_', ' ')}`;
+    case 'stocked_from':
+      return `stocked in from ${value}`;
+    case 'stocked_to':
+      return filters.stocked_from ? null : `stocked in up to ${value}`;
     case 'body_style':
       return `the body style ${list(value)}`;
     case 'condition':
@@ -339,6 +372,8 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     else if (/\bin transit\b|\bincoming\b|\bon order\b/.test(q)) filters.status = ['in_transit'];
     else if (/\bpending\b/.test(q)) filters.status = ['pending'];
     else if (/\bsold\b/.test(q)) filters.status = ['sold'];
+    const missing = MISSING_WORDS.filter(([pattern]) => pattern.test(q)).map(([, field]) => field);
+    if (missing.length) filters.missing = missing;
   }
 
   // Periods: a year is a period of leads, calls and deals ("in 2025"); of vehicles, a model year.

@@ -39,6 +39,17 @@ export const GROUPINGS = [
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
+/** What a vehicle may be listed without: "no internet price", "no photos". */
+const MISSING_SQL: Record<string, Prisma.Sql> = {
+  price: Prisma.sql`v.price IS NULL`,
+  internet_price: Prisma.sql`v.internet_price IS NULL`,
+  msrp: Prisma.sql`v.msrp IS NULL`,
+  photos: Prisma.sql`cardinality(v.photos) = 0`,
+  mileage: Prisma.sql`v.mileage IS NULL`,
+  trim: Prisma.sql`v.trim IS NULL`,
+  color: Prisma.sql`v.exterior_color IS NULL`,
+};
+export const MISSING_FIELDS = Object.keys(MISSING_SQL);
 export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross', 'amount_financed'] as const;
 /** An answered call's length, in seconds or in minutes. */
 export const CALL_FIELDS = ['duration', 'duration_minutes'] as const;
@@ -71,9 +82,14 @@ export interface QueryFilters {
   mileage_max?: number;
   days_on_lot_min?: number;
   days_on_lot_max?: number;
-  /** Leads, calls, sales: ISO dates or instants. */
+  /** Leads, calls, sales, and vehicles sold (status sold): ISO dates or instants. */
   from?: string;
   to?: string;
+  /** Vehicles: stocked in (their date in stock) from and to these ISO dates ("what came in this week"). */
+  stocked_from?: string;
+  stocked_to?: string;
+  /** Vehicles: without a value for these ("no internet price", "no photos"): one of MISSING_FIELDS. */
+  missing?: string[];
   source?: string;
   /** Vehicles: makes left out ("excluding jeeps"). */
   exclude_make?: string[];
@@ -116,6 +132,11 @@ export interface AssistantQuery {
   order?: 'asc' | 'desc';
   /** A list's rows to skip first ("the third one" of the last list: offset 2, limit 1). */
   offset?: number;
+  /**
+   * Vehicles: only the first `limit` of them in the order of `field` and `order`, the last list's rows ("cheapest of
+   * those" after "the last 5 in"); the answer is over those.
+   */
+  within?: { field: string; order: 'asc' | 'desc'; limit: number };
   /** With a count: also the whole it is part of (the same rooftops and period, without the other filters). */
   share?: boolean;
   /** With `share`: what the whole is besides the rooftops and period ("what % of our new inventory is white": new). */
@@ -255,6 +276,18 @@ export const QUERY_SCHEMA = {
       enum: ['asc', 'desc'],
       description: 'A list ordered by field: desc (default, largest first) or asc.',
     },
+    within: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['field', 'order', 'limit'],
+      properties: {
+        field: { type: 'string', enum: VEHICLE_FIELDS },
+        order: { type: 'string', enum: ['asc', 'desc'] },
+        limit: { type: 'integer', minimum: 1, maximum: 25 },
+      },
+      description:
+        'Vehicles: answer over only the first `limit` vehicles in this order, the last list shown ("cheapest of those" after the 5 newest arrivals: field days_on_lot, order asc, limit 5).',
+    },
     filters: {
       type: 'object',
       additionalProperties: false,
@@ -296,11 +329,23 @@ export const QUERY_SCHEMA = {
         days_on_lot_max: { type: 'integer' },
         from: {
           type: 'string',
-          description: 'Leads, calls, sales (and vehicles with days_to_sell: sold): from this ISO date or instant.',
+          description:
+            'Leads, calls, sales (and vehicles with status sold: sold in the period): from this ISO date or instant.',
         },
         to: {
           type: 'string',
-          description: 'Leads, calls, sales (and vehicles with days_to_sell: sold): up to this ISO date or instant.',
+          description:
+            'Leads, calls, sales (and vehicles with status sold: sold in the period): up to this ISO date or instant.',
+        },
+        stocked_from: {
+          type: 'string',
+          description: 'Vehicles: stocked in on or after this ISO date ("what came in this week").',
+        },
+        stocked_to: { type: 'string', description: 'Vehicles: stocked in on or before this ISO date.' },
+        missing: {
+          type: 'array',
+          items: { type: 'string', enum: MISSING_FIELDS },
+          description: 'Vehicles without a value for these ("no internet price": internet_price; "no photos": photos).',
         },
         source: { type: 'string', description: 'Leads and calls: a canonical source name.' },
         exclude_make: {
@@ -399,6 +444,8 @@ export function cleanFilters(raw: unknown): QueryFilters {
     } else if (
       key === 'from' ||
       key === 'to' ||
+      key === 'stocked_from' ||
+      key === 'stocked_to' ||
       key === 'source' ||
       key === 'salesperson' ||
       key === 'direction' ||
@@ -406,6 +453,11 @@ export function cleanFilters(raw: unknown): QueryFilters {
     ) {
       if (typeof value !== 'string' || value.length > 100) throw badInput(`filters.${key}`, 'must be a string');
       filters[key] = value;
+    } else if (key === 'missing') {
+      const list = Array.isArray(value) ? value : [value];
+      if (list.some((item) => !MISSING_FIELDS.includes(item as string)))
+        throw badInput('filters.missing', `must list some of ${MISSING_FIELDS.join(', ')}`);
+      filters.missing = [...new Set(list as string[])];
     } else if (key === 'gross_field') {
       if (value !== 'front_gross' && value !== 'back_gross' && value !== 'total_gross')
         throw badInput('filters.gross_field', 'must be front_gross, back_gross or total_gross');
@@ -498,24 +550,56 @@ function soldWhere(caller: Caller, filters: QueryFilters): Prisma.Sql {
   );
 }
 
-async function runVehicles(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
-  if (query.measure === 'rate') throw badInput('measure', 'a rate is of leads (sold) or calls (answered, missed)');
-  const field =
-    query.field && VEHICLE_FIELD_SQL[query.field] ? query.field : query.measure === 'list' ? 'days_on_lot' : 'price';
+/** A vehicle list's order by its figure: a sold vehicle's days on the lot are its days to sell; the newest arrivals are the latest stocked in. */
+const vehicleOrder = (field: string, order: 'asc' | 'desc' | undefined) =>
+  field === 'days_on_lot' && order === 'asc'
+    ? inventoryOrderBy('-date_in_stock')
+    : inventoryOrderBy(`${order === 'asc' ? '' : '-'}${field === 'days_to_sell' ? 'days_on_lot' : field}`);
+
+/** A vehicle's day in stock, from an ISO date (or an instant's UTC day). */
+const stockDay = (value: string | undefined, field: string, end = false) =>
+  day(value, field, end)?.toISOString().slice(0, 10);
+
+/** The vehicles a query is over: its filters, and only the first rows of the last list when it names them. */
+function vehiclesWhere(caller: Caller, query: AssistantQuery, field: string): Prisma.Sql {
+  const { filters } = query;
+  const soldOnly = filters.status?.length === 1 && filters.status[0] === 'sold';
   const chosen =
-    field === 'days_to_sell'
-      ? soldWhere(caller, query.filters)
-      : inventoryWhere(caller.session, inventoryArgs(query.filters));
-  const excluded = query.filters.exclude_make?.map((make) => make.toLowerCase());
-  const trims = query.filters.trim?.map((trim) => trim.toLowerCase());
+    field === 'days_to_sell' || (soldOnly && (filters.from || filters.to))
+      ? soldWhere(caller, filters)
+      : inventoryWhere(caller.session, inventoryArgs(filters));
+  const excluded = filters.exclude_make?.map((make) => make.toLowerCase());
+  const trims = filters.trim?.map((trim) => trim.toLowerCase());
+  const stockedFrom = stockDay(filters.stocked_from, 'stocked_from');
+  const stockedTo = stockDay(filters.stocked_to, 'stocked_to', true);
   const where = Prisma.join(
     [
       chosen,
       ...(excluded?.length ? [Prisma.sql`lower(v.make::text) <> ALL(${excluded}::text[])`] : []),
       ...(trims?.length ? [Prisma.sql`lower(v.trim) = ANY(${trims}::text[])`] : []),
+      ...(stockedFrom ? [Prisma.sql`v.date_in_stock >= ${stockedFrom}::date`] : []),
+      ...(stockedTo ? [Prisma.sql`v.date_in_stock <= ${stockedTo}::date`] : []),
+      ...(filters.missing ?? []).map((name) => {
+        const missing = MISSING_SQL[name];
+        if (!missing) throw badInput('filters.missing', `must list some of ${MISSING_FIELDS.join(', ')}`);
+        return missing;
+      }),
     ],
     ' AND ',
   );
+  const within = query.within;
+  if (!within) return where;
+  const figure = VEHICLE_FIELD_SQL[within.field];
+  if (!figure) throw badInput('within.field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
+  const first = Math.max(1, Math.min(within.limit, 25));
+  return Prisma.sql`v.id IN (SELECT v.id FROM vehicles v WHERE ${where} AND ${figure} IS NOT NULL ORDER BY ${vehicleOrder(within.field, within.order)} LIMIT ${first})`;
+}
+
+async function runVehicles(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
+  if (query.measure === 'rate') throw badInput('measure', 'a rate is of leads (sold) or calls (answered, missed)');
+  const field =
+    query.field && VEHICLE_FIELD_SQL[query.field] ? query.field : query.measure === 'list' ? 'days_on_lot' : 'price';
+  const where = vehiclesWhere(caller, query, field);
   if (query.measure !== 'count' && query.measure !== 'list' && !(VEHICLE_FIELDS as readonly string[]).includes(field))
     throw badInput('field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
   const figure = VEHICLE_FIELD_SQL[field]!;
@@ -563,10 +647,7 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
     vehicles = await vehicleRows(
       caller,
       Prisma.sql`${where} AND ${figure} IS NOT NULL`,
-      // A sold vehicle's days on the lot are its days to sell; the newest arrivals are the latest stocked in.
-      field === 'days_on_lot' && query.order === 'asc'
-        ? inventoryOrderBy('-date_in_stock')
-        : inventoryOrderBy(`${query.order === 'asc' ? '' : '-'}${field === 'days_to_sell' ? 'days_on_lot' : field}`),
+      vehicleOrder(field, query.order),
       limit,
       Math.min(query.offset ?? 0, 24),
     );

@@ -215,7 +215,12 @@ describe('reading questions', () => {
       unused: ['the time of day (I count whole days)'],
     });
     expect(full('deals in early oct').unused).toEqual(['"early" (I give the whole month)']);
-    expect(full('how many trucks came in in oct').unused).toEqual(['the period 2026-10-01 to 2026-10-31']);
+    // Of vehicles, a period is when they came in, said so, or when they sold; any other is said back.
+    expect(full('how many trucks came in in oct')).toMatchObject({
+      query: { filters: { stocked_from: '2026-10-01', stocked_to: '2026-10-31' } },
+      unused: [],
+    });
+    expect(full('how many trucks in stock in oct').unused).toEqual(['the period 2026-10-01 to 2026-10-31']);
     // A year: a period of deals, the vehicle's model year when the words say so, and said back when neither.
     expect(full('how many deals in 2025').query.filters).toEqual({ from: '2025-01-01', to: '2025-12-31' });
     expect(full('how many 2025 tacomas did we sell').query).toMatchObject({
@@ -250,7 +255,11 @@ describe('reading questions', () => {
       query: { subject: 'calls', filters: { from: '2026-11-09', to: '2026-11-15' } },
       unused: ['the salesperson Sam Lee'],
     });
-    expect(full('how many trucks came in this month').unused).toEqual(['the period 2026-11-01 to 2026-11-21']);
+    expect(full('how many trucks came in this month').query?.filters).toEqual({
+      body_style: ['Truck'],
+      stocked_from: '2026-11-01',
+      stocked_to: '2026-11-21',
+    });
     expect(full('how many calls about Tacomas').unused).toEqual(['the model Tacoma']);
     expect(full('missed calls by day this week').unused).toEqual([
       'a breakdown by day (I give the total for the period)',
@@ -262,7 +271,10 @@ describe('reading questions', () => {
       unused: ['"not sold" (I cannot count what is not in a status)'],
     });
     expect(full('how many leads not sold last month').query.filters.status).toBeUndefined();
-    expect(full('how many cars have no price').unused).toEqual(['vehicles without a price']);
+    expect(full('how many cars have no price')).toMatchObject({
+      query: { filters: { missing: ['price'] } },
+      unused: [],
+    });
     // Two periods compared: the first answered, the second given beside it.
     expect(full('leads this month vs last month')).toMatchObject({
       unused: [],
@@ -2285,6 +2297,58 @@ describe('follow-ups that order, narrow, compare or act', () => {
       expect(understand(question, vocabulary, trucks, NOW), question).toMatchObject({ query: null, declined: true });
     // Questions about calls are not requests to call.
     expect(read('calls by source this month')).toMatchObject({ subject: 'calls' });
+  });
+
+  it('reads vehicles sold or stocked in a period, without a value, and another order of the rows just listed', () => {
+    // The forty-eighth set: a period of vehicles is when they sold (of sold ones) or came in (said so).
+    const [, sinceFirst, byStore] = chain([
+      'how many units r marked sold in the system',
+      'how many of em sold since the 1st',
+      'break that down by store',
+    ]);
+    expect(sinceFirst).toMatchObject({ filters: { status: ['sold'], from: '2026-11-01', to: '2026-11-21' } });
+    expect(byStore).toMatchObject({ group_by: 'dealer', filters: { status: ['sold'], from: '2026-11-01' } });
+    const [arrivals, total, used, most] = chain([
+      'what came in this week thats still on the lot',
+      'how many total',
+      'just used',
+      'which store got the most',
+    ]);
+    const thisWeek = { stocked_from: '2026-11-16', stocked_to: '2026-11-21' };
+    expect(arrivals).toMatchObject({ measure: 'list', field: 'days_on_lot', order: 'asc', filters: thisWeek });
+    expect(total).toMatchObject({ measure: 'count', filters: thisWeek });
+    expect(used).toMatchObject({ measure: 'count', filters: { ...thisWeek, condition: ['used'] } });
+    expect(most).toMatchObject({ group_by: 'dealer', filters: { ...thisWeek, condition: ['used'] } });
+    // "What about last week" after arrivals: arrivals again.
+    expect(read('what about last week', arrivals)).toMatchObject({
+      filters: { stocked_from: '2026-11-09', stocked_to: '2026-11-15' },
+    });
+    expect(read('what arrived at westside since monday')).toMatchObject({
+      measure: 'list',
+      filters: { dealer_id: ['sfw'], stocked_from: '2026-11-16' },
+    });
+    // Any other period of vehicles is said back, never silently kept or dropped.
+    expect(understand('and how many are still on the lot', vocabulary, sinceFirst!, NOW)).toMatchObject({
+      query: { filters: {} },
+      unused: [expect.stringMatching(/^the period 2026-11-01 to 2026-11-21 \(a period of vehicles is when/)],
+    });
+    expect(read('how many units on the lot have no internet price')).toMatchObject({
+      filters: { missing: ['internet_price'] },
+    });
+    expect(read('any units without photos at aurora')).toMatchObject({ filters: { missing: ['photos'] } });
+    expect(understand('how many internet leads today', vocabulary, null, NOW)).toMatchObject({
+      unused: [expect.stringMatching(/^"internet"/)],
+    });
+    // "Cheapest of those" after the last 5 in: the cheapest of those 5; "sort those by price": the 5, by price.
+    const latest = read('last 5 in stock units at toyota north');
+    const within = { field: 'days_on_lot', order: 'asc', limit: 5 };
+    expect(read('cheapest of those', latest)).toMatchObject({ measure: 'list', field: 'price', limit: 1, within });
+    expect(read('sort those by price', latest)).toMatchObject({ field: 'price', order: 'asc', limit: 5, within });
+    expect(read('the cheapest one of those', latest)).toMatchObject({ measure: 'min', within });
+    // An order asked of the set, not of the rows shown, stays over the set.
+    expect(read('cheapest ones', read('show me used tacomas'))).not.toHaveProperty('within');
+    expect(read('how many leads on tuesday')).toMatchObject({ filters: { from: '2026-11-17', to: '2026-11-17' } });
+    expect(read('calls since wed')).toMatchObject({ filters: { from: '2026-11-18', to: '2026-11-21' } });
   });
 
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {

@@ -111,7 +111,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     return 'sales';
   if (
     mentionsVehicle ||
-    /\b(?:cars?|vehicles?|inventory|units?|stock|models?|certified|arrivals?|pending|in[- ]transit|(?:hit|on|to|onto) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
+    /\bwhat(?:'s| has| have)? (?:arrived|landed|came in|come in)\b|\b(?:cars?|vehicles?|inventory|units?|stock|models?|certified|arrivals?|pending|in[- ]transit|(?:hit|on|to|onto) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
       q,
     )
   )
@@ -208,6 +208,32 @@ function measureOf(
     )
       return superlative('max', 'days_on_lot');
     if (/\bnewest (?:model )?years?\b/.test(q)) return superlative('max', 'year');
+    // "Sort those by price", "order em by miles high to low": the list in that order (of the same length after one).
+    const sorted =
+      /\b(?:sort|order|rank|arrange)(?:ed)? (?:(?:those|these|them|em|it|the list|that list|the ones) )?by (price|miles|mileage|days(?: on (?:the )?lot)?|age|aging|model year|year)\b/.exec(
+        q,
+      );
+    if (sorted) {
+      const field = /^mile/.test(sorted[1]!)
+        ? 'mileage'
+        : /^(?:days|age)/.test(sorted[1]!)
+          ? 'days_on_lot'
+          : /year/.test(sorted[1]!)
+            ? 'year'
+            : 'price';
+      const high = /\bhigh(?:est)? (?:to|-) low|\bdesc|\bmost (?:first|to)|\bbiggest first\b|\btop down\b/.test(q);
+      const low = /\blow(?:est)? (?:to|-) high|\basc|\bleast (?:first|to)|\bsmallest first\b/.test(q);
+      // Unless said, cheapest, fewest miles, longest on the lot and newest model year first.
+      const order = high ? 'desc' : low ? 'asc' : field === 'price' || field === 'mileage' ? 'asc' : 'desc';
+      return { measure: 'list', field, order, ...(listSize ? { limit: listSize } : {}) };
+    }
+    // "What came in this week": the arrivals, listed latest stocked in first.
+    if (
+      /\bwhat(?:'s| has| have| all)? (?:came|come|arrived|landed|got checked|been stocked|been checked)(?: in)?\b|\bwhat (?:did we|have we|we) (?:get|got|take|took|check|checked|stock|stocked) in\b/.test(
+        q,
+      )
+    )
+      return { measure: 'list', field: 'days_on_lot', order: 'asc', limit: listSize ?? 10 };
     // On a lot, the newest are those that arrived last (as the oldest have sat the longest).
     if (/\bnewest\b|\bmost recent arrivals?\b|\bjust arrived\b|\bfreshest\b|\bfewest days\b/.test(q))
       return superlative('min', 'days_on_lot');
@@ -492,6 +518,12 @@ const SUPPORTED_GROUPS: Record<Subject, Grouping[]> = {
 
 /** Where and when: what the whole of a share keeps from its part, whatever else the part names. */
 const PLACE_AND_PERIOD: ReadonlyArray<keyof QueryFilters> = ['dealer_id', 'from', 'to'];
+/** The rows of the last answer, pointed at: "cheapest of those", "which of them has the most miles". */
+const OF_THOSE =
+  /\b(?:of|among|out of|from) (?:those|these|them|'?em|the (?:\d+|last \d+|list))\b|\b(?:sort|order|rank|arrange)(?:ed)? (?:those|these|them|'?em|that list|the list)\b/;
+/** Vehicles said to have come in: their period is when they were stocked in. */
+const ARRIVED =
+  /\b(?:came|come|comes|coming|checked|stocked|brought|taken|took|traded|trade[ds]?)\s+in\b|\bgot in\b(?! (?:stock|inventory))|\barriv(?:ed|als?|ing)\b|\b(?:hit|landed on|landed at|got to) the (?:lot|ground)\b|\bstocked\b|\bnew (?:to|on) the lot\b|\badded to (?:inventory|stock|the lot)\b/;
 /** What a follow-up about another subject, or a ranking named afresh, keeps of the last question. */
 const CONTEXT_FILTERS: ReadonlyArray<keyof QueryFilters> = [...PLACE_AND_PERIOD, 'source', 'sources', 'salesperson'];
 
@@ -793,6 +825,33 @@ export function understand(
   now = new Date(),
   earlier: readonly AssistantQuery[] = [],
 ): Understanding {
+  return withVehiclePeriod(reading(question, vocabulary, previous, now, earlier));
+}
+
+/**
+ * Vehicles take a period as when they sold (sold ones, or days to sell) or, as `stocked_from`/`stocked_to`, when
+ * they came in: a period any other reading kept ("how many in stock" after units sold this month) is said back.
+ */
+function withVehiclePeriod(read: Understanding): Understanding {
+  if (read.query === null || read.query.subject !== 'vehicles') return read;
+  const { from, to, ...filters } = read.query.filters;
+  const sold = read.query.field === 'days_to_sell' || (filters.status?.length === 1 && filters.status[0] === 'sold');
+  if ((!from && !to) || sold) return read;
+  const said = heardAs('from', { from, to }) ?? heardAs('to', { to });
+  return {
+    ...read,
+    unused: [...read.unused, `${said} (a period of vehicles is when they sold or came in: ask what sold or came in)`],
+    query: { ...read.query, filters },
+  };
+}
+
+function reading(
+  question: string,
+  vocabulary: Vocabulary,
+  previous: AssistantQuery | null,
+  now: Date,
+  earlier: readonly AssistantQuery[],
+): Understanding {
   // "Count distinct models in new inventory", "how many different makes do we carry": the breakdown, led by how
   // many rows it has.
   // "What's his front end" after "who is dead last in units": the one the ranking named.
@@ -1084,8 +1143,24 @@ function readQuestion(
       ? measured.field === 'days_to_sell'
       : previous?.subject === 'vehicles' && previous.field === 'days_to_sell');
   const filters: QueryFilters = daysToSell && !heard.status ? { status: ['sold'] } : {};
+  // A period of vehicles is when they sold, of sold ones ("how many of em sold since the 1st" after units marked
+  // sold), or when they came in, said so ("what came in this week"), or after that.
+  const statusAsked = heard.status ?? (previous?.subject === 'vehicles' ? previous.filters.status : undefined);
+  const soldPeriod = subject === 'vehicles' && (daysToSell || (statusAsked?.length === 1 && statusAsked[0] === 'sold'));
+  if (
+    subject === 'vehicles' &&
+    !soldPeriod &&
+    (heard.from || heard.to) &&
+    (ARRIVED.test(q) ||
+      (previous?.subject === 'vehicles' && (previous.filters.stocked_from ?? previous.filters.stocked_to)))
+  ) {
+    if (heard.from) heard.stocked_from = heard.from.slice(0, 10);
+    heard.stocked_to = (heard.to ?? now.toISOString()).slice(0, 10);
+    delete heard.from;
+    delete heard.to;
+  }
   for (const key of Object.keys(heard) as Array<keyof QueryFilters>) {
-    if (SUPPORTED[subject].includes(key) || (daysToSell && (key === 'from' || key === 'to')))
+    if (SUPPORTED[subject].includes(key) || (soldPeriod && (key === 'from' || key === 'to')))
       Object.assign(filters, { [key]: heard[key] });
     else {
       const said = heardAs(key, heard);
@@ -1353,12 +1428,20 @@ function readQuestion(
       subject === 'vehicles' &&
       (previous.measure === 'count' || previous.measure === 'list') &&
       !grouping &&
-      (measured?.measure === 'max' || measured?.measure === 'min')
+      (measured?.measure === 'max' ||
+        measured?.measure === 'min' ||
+        // "Sort those by price".
+        (measured?.measure === 'list' && measured.order !== undefined && measured.limit === undefined))
         ? {
             measure: 'list' as const,
             field: measured.field,
-            order: measured.measure === 'max' ? ('desc' as const) : ('asc' as const),
-            limit: measured.limit ?? previous.limit ?? 10,
+            order: measured.order ?? (measured.measure === 'max' ? ('desc' as const) : ('asc' as const)),
+            // "Cheapest of those": one of them; "cheapest ones of those", "sort those by price": all of them.
+            limit:
+              measured.limit ??
+              (OF_THOSE.test(q) && !/\b(?:ones|cars|vehicles|units|trucks|suvs|sedans|first|sort|order|rank)\b/.test(q)
+                ? 1
+                : (previous.limit ?? 10)),
           }
         : null;
     // "Who sold the most" after a figure, "which source is sending aurora the most calls": a ranking that
@@ -1450,6 +1533,24 @@ function readQuestion(
             range: { from: previous.filters.from, to: previous.filters.to ?? now.toISOString().slice(0, 10) },
           }
         : undefined;
+    // "Cheapest of those" after the 5 latest in: another order or extreme of the rows just listed, not of all.
+    const listedRows =
+      sameSubject &&
+      subject === 'vehicles' &&
+      previous.measure === 'list' &&
+      OF_THOSE.test(q) &&
+      !grouping &&
+      (measure.measure === 'max' ||
+        measure.measure === 'min' ||
+        (measure.measure === 'list' && (measure.field !== previous.field || measure.order !== previous.order)))
+        ? {
+            within: previous.within ?? {
+              field: previous.field ?? 'days_on_lot',
+              order: previous.order ?? ('desc' as const),
+              limit: Math.min(previous.limit ?? 10, 25),
+            },
+          }
+        : {};
     // A new status or period replaces the previous one; so does a new rate.
     return {
       followUp: true,
@@ -1478,6 +1579,7 @@ function readQuestion(
           : keepGroup && sameSubject && previous.group_by && measure.measure !== 'list'
             ? { group_by: previous.group_by, ...(previous.ranked ? { ranked: true } : {}) }
             : {}),
+        ...listedRows,
         filters: withSources({ ...base, ...filters }, filters),
       },
     };

@@ -206,6 +206,17 @@ export function periodsOf(q: string, now = new Date(), options: { years?: boolea
       },
     ],
     [/\blast week\b/g, () => ({ from: isoDay(daysAgo(weekday + 7)), to: isoDay(daysAgo(weekday + 1)) })],
+    // "Since monday", "on tues", "last friday": the latest such day (before today, for "last"), or from it to today.
+    [
+      /\b(since|from|on|last|this past|(?:this|last|past) week on)\s+(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|r|rs|urday)?\b/g,
+      (match) => {
+        const named = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(match[2]!);
+        const back = (weekday - named + 7) % 7 || (match[1] === 'last' || match[1] === 'this past' ? 7 : 0);
+        return match[1] === 'since' || match[1] === 'from'
+          ? { from: isoDay(daysAgo(back)), to: isoDay(today) }
+          : day(back);
+      },
+    ],
     [
       /\bthis month\b|\bmonth to date\b|\bmtd\b/g,
       () => ({ from: isoDay(monthStart(thisYear, today.getUTCMonth())), to: isoDay(today) }),
@@ -1081,13 +1092,8 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
 
 /** Constraints dealers ask for that no filter expresses: said back as not used. */
 export const CANNOT_FILTER: Array<[RegExp, string]> = [
-  [/\bno price\b|\bwithout (?:a )?price\b|\bunpriced\b|\bmissing (?:a )?price\b/, 'vehicles without a price'],
   [
-    /\bno (?:photos?|pictures?|pics)\b|\bwithout (?:photos?|pictures?|pics)\b|\bmissing (?:photos?|pictures?|pics)\b/,
-    'photos',
-  ],
-  [
-    /\binternet\b|\bonline\b|\bweb\b|\bweb ?site\b/,
+    /\binternet\b(?! ?price)|\bonline\b(?! ?price)|\bweb\b(?! ?price)|\bweb ?site\b(?! ?price)/,
     '"internet", "online" or "website" as a group of sources (name one, such as Cars.com)',
   ],
   [/\b(?:e-?mail|text|sms|chat) leads?\b/, 'how leads came in (email, text or chat)'],
