@@ -85,6 +85,10 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-46', fixture: fixture('assistant-unseen-46-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-47', fixture: fixture('assistant-unseen-47-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-48', fixture: fixture('assistant-unseen-48-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-49', fixture: fixture('assistant-unseen-49-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-50', fixture: fixture('assistant-unseen-50-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-51', fixture: fixture('assistant-unseen-51-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-52', fixture: fixture('assistant-unseen-52-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -1,4 +1,4 @@
-import type { AssistantQuery, QueryResult, VehicleRow } from './query';
+import type { ActivityRow, AssistantQuery, QueryResult, VehicleRow } from './query';
 
 /** Plain sentences for a query's result, naming what was counted and citing the VINs or figures it rests on. */
 
@@ -42,6 +42,10 @@ const dayName = (iso: string) => {
 };
 
 /** A period in words: "on 21 November 2026", "1–22 November 2026", "from 2026-10-01 to 2026-11-22". */
+/** A lead, call or deal as a line of an answer. */
+const activityLine = (row: ActivityRow) =>
+  `${row.at.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${row.dealer_name}: ${row.label}${row.source ? ` via ${row.source}` : ''} (${row.detail})`;
+
 /** How a vehicle is said to be without a value ("without an internet price"). */
 const MISSING_WORDS: Record<string, string> = {
   price: 'a price',
@@ -390,6 +394,10 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         );
         for (const vehicle of result.vehicles) lines.push(`- ${vehicleLine(vehicle)}`);
       }
+      if (result.activity.length) {
+        lines.push(result.count <= result.activity.length ? 'They are:' : `The latest ${result.activity.length}:`);
+        for (const row of result.activity) lines.push(`- ${activityLine(row)}`);
+      }
       break;
     }
     case 'average':
@@ -489,10 +497,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         lines.push(
           `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,
         );
-        for (const row of result.activity)
-          lines.push(
-            `- ${row.at.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${row.dealer_name}: ${row.label}${row.source ? ` via ${row.source}` : ''} (${row.detail})`,
-          );
+        for (const row of result.activity) lines.push(`- ${activityLine(row)}`);
       }
       break;
     }

@@ -324,7 +324,14 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   if (vehicles || subject === 'sales') {
     // "Used only, dont lump in new or cpo": the conditions left out say nothing of the one asked for.
     const kept = q.replace(CONDITIONS_LEFT_OUT, ' ');
-    if (/\b(?:certified|cpo)\b/.test(kept)) filters.condition = ['certified'];
+    // "Used incl. CPO", "used + certified": both; "certified pre-owned" is the one.
+    if (
+      /\b(?:used|pre-?owned)\b.{0,12}?(?:\b(?:incl(?:uding|udes|\.)?|plus|and|with|w\/)|[+&])\s*(?:the\s+)?(?:certified|cpo)\b|\b(?:certified|cpo)\s*(?:\+|&|\band\b|\bplus\b)\s*(?:used|pre-?owned)\b/.test(
+        kept,
+      )
+    )
+      filters.condition = ['used', 'certified'];
+    else if (/\b(?:certified|cpo)\b/.test(kept)) filters.condition = ['certified'];
     else if (/\b(?:used|pre-?owned|second-?hand)\b/.test(kept)) filters.condition = ['used'];
     else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(kept)) filters.condition = ['new'];
     // "new vs used" compares conditions: it filters on neither.

@@ -939,19 +939,19 @@ async function activityRows(
         COALESCE(source.name::text, l.raw_source) AS source,
         l.type || ' lead, ' || l.status || CASE WHEN l.vehicle_make IS NOT NULL THEN ', ' || concat_ws(' ', l.vehicle_year, l.vehicle_make, l.vehicle_model) ELSE '' END AS detail
       FROM leads l JOIN dealers dealer ON dealer.id = l.dealer_id LEFT JOIN sources source ON source.id = l.source_id
-      WHERE ${where} ORDER BY l.received_at DESC, l.id LIMIT ${take} OFFSET ${skipped(query)}`);
+      WHERE ${where} ORDER BY l.received_at DESC, l.id DESC LIMIT ${take} OFFSET ${skipped(query)}`);
   }
   if (query.subject === 'calls') {
     return caller.db.$queryRaw<ActivityRow[]>(Prisma.sql`/* assistantCalls */
       SELECT c.id, c.started_at AS at, COALESCE(c.caller_number, 'unknown caller') AS label, dealer.name::text AS dealer_name,
         COALESCE(source.name::text, c.raw_source) AS source, c.status || ', ' || c.duration_seconds || ' s' AS detail
       FROM calls c JOIN dealers dealer ON dealer.id = c.dealer_id LEFT JOIN sources source ON source.id = c.source_id
-      WHERE ${where} ORDER BY c.started_at DESC, c.id LIMIT ${take} OFFSET ${skipped(query)}`);
+      WHERE ${where} ORDER BY c.started_at DESC, c.id DESC LIMIT ${take} OFFSET ${skipped(query)}`);
   }
   // Newest first, unless ordered by a figure ("top 5 back end deals"; the highest or lowest one).
   const order =
-    query.measure === 'list' && !query.order
-      ? Prisma.sql`d.sold_at DESC, d.id`
+    (query.measure === 'list' || query.measure === 'count') && !query.order
+      ? Prisma.sql`d.sold_at DESC, d.id DESC`
       : Prisma.sql`${Prisma.raw(SALE_COLUMNS[field ?? 'sale_price'] ?? 'd.sale_price')} ${Prisma.raw(query.measure === 'max' || query.order === 'desc' ? 'DESC' : 'ASC')} NULLS LAST, d.id ${Prisma.raw(query.measure === 'max' || query.order === 'desc' ? 'DESC' : 'ASC')}`;
   const rows = await caller.db.$queryRaw<
     Array<
@@ -996,6 +996,9 @@ async function runActivity(caller: Caller, query: AssistantQuery): Promise<Query
       field,
       query.measure === 'list' ? Math.min(query.limit ?? 10, 25) : 1,
     );
+  } else if (query.measure === 'count' && !query.group_by && count > 0) {
+    // A count cites its newest rows, as a count of vehicles lists them ("deals since 11/10 w/ total gross over $3k").
+    activity = await activityRows(caller, query, where, field, 10);
   }
   return {
     query: { ...query, ...(field ? { field } : {}) },

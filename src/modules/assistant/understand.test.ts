@@ -2351,6 +2351,97 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(read('calls since wed')).toMatchObject({ filters: { from: '2026-11-18', to: '2026-11-21' } });
   });
 
+  it('reads what a forty-ninth to a fifty-second set written apart from the rules found it missing', () => {
+    // A BDC agent's texts: "break todays down" is all of today's, "his" is the salesperson just asked about.
+    const [, , todays] = chain(['leads today how many', 'how many of em still new', 'break todays down by store pls']);
+    expect(todays).toMatchObject({ group_by: 'dealer', filters: { from: '2026-11-21' } });
+    expect(todays!.filters).not.toHaveProperty('status');
+    const [, his] = chain(['how many deals did sam do last month', 'whats his total front gross for last month']);
+    expect(his).toMatchObject({ measure: 'sum', field: 'front_gross', filters: { salesperson: 'Sam Lee' } });
+    const lowest = chain([
+      'how many white tacomas on the lot',
+      'which ones r at the toyota store',
+      'lowest miles one?',
+    ]);
+    expect(lowest[2]).toMatchObject({ measure: 'min', field: 'mileage', filters: { dealer_id: ['stn'] } });
+    for (const question of [
+      'ok can u shoot the new ones a text for me',
+      'can u put a hold on that one for him til sat',
+      'honestly is jordan just lazy or what lol',
+      'move all of sams lost leads over to morgan pls',
+      'Transfer the 5 oldest Silverados from Aurora to Westside',
+      'Print the aged inventory report for the ops meeting',
+      "What's ACV on a 2019 Tacoma TRD Off-Road w/ 62k miles?",
+      "between the two of them who's the stronger closer? need your read for comp review",
+      'Thank you. Please arrange for the least expensive one to be transferred to Toyota North this week.',
+      'be honest is he a better closer than sam or just lucky',
+      'please advise on pricing for the aged tahoes',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    // Data questions that look like those stay questions.
+    expect(read('book value of used')).toBeNull();
+    expect(read('mark sold units by store')).not.toBeNull();
+    // A group controller's report words.
+    expect(read('Inventory $ at asking price - all units in stock, group total')).toMatchObject({
+      measure: 'sum',
+      field: 'price',
+    });
+    expect(read('Used invnetory incl. CPO: avg days on lot')).toMatchObject({
+      filters: { condition: ['used', 'certified'] },
+    });
+    expect(read('certified pre-owned suvs')).toMatchObject({ filters: { condition: ['certified'] } });
+    const [, byStore, newOnly] = chain(['inventory $ group total', 'by store pls', '$ of that in new units only?']);
+    expect(byStore).toMatchObject({ group_by: 'dealer' });
+    expect(newOnly).not.toHaveProperty('group_by');
+    // An executive assistant's courtesy and report words.
+    const [, perLocation] = chain([
+      'Good morning. Could you please tell me how many vehicles we have in stock?',
+      'Thank you. Could you please provide the same figure per location?',
+    ]);
+    expect(perLocation).toMatchObject({ measure: 'count', group_by: 'dealer' });
+    const [, prior] = chain([
+      'how many deals for the month of October?',
+      'I would also need the same for the prior month.',
+    ]);
+    expect(prior).toMatchObject({ filters: { from: '2026-09-01', to: '2026-09-30' } });
+    expect(read('deals for the prior month')).toMatchObject({ filters: { from: '2026-10-01', to: '2026-10-31' } });
+    expect(read('How many deals has the Aurora location recorded since 1 October?')).toMatchObject({
+      filters: { from: '2026-10-01', to: '2026-11-21' },
+    });
+    expect(read('lease share of deals for the current quarter')).toMatchObject({ filters: { from: '2026-10-01' } });
+    expect(read('Kindly advise how many leads have come in over the last 7 days.')).toMatchObject({
+      subject: 'leads',
+      measure: 'count',
+    });
+    const [, , missed, priorWeek] = chain([
+      'what was the call answer rate last week?',
+      'How many calls were missed during the same period?',
+      'Please show the missed calls per location.',
+      'I would need the same breakdown for the prior week as well, please.',
+    ]);
+    expect(missed).toMatchObject({ group_by: 'dealer', filters: { status: ['missed'], from: '2026-11-09' } });
+    expect(priorWeek).toMatchObject({ group_by: 'dealer', filters: { status: ['missed'], from: '2026-11-02' } });
+    const [, , bySource] = chain([
+      'leads mtd',
+      'close rate on those leads?',
+      'those leads broken down by lead source?',
+    ]);
+    expect(bySource).toMatchObject({ measure: 'count', group_by: 'source' });
+    // Spanish words in an English question.
+    expect(read('cuantos deals llevamos este mes?')).toMatchObject({ subject: 'sales', measure: 'count' });
+    expect(read('cuantos carros tiene la tienda de honda over 90 days on the lot')).toMatchObject({
+      filters: { dealer_id: ['shd'], days_on_lot_min: 91 },
+    });
+    expect(read('how many trocas we got on the lot rn')).toMatchObject({ filters: { body_style: ['Truck'] } });
+    const [, , usedByStore] = chain([
+      'how many trucks on the lot',
+      'how many of those r used',
+      'ok break it down by store',
+    ]);
+    expect(usedByStore).toMatchObject({ group_by: 'dealer', filters: { condition: ['used'] } });
+    expectNotInData('cuantos test drives did the vendedores do ayer');
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).

@@ -190,7 +190,7 @@ function measureOf(
   )
     return superlative('max', fieldOf(q, subject) ?? 'sale_price');
   if (
-    /\btotal (?:inventory )?value\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\btotal (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|^\$ /.test(
+    /\btotal (?:inventory )?value\b|\b(?:inventory|stock) (?:\$|dollars?)|\$ (?:at|of|in) (?:asking|list|sticker)\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\btotal (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|^\$ /.test(
       q,
     )
   ) {
@@ -377,6 +377,8 @@ const FIGURE_WORDS = new Set(
     'salesperson salespeople volume a an the our my their your its all overall current new used certified',
     // As dealers say them: "frontend", "odo", "listed", "old".
     'frontend backend odo listed listing old total financed',
+    // What the figure is of, pointed at: "lowest miles one?".
+    'one ones',
   ]
     .join(' ')
     .split(' '),
@@ -767,6 +769,17 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
     subject === previous.subject &&
     keys.length > 0 &&
     keys.every((key) => NARROWING.includes(key)),
+  // "Missed calls per store?" after the answer rate over the last 30 days: a breakdown of that period's rows,
+  // narrowed as it says.
+  ({ group, subject, previous, heard, keys, words }) =>
+    group !== null &&
+    subject === previous.subject &&
+    previous.filters.from !== undefined &&
+    !heard.from &&
+    !heard.to &&
+    keys.length > 0 &&
+    keys.every((key) => NARROWING.includes(key)) &&
+    words <= 8,
   // "Equinox?" after "avg days to turn a silverado at aurora": the same question of what it names.
   ({ words, keys, measured, group }) => words <= 2 && keys.length > 0 && measured === null && group === null,
   // "Avg dys on lot" after "how many used on the ground": a figure of the same rows, asked in a few words.
@@ -857,7 +870,9 @@ function reading(
   // "What's his front end" after "who is dead last in units": the one the ranking named.
   const asked = readable(question, vocabulary);
   const leader =
-    previous?.leader && !NOT_DATA.some(([pattern]) => pattern.test(asked)) ? leaderNamed(asked, previous) : null;
+    (previous?.leader || previous?.filters.salesperson) && !NOT_DATA.some(([pattern]) => pattern.test(asked))
+      ? leaderNamed(asked, previous)
+      : null;
   if (leader) question = leader;
   const spelled = leader ? readable(leader, vocabulary) : asked;
   // "The third one, how many miles on it": a row of the last list, by its place.
@@ -891,7 +906,10 @@ function reading(
 
 /** The question with "his", "that store" or "that source" as the group the last ranking named, if it points at it. */
 function leaderNamed(q: string, previous: AssistantQuery): string | null {
-  const name = previous.leader!;
+  // Or the salesperson the last question was about ("whats his total front gross" after Sam's deals).
+  const [group, name] = previous.leader
+    ? [previous.group_by, previous.leader]
+    : (['salesperson', previous.filters.salesperson!] as const);
   const pointers: Partial<Record<Grouping, Array<[RegExp, string]>>> = {
     salesperson: [
       [/\b(?:his|her)\b/g, `${name}'s`],
@@ -901,7 +919,7 @@ function leaderNamed(q: string, previous: AssistantQuery): string | null {
     source: [[/\b(?:that|this|the same|the top|the best) (?:source|site|channel|one)\b/g, name]],
     model: [[/\b(?:that|this|the same|the top) (?:model|one)\b/g, name]],
   };
-  const rules = previous.group_by ? (pointers[previous.group_by] ?? []) : [];
+  const rules = group ? (pointers[group] ?? []) : [];
   const named = rules.reduce((text, [pattern, said]) => text.replace(pattern, said), q);
   return named === q ? null : named;
 }
@@ -1109,7 +1127,7 @@ function readQuestion(
     else unused.push('"my store" (name the rooftop: I do not know which one is yours)');
   }
   // "And the week before that?": the last answer's period, moved back; everything else stays.
-  const before = heard.from || heard.to ? undefined : periodBefore(q, previous?.filters);
+  const before = heard.from || heard.to ? undefined : periodBefore(q, previous?.filters, now);
   if (before && !before.range)
     return {
       query: null,
@@ -1352,7 +1370,7 @@ function readQuestion(
     const last =
       previous.share &&
       ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) || grouping !== null) &&
-      !/\b(?:those|these|them|'?em|ones|they|that)\b/.test(q)
+      !/\b(?:those|these|them|'?em|ones|they|that|it)\b/.test(q)
         ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
         : previous.filters;
     const { status: _status, ...unrated } = last;
@@ -1360,10 +1378,15 @@ function readQuestion(
       pickFilters(filters, (key) => CONTEXT_FILTERS.includes(key) && SUPPORTED[subject].includes(key));
     // "Who had the most deals there last month" after "how many were leases": a ranking that names its rows
     // afresh ("deals", not "those") keeps where and when, not the last answer's narrowing.
+    // So does a breakdown of a period's rows named by the period ("break todays down by store" after the new ones).
     const restated =
       grouping !== null &&
-      RANKING.test(q) &&
-      /\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q) &&
+      ((RANKING.test(q) && /\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q)) ||
+        /\b(?:today|yesterday|(?:this|last) (?:week|month|year|quarter)|mtd|ytd|wtd)'?s\b/.test(q) ||
+        // "The missed calls per location": rows named afresh, by what narrows them.
+        (/\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q) &&
+          Object.keys(heard).length > 0 &&
+          (Object.keys(heard) as Array<keyof QueryFilters>).every((key) => NARROWING.includes(key)))) &&
       !/\b(?:those|these|them|'?em|ones)\b/.test(q);
     const kept = sameSubject && !restated ? (measured?.measure === 'rate' ? unrated : last) : context(last);
     // A breakdown over what the last answer was narrowed to ("which source closes the best" after "and cars.com")
@@ -1455,8 +1478,11 @@ function readQuestion(
     const countedRanking =
       grouping !== null &&
       ((RANKING.test(q) && (countsRows || !['sum', 'average'].includes(previous.measure))) ||
-        // "Now break out all inbound calls by source" after an average: the calls, counted.
-        (!measured && countsRows && !/\b(?:those|these|them|'?em)\b/.test(q)));
+        // "Now break out all inbound calls by source" after an average, "those leads broken down by lead source"
+        // after a close rate: the rows, counted.
+        (!measured &&
+          countsRows &&
+          !/\b(?:those|these|them|'?em)\b(?! (?:leads|calls|deals|sales|cars|vehicles|units)\b)/.test(q)));
     const measure =
       ordered ??
       usable(sameFigure(measured, previous, subject, q)) ??
@@ -1476,6 +1502,8 @@ function readQuestion(
       !Object.keys(heard).length &&
       q.split(' ').length <= 8 &&
       /^(?:and|what about|how about|now|ok(?:ay)?|same(?: thing)?(?: but| for)?|then)\b/.test(q);
+    // "$ of that in new units only?" after inventory value by store: one figure, of what "that" was.
+    const ofThat = /\b(?:of|in|from) that\b/.test(q) && !/\beach\b|\bby\b|\bper\b/.test(q);
     const keepGroup =
       (!measured ||
         measured.measure === previous.measure ||
@@ -1488,7 +1516,8 @@ function readQuestion(
         /\bhow many\b|\bnumber of\b/.test(q) &&
         !/\beach\b|\bof (?:those|these|them|em)\b/.test(q)
       ) &&
-      !oneRow;
+      !oneRow &&
+      !ofThat;
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
     // "And how many were leases": a part of the last answer's rows, counted with its share of them.
     const partOfLast =

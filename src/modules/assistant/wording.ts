@@ -370,12 +370,15 @@ const BEFORE =
 export function periodBefore(
   q: string,
   last: { from?: string; to?: string } | undefined,
+  now = new Date(),
 ): { phrase: string; range: { from: string; to: string } | null } | undefined {
   const named = BEFORE.exec(q);
   if (!named) return undefined;
   const phrase = named[0];
-  if (!last?.from || !/^\d{4}-\d{2}-\d{2}$/.test(last.from)) return { phrase, range: null };
-  const start = new Date(`${last.from}T00:00:00Z`);
+  // "The month prior" with no period before it: the one before today's.
+  const from = last?.from ?? (/\bprior\b/.test(phrase) ? isoDay(startOfUtcDay(now)) : undefined);
+  if (!from || !/^\d{4}-\d{2}-\d{2}$/.test(from)) return { phrase, range: null };
+  const start = new Date(`${from}T00:00:00Z`);
   const daysBefore = (days: number) => isoDay(new Date(start.getTime() - days * 86_400_000));
   const year = start.getUTCFullYear();
   const range =
@@ -402,7 +405,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|hey|and|now|then|also|just|go ahead and|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?:mark|flag) (?:it|that|those|these|them|'?em|the \w+(?: \w+)?) (?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
     'I cannot move, order or print anything; I answer questions about your data',
   ],
   [
@@ -418,7 +421,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I answer questions about your data; I do not build dashboards, models, queries or code',
   ],
   [
-    /\bdeserves?\b|\byour call\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
+    /\bdeserves?\b|\byour call\b|\b(?:your|ur) (?:read|take|opinion|gut)\b|\b(?:a )?(?:better|worse|stronger|weaker) (?:closer|salesperson|salesman|saleswoman|rep|seller|sales ?person)\b|\bjust lucky\b|\b(?:comp(?:ensation)?|performance) reviews?\b|\blazy\b|\bslacking\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
     'I do not judge people; I answer questions about your data',
   ],
   [
@@ -426,7 +429,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not know the weather or the roads; I answer questions about your own data',
   ],
   [
-    /\b(?:write|writing|draft|drafting|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?|announcements?|memos?|flyers?|signs?|captions?|blurbs?|newsletters?|spiffs?|speech(?:es)?|job (?:postings?|ads?|descriptions?|listings?)|postings?)\b|\b(?:write|draft|compose) (?:up |me |us )*(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b/,
+    /\b(?:write|writing|draft|drafting|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?|announcements?|memos?|flyers?|signs?|captions?|blurbs?|newsletters?|spiffs?|speech(?:es)?|job (?:postings?|ads?|descriptions?|listings?)|postings?)\b|\b(?:write|draft|compose) (?:up |me |us )*(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b|\b(?:shoot|fire off|send) (?:\w+ ){0,4}(?:a |an )?(?:quick )?(?:text|txt|e-?mail|message|msg|note|dm)\b/,
     'writing messages is not a question about your data',
   ],
   // "Text my sales team about them", "email this to my manager": sending anything to anyone, also as a follow-up.
@@ -439,7 +442,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I report what your data shows, not forecasts',
   ],
   [
-    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\b(?:fair )?trade (?:number|figure|offer)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
+    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\bacv (?:on|for|of) (?:a|an|this|that|his|her|their|the customer's)\b|\b(?:fair )?trade (?:number|figure|offer)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
     'I do not value vehicles; I report what your data holds',
   ],
   [
@@ -491,6 +494,11 @@ export const NOT_DATA: Array<[RegExp, string]> = [
 
 /** Shorthand and misspellings dealers type, read as the words the rules know. */
 const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
+  // "Thank you. Could you please provide the same per location?": the courtesy before a question.
+  [
+    /^(?:(?:thank you|thanks|thx|ty|many thanks|great|perfect|lovely|excellent|wonderful|good (?:morning|afternoon|evening)|hi|hello|hey|hiya)(?: (?:so much|very much|again|there))?[.!,;:]+ +)+(?=[a-z0-9])/g,
+    '',
+  ],
   [/\b(?:hw|hoe|hwo|homw|hiw) (many|much)\b/g, 'how $1'],
   [/\b(?:hm|hmany|howmany)\b/g, 'how many'],
   [/\bppl\b/g, 'people'],
@@ -506,7 +514,23 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   // "MY27 Toyotas", "MY25s": model years written as one word.
   [/\bmy'?(\d{2})(?:s\b|\b)/g, '20$1'],
   // An OEM's and an Australian's words: "prior month", "RDRs", "enquiries", "utes", "dearest", "the yard".
+  // "The same for the prior month" after October: September; "prior month" alone: last month.
+  [/\bthe prior[- ](day|month|week|year)\b/g, 'the $1 prior'],
   [/\bprior[- ](month|week|year|quarter)\b/g, 'last $1'],
+  [/\bcurrent (month|week|year|quarter)\b/g, 'this $1'],
+  // "Kindly advise how many …": a request to be told, not for advice.
+  [
+    /\b(?:kindly|please|pls|plz) advise(?: (?:me|us))?(?: (?:of|as to))?(?= (?:how|what|which|who|when|where|the (?:number|count|total|figure)))/g,
+    'tell me',
+  ],
+  // "Since 1 October": a day before its month after a word that starts or ends a period.
+  [
+    new RegExp(
+      String.raw`\b(since|from|on|after|until|till|through|thru|between|and|to) (\d{1,2})(?:st|nd|rd|th)? ${MONTH}(?![a-z])`,
+      'g',
+    ),
+    (_match, cue: string, date: string, month: string) => `${cue} ${month} ${date}`,
+  ],
   [/\brdrs?\b/g, 'deals'],
   [/\benquir(y|ies)\b/g, 'inquir$1'],
   [/\butes?\b/g, 'trucks'],
@@ -515,6 +539,27 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   [/\bdropped (calls?)\b|\b(calls?) (?:we )?dropped\b/g, 'missed $1$2'],
   [/\bwhich (store|rooftop|location|dealership) dropped\b/g, 'which $1 missed'],
 
+  // Spanish words in an English question ("cuantos carros tiene la tienda de honda", "trocas este mes").
+  [/\bcu[aá]nt[oa]s\b/g, 'how many'],
+  [/\bcu[aá]nto\b/g, 'how much'],
+  [/\b(?:la )?tienda de ([a-z]+)\b/g, 'the $1 store'],
+  [/\b(?:las |los )?tiendas\b/g, 'stores'],
+  [/\b(?:la )?tienda\b/g, 'store'],
+  [/\bcarros?\b|\bcoches?\b/g, 'cars'],
+  [/\btrocas?\b|\bcamionetas?\b/g, 'trucks'],
+  [/\b(?:los )?vendedor(?:es|as)\b/g, 'salespeople'],
+  [/\b(?:el |la )?vendedora?\b/g, 'salesperson'],
+  [/\beste mes\b/g, 'this month'],
+  [/\bel mes pasado\b|\bmes pasado\b/g, 'last month'],
+  [/\besta semana\b/g, 'this week'],
+  [/\b(?:la )?semana pasada\b/g, 'last week'],
+  [/\beste a[nñ]o\b/g, 'this year'],
+  [/\bayer\b/g, 'yesterday'],
+  [/\bhoy\b/g, 'today'],
+  [/\busad[oa]s\b/g, 'used'],
+  [/\bnuev[oa]s\b/g, 'new'],
+  [/\bllevamos\b|\btenemos\b/g, 'do we have'],
+  [/\btiene\b/g, 'has'],
   [/\bexcl\.?(?= )/g, 'excluding'],
   // "Split by salesperson, who leads": leading, not leads.
   [/\bwho(?:'s| is)? leads\b(?=\s*(?:$|[?,.!]|the |on |in |for |now\b))/g, 'who is leading'],
@@ -1087,6 +1132,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\bcsi\b|\bnps\b|\b(?:customer )?satisfaction\b|\bsurveys?\b|\b(?:google |online |customer |dealer ?rater )?reviews?\b|\bstar ratings?\b|\bratings?\b/,
     'the data holds no customer satisfaction (CSI, surveys, reviews); I read vehicles, leads, calls and deals',
+  ],
+  [
+    /\btest[- ]?drives?\b|\bdemo drives?\b/,
+    'the data holds no test drives; I read leads (with their appointment and showed statuses), calls and deals',
   ],
 ];
 
