@@ -1991,6 +1991,10 @@ describe('follow-ups that order, narrow, compare or act', () => {
       filters: { color: ['white'] },
     });
     expect(counted).not.toHaveProperty('share');
+    // And after a count of leads, calls or deals, answered with the newest listed.
+    const [, secondLead] = chain(['how many leads from cars.com this week', 'the second one, who is it assigned to']);
+    expect(secondLead).toMatchObject({ subject: 'leads', measure: 'list', limit: 1, offset: 1 });
+    expect(secondLead).not.toHaveProperty('field');
     expect(read('first time callers this week')).toMatchObject({ subject: 'calls', filters: { first_time: true } });
     const [, priced] = chain(['how many new silverados under 50k', 'whats the oldest one priced at']);
     expect(priced).toMatchObject({ measure: 'list', field: 'days_on_lot', order: 'desc', limit: 1 });

@@ -865,10 +865,8 @@ function reading(
   now: Date,
   earlier: readonly AssistantQuery[],
 ): Understanding {
-  // "Count distinct models in new inventory", "how many different makes do we carry": the breakdown, led by how
-  // many rows it has.
-  // "What's his front end" after "who is dead last in units": the one the ranking named.
   const asked = readable(question, vocabulary);
+  // "What's his front end" after "who is dead last in units" or after Sam's deals: the one named before.
   const leader =
     (previous?.leader || previous?.filters.salesperson) && !NOT_DATA.some(([pattern]) => pattern.test(asked))
       ? leaderNamed(asked, previous)
@@ -876,19 +874,10 @@ function reading(
   if (leader) question = leader;
   const spelled = leader ? readable(leader, vocabulary) : asked;
   // "The third one, how many miles on it": a row of the last list, by its place.
-  // A count of vehicles is answered with them listed longest on the lot first: its rows have places too.
-  const listed =
-    previous?.measure === 'list' ||
-    (previous?.subject === 'vehicles' && previous.measure === 'count' && !previous.group_by);
-  const place = listed ? placeIn(spelled) : null;
-  if (previous && place !== null) {
-    const { share: _share, whole_filters: _whole, whole_of_group: _group, ...rows } = previous;
-    const list =
-      previous.measure === 'list'
-        ? rows
-        : { ...rows, measure: 'list' as const, field: 'days_on_lot', order: 'desc' as const };
-    return { followUp: true, unused: [], query: { ...list, limit: 1, offset: place - 1 } };
-  }
+  const place = previous ? rowAt(spelled, previous) : null;
+  if (place) return { followUp: true, unused: [], query: place };
+  // "Count distinct models in new inventory", "how many different makes do we carry": the breakdown, led by how
+  // many rows it has.
   const distinct = DISTINCT.exec(spelled);
   if (!distinct) return withAskedFigure(readQuestion(question, vocabulary, previous, now, earlier), spelled);
   const kind = distinct[1]!.replace(/s$/, '').replace('colour', 'color');
@@ -902,6 +891,25 @@ function reading(
   if (read.query === null || read.query.group_by !== DISTINCT_GROUPS[kind] || read.query.measure !== 'count')
     return read;
   return { ...read, query: { ...read.query, distinct: true } };
+}
+
+/**
+ * The row of the last answer a question points at by its place ("the third one", "#2"), of a list or of a count
+ * without a breakdown (a count is answered with its rows listed: vehicles longest on the lot first, leads, calls
+ * and deals newest first).
+ */
+function rowAt(q: string, previous: AssistantQuery): AssistantQuery | null {
+  if (previous.measure !== 'list' && (previous.measure !== 'count' || previous.group_by)) return null;
+  const place = placeIn(q);
+  if (place === null) return null;
+  const { share: _share, whole_filters: _whole, whole_of_group: _group, ...rows } = previous;
+  const list =
+    previous.measure === 'list'
+      ? rows
+      : previous.subject === 'vehicles'
+        ? { ...rows, measure: 'list' as const, field: 'days_on_lot', order: 'desc' as const }
+        : { ...rows, measure: 'list' as const };
+  return { ...list, limit: 1, offset: place - 1 };
 }
 
 /** The question with "his", "that store" or "that source" as the group the last ranking named, if it points at it. */
