@@ -89,6 +89,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-50', fixture: fixture('assistant-unseen-50-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-51', fixture: fixture('assistant-unseen-51-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-52', fixture: fixture('assistant-unseen-52-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-53', fixture: fixture('assistant-unseen-53-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-54', fixture: fixture('assistant-unseen-54-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

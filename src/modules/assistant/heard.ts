@@ -52,8 +52,8 @@ export function rateOf(q: string, subject: Subject): string | null {
  */
 const leftOut = (values: string) =>
   new RegExp(
-    String.raw`\b(?:do ?n'?t|not|no|excluding|exclude|without|minus|except|leave out|leaving out)\s+` +
-      String.raw`(?:(?:lump(?:ing)?|mix(?:ing)?|count(?:ing)?|throw(?:ing)?) in\s+|includ(?:e|ing)\s+|the\s+|any\s+)?` +
+    String.raw`\b(?:do ?n'?t|not|no|non|excluding|exclude|without|minus|except|leave out|leaving out)[\s-]+` +
+      String.raw`(?:(?:lump(?:ing)?|mix(?:ing)?|count(?:ing|ng)?|throw(?:ing)?) in\s+|count(?:ing|ng)?\s+|includ(?:e|ing)\s+|the\s+|any\s+)?` +
       String.raw`(?:${values})(?:\s*(?:,|or|and|nor|\/)\s*(?:${values}))*\b`,
     'g',
   );
@@ -324,15 +324,19 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   if (vehicles || subject === 'sales') {
     // "Used only, dont lump in new or cpo": the conditions left out say nothing of the one asked for.
     const kept = q.replace(CONDITIONS_LEFT_OUT, ' ');
-    // "Used incl. CPO", "used + certified": both; "certified pre-owned" is the one.
+    // "Used incl. CPO", "used + certified", "pre owned …, cpo too": both; "certified pre-owned" is the one.
     if (
-      /\b(?:used|pre-?owned)\b.{0,12}?(?:\b(?:incl(?:uding|udes|\.)?|plus|and|with|w\/)|[+&])\s*(?:the\s+)?(?:certified|cpo)\b|\b(?:certified|cpo)\s*(?:\+|&|\band\b|\bplus\b)\s*(?:used|pre-?owned)\b/.test(
+      /\b(?:used|pre[- ]?owned)\b.{0,12}?(?:\b(?:incl(?:uding|udes|\.)?|plus|and|with|w\/)|[+&])\s*(?:the\s+)?(?:certified|cpo)\b|\b(?:certified|cpo)\s*(?:\+|&|\band\b|\bplus\b)\s*(?:used|pre[- ]?owned)\b/.test(
         kept,
-      )
+      ) ||
+      (/\b(?:used|pre[- ]?owned)\b/.test(kept) &&
+        /\b(?:certified|cpo)\s+(?:incl(?:uded|uding|\.)?|too|as well|also|included)\b|\b(?:incl(?:uding|\.)?|plus|with|w\/) (?:the )?(?:certified|cpo)\b/.test(
+          kept,
+        ))
     )
       filters.condition = ['used', 'certified'];
     else if (/\b(?:certified|cpo)\b/.test(kept)) filters.condition = ['certified'];
-    else if (/\b(?:used|pre-?owned|second-?hand)\b/.test(kept)) filters.condition = ['used'];
+    else if (/\b(?:used|pre[- ]?owned|second-?hand)\b/.test(kept)) filters.condition = ['used'];
     else if (/\bnew\b(?! arrivals?)(?!\s+(?:leads?|customers?|callers?))/.test(kept)) filters.condition = ['new'];
     // "new vs used" compares conditions: it filters on neither.
     else if (vehicles) filters.condition = theRest(q, CONDITIONS_LEFT_OUT, CONDITION_WORDS);
@@ -400,7 +404,14 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
         aged,
       )
     : null;
-  if (days) {
+  // "60-90 days on the ground", "between 30 and 60 days": a band of days on the lot.
+  const daysBand = vehicles
+    ? /\b(\d{1,3})\s*(?:-|–|to)\s*(\d{1,3})\s*days?\b|\bbetween (\d{1,3}) and (\d{1,3}) days?\b/.exec(aged)
+    : null;
+  if (daysBand && Number(daysBand[1] ?? daysBand[3]) <= Number(daysBand[2] ?? daysBand[4])) {
+    filters.days_on_lot_min = Number(daysBand[1] ?? daysBand[3]);
+    filters.days_on_lot_max = Number(daysBand[2] ?? daysBand[4]);
+  } else if (days) {
     const span = Number(days[5]) * (days[6] === 'week' ? 7 : days[6] === 'month' ? 30 : 1);
     if (days[1]) filters.days_on_lot_min = span + 1;
     else if (days[2]) filters.days_on_lot_min = span;

@@ -709,7 +709,8 @@ function saleFilters(query: AssistantQuery): SaleFilters {
     dealer_id: filters.dealer_id,
     from: day(filters.from, 'from'),
     to: day(filters.to, 'to', true),
-    condition: filters.condition?.[0],
+    // One condition through the API's filter; several ("used incl. CPO") in vehicleOfSql.
+    condition: filters.condition?.length === 1 ? filters.condition[0] : undefined,
     salesperson: filters.salesperson,
     contract_type: filters.contract_type,
   };
@@ -734,7 +735,12 @@ async function salesBySource(caller: Caller, query: AssistantQuery): Promise<Res
 function vehicleOfSql(alias: 'l' | 'd', filters: QueryFilters): Prisma.Sql[] {
   const lower = (values: string[]) => values.map((value) => value.toLowerCase());
   const year = Prisma.raw(`${alias}.vehicle_year`);
+  const conditions =
+    alias === 'd' && (filters.condition?.length ?? 0) > 1
+      ? enumList('condition', filters.condition, ['new', 'used', 'certified'] as const)
+      : null;
   return [
+    ...(conditions?.length ? [Prisma.sql`d.vehicle_condition = ANY(${conditions}::vehicle_condition[])`] : []),
     ...(filters.year_min !== undefined ? [Prisma.sql`${year} >= ${filters.year_min}`] : []),
     ...(filters.year_max !== undefined ? [Prisma.sql`${year} <= ${filters.year_max}`] : []),
     ...(filters.make?.length

@@ -2446,6 +2446,55 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expectNotInData('cuantos test drives did the vendedores do ayer');
   });
 
+  it('reads what a fifty-third and a fifty-fourth set written apart from the rules found it missing', () => {
+    // A used-car manager's fragments: conditions left out or let in, a band of days, a new bound replacing a band.
+    expect(read('non cpo used 60-90 days on the ground how many')).toMatchObject({
+      filters: { condition: ['used'], days_on_lot_min: 60, days_on_lot_max: 90 },
+    });
+    expect(read('used deals last month not countng cpo')).toMatchObject({ filters: { condition: ['used'] } });
+    expect(read('pre owned suvs 20-25k in stock, cpo incl')).toMatchObject({
+      filters: { condition: ['used', 'certified'], price_min: 20000, price_max: 25000 },
+    });
+    expect(read('last 5 pre-owned deals out of westside, cpo too')).toMatchObject({
+      subject: 'sales',
+      filters: { condition: ['used', 'certified'] },
+    });
+    expect(read('certified pre owned suvs')).toMatchObject({ filters: { condition: ['certified'] } });
+    const [, , ninety] = chain(['used 60-90 days on the ground', 'now just the honda store', 'how many 90+ there']);
+    expect(ninety).toMatchObject({ filters: { dealer_id: ['shd'], days_on_lot_min: 90 } });
+    expect(ninety!.filters).not.toHaveProperty('days_on_lot_max');
+    expect(understand('how many used units will we retail in dec, ballpark', vocabulary, null, NOW)).toMatchObject({
+      declined: true,
+    });
+    // A marketing partner's words: units after deals are deals, "total calls" all of them, a share of all.
+    const [, , units] = chain([
+      'how many deals closed last month',
+      'avg front-end gross on those?',
+      'units by rooftop',
+    ]);
+    expect(units).toMatchObject({ subject: 'sales', group_by: 'dealer', filters: { from: '2026-10-01' } });
+    const [, firstTime, total] = chain([
+      'call volume by channel for last week?',
+      "ok. what % of last wk's calls were first time callers",
+      'and total calls this week so far, for the WoW',
+    ]);
+    expect(firstTime).toMatchObject({ share: true, filters: { first_time: true } });
+    expect(firstTime).not.toHaveProperty('group_by');
+    expect(total).toMatchObject({ measure: 'count', filters: { from: '2026-11-16' } });
+    expect(total).not.toHaveProperty('share');
+    expect(total!.filters).not.toHaveProperty('first_time');
+    const [, ofAll] = chain(['FB lead count since 9/1?', 'what share of total lead volume is that, same window']);
+    expect(ofAll).toMatchObject({ share: true, filters: { source: 'Facebook' } });
+    expect(ofAll).not.toHaveProperty('whole_filters');
+    const [, , featured] = chain([
+      'how many trucks at westside in stock rn?',
+      'how many of those r used (not counting CPO)',
+      "which used one's been sitting on the lot the longest?",
+    ]);
+    expect(featured).toMatchObject({ measure: 'max', filters: { dealer_id: ['sfw'], body_style: ['Truck'] } });
+    expect(understand('honestly is Sam just a weak closer?', vocabulary, null, NOW)).toMatchObject({ declined: true });
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).

@@ -520,6 +520,14 @@ const SUPPORTED_GROUPS: Record<Subject, Grouping[]> = {
 
 /** Where and when: what the whole of a share keeps from its part, whatever else the part names. */
 const PLACE_AND_PERIOD: ReadonlyArray<keyof QueryFilters> = ['dealer_id', 'from', 'to'];
+/** The ranges a follow-up may bound afresh: a bound it names replaces both of the last answer's. */
+const RANGES: Array<[keyof QueryFilters, keyof QueryFilters]> = [
+  ['price_min', 'price_max'],
+  ['mileage_min', 'mileage_max'],
+  ['days_on_lot_min', 'days_on_lot_max'],
+  ['year_min', 'year_max'],
+];
+
 /** The rows of the last answer, pointed at: "cheapest of those", "which of them has the most miles". */
 const OF_THOSE =
   /\b(?:of|among|out of|from) (?:those|these|them|'?em|the (?:\d+|last \d+|list))\b|\b(?:sort|order|rank|arrange)(?:ed)? (?:those|these|them|'?em|that list|the list)\b/;
@@ -614,7 +622,7 @@ const GROUP_FILTER: Partial<Record<Grouping, keyof QueryFilters>> = {
 
 /** The last answer's rows as a share of a whole: "what % of calls is that", "what percent of our leads are those". */
 const SHARE_OF_LAST =
-  /^(?:and |so )?what (?:%|(?:percent(?:age)?|share|portion|fraction)\b).*\b(?:is|are|was|were) (?:that|those|these|this|they|it)\??$/;
+  /^(?:and |so )?what (?:%|(?:percent(?:age)?|share|portion|fraction)\b).*\b(?:is|are|was|were) (?:that|those|these|this|they|it)\??(?:[,;]? (?:(?:for|over|in) )?(?:the )?same (?:window|period|timeframe|time frame|range|dates|months?|weeks?)\??)?$/;
 
 /** A share of a total rather than of a count: "what proportion of revenue", "share of that value". */
 const SUMMED =
@@ -635,7 +643,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b|\bwhich one\b(?! of)/;
+  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b|\bwhich (?:[a-z]+ )?one\b(?! of)/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -1061,11 +1069,22 @@ function readQuestion(
     previous?.subject === 'vehicles' &&
     previous.filters.status?.includes('sold') === true &&
     /\b(?:of (?:those|these|them|em)|those|them|'?em)\b/.test(q);
+  // "Units by rooftop" after deals: the deals, counted; units in stock are said so.
+  const unitsOfDeals =
+    readAs === 'vehicles' &&
+    previous?.subject === 'sales' &&
+    !vehicleWords &&
+    /\bunits?\b/.test(subjectText) &&
+    !/\b(?:in stock|on the (?:lot|ground)|inventory|stock|sitting|aged|aging|on hand|in[- ]transit|pending|available|arriv|came in|priced?|miles?|mileage|days)\b/.test(
+      q,
+    );
   const explicitSubject = soldOfLeads
     ? 'leads'
-    : stillPrevious || sameQuestion || leadsBySalesperson || soldVehicles
-      ? null
-      : readAs;
+    : unitsOfDeals
+      ? 'sales'
+      : stillPrevious || sameQuestion || leadsBySalesperson || soldVehicles
+        ? null
+        : readAs;
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
@@ -1410,12 +1429,14 @@ function readQuestion(
     // of them ("avg days on lot for all the used there", "now break out all inbound calls").
     const leftOpen = new Set<keyof QueryFilters>([
       ...forgotten,
+      // "How many 90+ there" after 60-90 days: a new bound of a range replaces the range.
+      ...RANGES.filter((pair) => pair.some((key) => key in heard)).flat(),
       ...(Object.keys(ANY_OF) as Array<keyof QueryFilters>).filter((key) => ANY_OF[key]!.test(q)),
       ...(heard.make && !heard.model ? (['model'] as const) : []),
       ...(subject === 'vehicles' && /\b(?:in stock|on the (?:lot|ground)|in inventory)\b/.test(q)
         ? (['status'] as const)
         : []),
-      ...(/\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b/.test(
+      ...(/\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b|\btotal (?:calls|leads|deals|units|cars|vehicles)\b/.test(
         q,
       )
         ? [...VEHICLE_RANGE_FILTERS, ...NARROWING]
@@ -1525,7 +1546,9 @@ function readQuestion(
         !/\beach\b|\bof (?:those|these|them|em)\b/.test(q)
       ) &&
       !oneRow &&
-      !ofThat;
+      !ofThat &&
+      // "What % of last wk's calls were first time callers" after calls by channel: of all of them, not per channel.
+      !(SHARE.test(q) && /\b(?:today|yesterday|(?:this|last) (?:week|wk|month|year|quarter)|mtd|ytd|wtd)'?s\b/.test(q));
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
     // "And how many were leases": a part of the last answer's rows, counted with its share of them.
     const partOfLast =
@@ -1552,7 +1575,7 @@ function readQuestion(
       ? sameWhole
         ? { share: true, ...(previous.whole_filters ? { whole_filters: previous.whole_filters } : {}) }
         : { share: true, ...(Object.keys(wholeOfBase).length ? { whole_filters: wholeOfBase } : {}) }
-      : !measured && sameSubject && previous.share && last === previous.filters
+      : !measured && sameSubject && previous.share && last === previous.filters && !/\btotal\b/.test(q)
         ? { share: true, ...(previous.whole_filters ? { whole_filters: previous.whole_filters } : {}) }
         : {};
     // "How does that compare with last month?": the new period answered, the last answer's given beside it.

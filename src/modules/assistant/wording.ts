@@ -421,7 +421,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I answer questions about your data; I do not build dashboards, models, queries or code',
   ],
   [
-    /\bdeserves?\b|\byour call\b|\b(?:your|ur) (?:read|take|opinion|gut)\b|\b(?:a )?(?:better|worse|stronger|weaker) (?:closer|salesperson|salesman|saleswoman|rep|seller|sales ?person)\b|\bjust lucky\b|\b(?:comp(?:ensation)?|performance) reviews?\b|\blazy\b|\bslacking\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
+    /\bdeserves?\b|\byour call\b|\b(?:your|ur) (?:read|take|opinion|gut)\b|\b(?:a )?(?:better|worse|stronger|weaker|weak|bad|terrible|lousy) (?:closer|salesperson|salesman|saleswoman|rep|seller|sales ?person)\b|\bjust lucky\b|\b(?:comp(?:ensation)?|performance) reviews?\b|\blazy\b|\bslacking\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
     'I do not judge people; I answer questions about your data',
   ],
   [
@@ -438,7 +438,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make|deliver|get|land)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) |estimate (?:\w+ ){0,3}(?:how many|how much|what)|(?:likely|expected) to (?:sell|close|buy|come|be)|plan (?:staffing|for next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|retail|deliver|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|\bballpark\b|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make|deliver|get|land)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) |estimate (?:\w+ ){0,3}(?:how many|how much|what)|(?:likely|expected) to (?:sell|close|buy|come|be)|plan (?:staffing|for next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
