@@ -2509,6 +2509,12 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'rav fours car gurus ',
       'trd offrd le camrys ',
       'n= >60 L90D 9/1-10/31 ',
+      // Spanish words, courtesy, bands of days, arrivals, conditions let in, sorting the rows shown.
+      'cuantos carros la tienda de honda este mes ',
+      'thank you. good morning. ',
+      'non cpo used 60-90 days cpo incl ',
+      'what came in since monday no internet price ',
+      'sort those by price of those ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();
