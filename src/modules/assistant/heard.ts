@@ -58,13 +58,17 @@ const leftOut = (values: string) =>
     'g',
   );
 const CONDITIONS_LEFT_OUT = leftOut('new|used|certified|cpo');
-const CONTRACTS_LEFT_OUT = leftOut('cash|finance|financed|leases?');
+const CONTRACTS_LEFT_OUT = leftOut('cash|finance|financed|loans?|leases?');
 const CONDITION_WORDS: Record<string, RegExp> = {
   new: /\bnew\b/,
   used: /\bused\b/,
   certified: /\b(?:certified|cpo)\b/,
 };
-const CONTRACT_WORDS: Record<string, RegExp> = { cash: /\bcash\b/, finance: /\bfinanc/, lease: /\bleases?\b/ };
+const CONTRACT_WORDS: Record<string, RegExp> = {
+  cash: /\bcash\b/,
+  finance: /\bfinanc|\bloans?\b/,
+  lease: /\bleases?\b/,
+};
 /** The values a question leaves none of named but some out ("no cash or lease"): all the others. */
 const theRest = (q: string, leftOutPattern: RegExp, words: Record<string, RegExp>) => {
   const leftOutText = (q.match(leftOutPattern) ?? []).join(' ');

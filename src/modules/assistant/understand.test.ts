@@ -2495,6 +2495,45 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(understand('honestly is Sam just a weak closer?', vocabulary, null, NOW)).toMatchObject({ declined: true });
   });
 
+  it('reads what a fifty-fifth and a fifty-sixth set written apart from the rules found it missing', () => {
+    // An owner's texts: how we are doing is the count; another period of the same rows.
+    const [doing, lastMonth, byStore] = chain([
+      'how we doin on deals this month',
+      'what did we do all of last month',
+      'break this month out by store',
+    ]);
+    expect(doing).toMatchObject({ subject: 'sales', measure: 'count', filters: { from: '2026-11-01' } });
+    expect(lastMonth).toMatchObject({ subject: 'sales', measure: 'count', filters: { from: '2026-10-01' } });
+    expect(byStore).toMatchObject({ subject: 'sales', group_by: 'dealer', filters: { from: '2026-11-01' } });
+    expect(read('where r our leads comming from ytd')).toMatchObject({ group_by: 'source' });
+    // A new hire's asides: examples, apologies in brackets, "like nobody answered", what is on the lot.
+    expect(
+      read(
+        'how many cars at the toyota dealership on the north side? the ones on the lot, not the ones that already sold',
+      ),
+    ).toMatchObject({ subject: 'vehicles', filters: { dealer_id: ['stn'] } });
+    expect(read('can you split last months leads up by where they came from? like cars.com, google, etc')).toEqual({
+      subject: 'leads',
+      measure: 'count',
+      group_by: 'source',
+      filters: { from: '2026-10-01', to: '2026-10-31' },
+    });
+    const [, missed] = chain(['how many calls last week', 'how many of those were missed calls? like nobody answered']);
+    expect(missed).toMatchObject({ filters: { status: ['missed'] } });
+    const [, closed, sam] = chain([
+      'how many leads has alex gotten in the last 90 days',
+      'how many of his did he close? (sold, sorry still learning the words)',
+      'and sam? how many leads did he get in that time',
+    ]);
+    expect(closed).toMatchObject({ subject: 'leads', filters: { salesperson: 'Alex Rivera', status: ['sold'] } });
+    expect(sam).toMatchObject({ subject: 'leads', filters: { salesperson: 'Sam Lee', from: '2026-08-24' } });
+    expect(sam!.filters).not.toHaveProperty('status');
+    expect(read('since sept 1 how many deals were cash deals? (customer paid cash, no loan or lease)')).toMatchObject({
+      filters: { contract_type: ['cash'] },
+    });
+    expectNotInData('how many people went on our website yesterday? visitors not leads');
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).

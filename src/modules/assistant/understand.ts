@@ -528,6 +528,10 @@ const RANGES: Array<[keyof QueryFilters, keyof QueryFilters]> = [
   ['year_min', 'year_max'],
 ];
 
+/** "How are we doing on deals", "how's honda doing": asked of a subject, its count. */
+const HOW_DOING =
+  /\bhow(?:'s|s| is| are| r)? (?:we|things|it|[a-z]+) (?:doing|doin'?|going|goin'?|looking|lookin'?|tracking|trending|pacing)\b|\bhow(?:'re| are| r) we (?:doing|doin'?)\b/;
+
 /** The rows of the last answer, pointed at: "cheapest of those", "which of them has the most miles". */
 const OF_THOSE =
   /\b(?:of|among|out of|from) (?:those|these|them|'?em|the (?:\d+|last \d+|list))\b|\b(?:sort|order|rank|arrange)(?:ed)? (?:those|these|them|'?em|that list|the list)\b/;
@@ -643,7 +647,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b|\bwhich (?:[a-z]+ )?one\b(?! of)/;
+  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|of his|of hers|of theirs|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b|\bwhich (?:[a-z]+ )?one\b(?! of)/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -788,6 +792,13 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
     keys.length > 0 &&
     keys.every((key) => NARROWING.includes(key)) &&
     words <= 8,
+  // "What did we do all of last month", "break this month out by store": the same rows, in another period.
+  ({ q, subject, previous, heard }) =>
+    subject === previous.subject &&
+    (heard.from !== undefined || heard.to !== undefined) &&
+    /^(?:so |and |ok )?what (?:did|do|have) we (?:do|done)\b|\b(?:split|break|broke|divide|spread)s? (?:this|last|that) (?:month|week|year|quarter)\b/.test(
+      q,
+    ),
   // "Equinox?" after "avg days to turn a silverado at aurora": the same question of what it names.
   ({ words, keys, measured, group }) => words <= 2 && keys.length > 0 && measured === null && group === null,
   // "Avg dys on lot" after "how many used on the ground": a figure of the same rows, asked in a few words.
@@ -877,7 +888,7 @@ function reading(
   // "What's his front end" after "who is dead last in units" or after Sam's deals: the one named before.
   const leader =
     (previous?.leader || previous?.filters.salesperson) && !NOT_DATA.some(([pattern]) => pattern.test(asked))
-      ? leaderNamed(asked, previous)
+      ? leaderNamed(asked, previous, vocabulary)
       : null;
   if (leader) question = leader;
   const spelled = leader ? readable(leader, vocabulary) : asked;
@@ -921,11 +932,21 @@ function rowAt(q: string, previous: AssistantQuery): AssistantQuery | null {
 }
 
 /** The question with "his", "that store" or "that source" as the group the last ranking named, if it points at it. */
-function leaderNamed(q: string, previous: AssistantQuery): string | null {
+function leaderNamed(q: string, previous: AssistantQuery, vocabulary: Vocabulary): string | null {
   // Or the salesperson the last question was about ("whats his total front gross" after Sam's deals).
   const [group, name] = previous.leader
     ? [previous.group_by, previous.leader]
     : (['salesperson', previous.filters.salesperson!] as const);
+  // "And sam? how many leads did he get" after Alex's: "he" is the one named now.
+  const other = (vocabulary.salespeople ?? []).some(
+    (person) =>
+      person.toLowerCase() !== name.toLowerCase() &&
+      person
+        .toLowerCase()
+        .split(' ')
+        .some((part) => part.length > 2 && word(part).test(q)),
+  );
+  if (group === 'salesperson' && other) return null;
   const pointers: Partial<Record<Grouping, Array<[RegExp, string]>>> = {
     salesperson: [
       [/\b(?:his|her)\b/g, `${name}'s`],
@@ -1036,7 +1057,8 @@ function readQuestion(
   const soldOfLeads =
     readAs === 'sales' &&
     previous?.subject === 'leads' &&
-    (FOLLOW_UP.test(q) || q.split(' ').length <= 5) &&
+    // "How many of his did he close?" after his leads.
+    (FOLLOW_UP.test(q) || q.split(' ').length <= 5 || /^how many of\b/.test(q)) &&
     (!/\b(?:deals?|sales|units|cars|vehicles|revenue|gross|leases?)\b/.test(subjectText) ||
       // "Which source sold the most cars out of those" after leads: those leads.
       /\bout of (?:those|these|them|em)\b/.test(q));
@@ -1442,7 +1464,7 @@ function readQuestion(
         ? [...VEHICLE_RANGE_FILTERS, ...NARROWING]
         : []),
       // "And how many leads did each of them get" after who closed the most: all their leads.
-      ...(/\bhow many (?:leads|calls|deals) (?:did|do|have|has) (?:each|they|them|em|all)\b/.test(q)
+      ...(/\bhow many (?:leads|calls|deals) (?:did|do|does|have|has) (?:each|they|them|em|all|he|she)\b/.test(q)
         ? (['status'] as const)
         : []),
     ]);
@@ -1700,6 +1722,8 @@ function readQuestion(
     const asked = /\b(?:what(?:'s| is| was| are| were)?|how(?:'s| is| are| does| do)?|why|when)\b/.exec(q);
     if (Object.keys(filters).length && (!asked || /\bany\b|\bdo (?:we|i|you) have\b|\bgot\b/.test(q)))
       return { followUp: false, unused, query: { subject, measure: 'count', filters } };
+    // "How we doin on deals this month": how many, said back as the count.
+    if (HOW_DOING.test(q)) return { followUp: false, unused, query: { subject, measure: 'count', filters } };
     if (asked) return { query: null, reason: 'I could not tell what it asks me to count, list, average or compare' };
     return { query: null, reason: 'I could not tell what to count, list, average or compare' };
   }

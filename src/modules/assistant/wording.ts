@@ -494,6 +494,19 @@ export const NOT_DATA: Array<[RegExp, string]> = [
 
 /** Shorthand and misspellings dealers type, read as the words the rules know. */
 const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
+  // A new hire's asides: examples ("like cars.com, google, etc"), apologies in brackets ("(sold, sorry still
+  // learning the words)"), "like nobody answered" for missed, "not the ones that already sold" of what is on the lot.
+  [
+    /,?\s*(?:like|e\.?g\.?|i\.?e\.?|such as|for example|for instance)\s+[^?!]*?\b(?:etc\.?|and so on|and such)(?=[\s?!.,]|$)/g,
+    '',
+  ],
+  [/\([^()]*\b(?:sorry|i think|i mean|still learning|new here|not sure)\b[^()]*\)/g, ' '],
+  [/\b(?:nobody|no one|noone|no body) (?:answered|picked up)\b/g, 'missed'],
+  [
+    /,?\s*(?:and )?not (?:the ones |ones |those |any )?(?:that |which )?(?:have |had |were |was |got )?(?:already )?(?:been )?sold(?: ones)?\b(?<=\b(?:on the (?:lot|ground)|in stock|on hand)\b.*)/g,
+    '',
+  ],
+  [/\bcomm?ing\b/g, 'coming'],
   // "Thank you. Could you please provide the same per location?": the courtesy before a question.
   [
     /^(?:(?:thank you|thanks|thx|ty|many thanks|great|perfect|lovely|excellent|wonderful|good (?:morning|afternoon|evening)|hi|hello|hey|hiya)(?: (?:so much|very much|again|there))?[.!,;:]+ +)+(?=[a-z0-9])/g,
@@ -1053,7 +1066,7 @@ export const DAYS_TO_SELL =
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
-    /\bvdps?\b|\b(?:page |site |web(?:site)? )?views\b|\bclicks?\b|\bimpressions\b|\b(?:web(?:site)?|site) (?:traffic|visits|visitors|sessions)\b|\bsrps?\b/,
+    /\bvdps?\b|\b(?:page |site |web(?:site)? )?views\b|\bclicks?\b|\bimpressions\b|\b(?:web(?:site)?|site) (?:traffic|visits|visitors|sessions)\b|\bsrps?\b|\bvisitors\b|\b(?:went|go|came|come|got) (?:on|to|onto) (?:our|the) (?:web ?sites?|sites?)\b/,
     'the data holds no website or listing traffic (views, clicks, visits); I read vehicles, leads, calls and deals',
   ],
   [
