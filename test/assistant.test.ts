@@ -93,6 +93,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-54', fixture: fixture('assistant-unseen-54-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-55', fixture: fixture('assistant-unseen-55-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-56', fixture: fixture('assistant-unseen-56-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-57', fixture: fixture('assistant-unseen-57-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-58', fixture: fixture('assistant-unseen-58-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -487,12 +487,22 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         for (const vehicle of result.vehicles) lines.push(`- ${vehicleLine(vehicle)}`);
         // One vehicle asked for ("the third one", "what's the oldest one priced at"): its figures.
         const [only] = result.vehicles;
-        if (only && result.vehicles.length === 1 && query.limit === 1)
-          figures.push(
-            { label: 'price', value: only.price ?? 'none' },
-            { label: 'mileage', value: only.mileage === null ? 'none' : String(only.mileage) },
-            { label: 'days on the lot', value: String(only.days_on_lot) },
-          );
+        if (only && result.vehicles.length === 1 && query.limit === 1) {
+          const its = [
+            { name: 'price', label: 'price', value: only.price ?? 'none' },
+            { name: 'mileage', label: 'mileage', value: only.mileage === null ? 'none' : String(only.mileage) },
+            { name: 'days_on_lot', label: 'days on the lot', value: String(only.days_on_lot) },
+          ];
+          // "Whats the miles on it": that figure first, and said.
+          const asked = its.find((figure) => figure.name === query.asked);
+          if (asked) {
+            lines.push(
+              `Its ${asked.label}: ${asked.value === 'none' ? 'not recorded' : asked.name === 'price' ? dollars(Number(asked.value)) : asked.name === 'mileage' ? `${number(Number(asked.value))} miles` : `${asked.value} days`}.`,
+            );
+            its.sort((a, b) => Number(b === asked) - Number(a === asked));
+          }
+          figures.push(...its.map(({ label, value }) => ({ label, value })));
+        }
       } else {
         lines.push(
           `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,

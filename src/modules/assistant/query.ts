@@ -137,6 +137,8 @@ export interface AssistantQuery {
    * those" after "the last 5 in"); the answer is over those.
    */
   within?: { field: string; order: 'asc' | 'desc'; limit: number };
+  /** With a list of one vehicle: the figure asked about it ("whats the miles on it"), said first. */
+  asked?: 'price' | 'mileage' | 'days_on_lot';
   /** With a count: also the whole it is part of (the same rooftops and period, without the other filters). */
   share?: boolean;
   /** With `share`: what the whole is besides the rooftops and period ("what % of our new inventory is white": new). */

@@ -2534,6 +2534,53 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expectNotInData('how many people went on our website yesterday? visitors not leads');
   });
 
+  it('reads what a fifty-seventh and a fifty-eighth set written apart from the rules found it missing', () => {
+    // A CFO's report language.
+    expect(read('What was gross profit per retail unit for October, front and back combined?')).toMatchObject({
+      measure: 'average',
+      field: 'total_gross',
+      filters: { from: '2026-10-01', to: '2026-10-31' },
+    });
+    const [, units, byStore] = chain([
+      'What is our aged inventory exposure in dollars, the total asking price of all units on the lot over 90 days?',
+      'How many units does that represent?',
+      'Split those units by store, please.',
+    ]);
+    expect(units).toMatchObject({ measure: 'count', filters: { days_on_lot_min: 91 } });
+    expect(byStore).toMatchObject({ group_by: 'dealer', filters: { days_on_lot_min: 91 } });
+    expect(read('How does that compare with the same point last month?', read('deals month to date'))).toMatchObject({
+      filters: { from: '2026-10-01', to: '2026-10-21' },
+    });
+    const [, , window] = chain([
+      'Rank the sales staff by retail units sold year to date through last Friday.',
+      "What was Alex's total gross over that same period?",
+      'Show me his five most recent deals within that window.',
+    ]);
+    expect(window).toMatchObject({
+      measure: 'list',
+      limit: 5,
+      filters: { from: '2026-01-01', to: '2026-11-20', salesperson: 'Alex Rivera' },
+    });
+    // A salesperson with a customer waiting: a trim inside a longer one, a figure of the one car just named.
+    const [, cheapest, miles] = chain([
+      'any rav4 xle under 40k at north',
+      'cheapest of those',
+      'whats the miles on it',
+    ]);
+    expect(cheapest).toMatchObject({ measure: 'list', field: 'price', limit: 1 });
+    expect(miles).toMatchObject({ ...cheapest, asked: 'mileage' });
+    const [, , anything] = chain([
+      'cheapest used civic we got',
+      'hows the miles on that one',
+      'ok anything under 15k w less than 70k miles',
+    ]);
+    expect(anything).toMatchObject({ measure: 'count', filters: { model: ['Civic'], mileage_max: 69999 } });
+    const [, , under] = chain(['new f150s at westside', 'any white ones', 'which of those are under 45k']);
+    expect(under).toMatchObject({ measure: 'list', filters: { color: ['white'], price_max: 44999.99 } });
+    expect(under).not.toHaveProperty('limit', 1);
+    expectNotInData('does the black tahoe at aurora have the max tow pkg');
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).

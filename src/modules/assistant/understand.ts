@@ -174,7 +174,9 @@ function measureOf(
   if (
     /\baverage\b|\bavg\b|(?<!\bi )\bmean\b|\btypical\b|\basp\b/.test(q) ||
     (subject === 'sales' &&
-      /\b(?:per|a) (?:deal|unit|car|copy|sale|vehicle)\b|\bpvr\b|\bper vehicle retailed\b/.test(q))
+      /\b(?:per|a) (?:retail |retailed |sold )?(?:deal|unit|car|copy|sale|vehicle)\b|\bpvr\b|\bper vehicle retailed\b/.test(
+        q,
+      ))
   )
     return { measure: 'average', field: fieldOf(q, subject) };
   if (
@@ -209,10 +211,7 @@ function measureOf(
       return superlative('max', 'days_on_lot');
     if (/\bnewest (?:model )?years?\b/.test(q)) return superlative('max', 'year');
     // "Sort those by price", "order em by miles high to low": the list in that order (of the same length after one).
-    const sorted =
-      /\b(?:sort|order|rank|arrange)(?:ed)? (?:(?:those|these|them|em|it|the list|that list|the ones) )?by (price|miles|mileage|days(?: on (?:the )?lot)?|age|aging|model year|year)\b/.exec(
-        q,
-      );
+    const sorted = SORTED.exec(q);
     if (sorted) {
       const field = /^mile/.test(sorted[1]!)
         ? 'mileage'
@@ -528,6 +527,10 @@ const RANGES: Array<[keyof QueryFilters, keyof QueryFilters]> = [
   ['year_min', 'year_max'],
 ];
 
+/** "Sort those by price", "order em by miles high to low": a vehicle list in that order. */
+const SORTED =
+  /\b(?:sort|order|rank|arrange)(?:ed)? (?:(?:those|these|them|em|it|the list|that list|the ones) )?by (price|miles|mileage|days(?: on (?:the )?lot)?|age|aging|model year|year)\b/;
+
 /** "How are we doing on deals", "how's honda doing": asked of a subject, its count. */
 const HOW_DOING =
   /\bhow(?:'s|s| is| are| r)? (?:we|things|it|[a-z]+) (?:doing|doin'?|going|goin'?|looking|lookin'?|tracking|trending|pacing)\b|\bhow(?:'re| are| r) we (?:doing|doin'?)\b/;
@@ -647,7 +650,7 @@ const REFERS_BACK =
 const RANKING = /\b(?:which|who|top|best|worst|most|fewest|least|highest|lowest|leading|bottom)\b/;
 
 const FOLLOW_UP =
-  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|of his|of hers|of theirs|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b|\bwhich (?:[a-z]+ )?one\b(?! of)/;
+  /\b(?:that(?: same)?|the same|same) (?:time|period|stretch|window|span|range|timeframe|month|week|quarter|day|dates)\b|\bflip (?:it|that) to\b|\b(?:what|how much) (?:does|did|would) that (?:work|come|average) out\b|\bthat (?:works|worked|comes|came) out\b|\bsame (?:last )?\d+ (?:days?|weeks?|months?)\b|\btheir\b|^(?:and|but|also|what about|how about|vs\.?|versus|compared? (?:to|with)|only|just|of (?:those|these|them|em)|same|now|ok(?:ay)?|then|at|for|in|from|with|without|by)\b|\b(?:just|only) (?:the|those|these)\b|\b(?:that|this|it) (?:stacks? up|compares?|looks?)\b|\b(?:the )?other (?:stores|rooftops|locations|dealerships)\b|\b(?:on|of|for) that\b|\b(?:split|break|broke|divide|spread)s? (?:that|it|those|them|'?em)\b|\bthat (?:split|break|broke|divide)s?\b|\bon the (?:finance|lease|cash|used|new|certified) (?:deals|ones|units|leads)\b|\b(?:of those|of these|of them|of em|of his|of hers|of theirs|those|these|them|'?em|that list|the same|which ones|ones|that (?:store|rooftop|dealership))\b|(?<!\b(?:are|is|were|was) )\bthere\b|\b(?:the|those|these|that) aged\b|\bthe (?:[a-z]+est|most [a-z]+|least [a-z]+) one\b|\bas (?:a )?(?:%|(?:percent(?:age)?|share|pct)\b)|\bthey\b|\bwhich (?:[a-z]+ )?one\b(?! of)|\b(?:does|do|did) (?:that|those|this) (?:represent|include|cover|come to|make up)\b/;
 
 /** What leads did when they sold: "turned into deals", "became sales", "bought", "closed". */
 const LEADS_SOLD =
@@ -895,6 +898,9 @@ function reading(
   // "The third one, how many miles on it": a row of the last list, by its place.
   const place = previous ? rowAt(spelled, previous) : null;
   if (place) return { followUp: true, unused: [], query: place };
+  // "Whats the miles on it" after the one vehicle: that vehicle, with the figure asked first.
+  const aboutIt = previous ? figureOfIt(spelled, previous) : null;
+  if (aboutIt) return { followUp: true, unused: [], query: aboutIt };
   // "Count distinct models in new inventory", "how many different makes do we carry": the breakdown, led by how
   // many rows it has.
   const distinct = DISTINCT.exec(spelled);
@@ -977,6 +983,28 @@ function placeIn(q: string): number | null {
   return place >= 1 && place <= 25 ? place : null;
 }
 
+/** A figure asked of the one vehicle just named: "whats the miles on it", "hows the miles on that one". */
+const OF_IT = /\b(?:it|that one|this one|that|her|him|that truck|that car)\b/;
+function figureOfIt(q: string, previous: AssistantQuery): AssistantQuery | null {
+  const one =
+    previous.subject === 'vehicles' &&
+    !previous.group_by &&
+    (previous.measure === 'max' || previous.measure === 'min' || (previous.measure === 'list' && previous.limit === 1));
+  if (!one || q.split(' ').length > 8 || !OF_IT.test(q)) return null;
+  const asked = /\bmiles\b|\bmileage\b|\bodo(?:meter)?\b/.test(q)
+    ? 'mileage'
+    : /\bpric|\basking\b|\bcost\b/.test(q)
+      ? 'price'
+      : /\bhow long\b|\bdays\b|\bsitting\b/.test(q)
+        ? 'days_on_lot'
+        : null;
+  if (!asked) return null;
+  const { share: _share, whole_filters: _whole, whole_of_group: _group, ...rows } = previous;
+  return previous.measure === 'list'
+    ? { ...rows, asked }
+    : { ...rows, measure: 'list', order: previous.measure === 'max' ? 'desc' : 'asc', limit: 1, asked };
+}
+
 /** "What's the oldest one priced at": the one vehicle at that end, for another of its figures. */
 const ASKED_FIGURE =
   /\bpriced at\b|\bwhat(?:'s| is| are)? (?:we |they )?asking\b|\basking (?:price )?on (?:it|that|her)\b|\bhow many miles\b|\bmiles on (?:it|that|her|him)\b/;
@@ -987,7 +1015,10 @@ function withAskedFigure(read: Understanding, q: string): Understanding {
     return read;
   const asked = /\bmiles\b/.test(q) && !/\bpric|\basking\b/.test(q) ? 'mileage' : 'price';
   if (asked === query.field) return read;
-  return { ...read, query: { ...query, measure: 'list', order: query.measure === 'max' ? 'desc' : 'asc', limit: 1 } };
+  return {
+    ...read,
+    query: { ...query, measure: 'list', order: query.measure === 'max' ? 'desc' : 'asc', limit: 1, asked },
+  };
 }
 
 const DISTINCT =
@@ -1505,7 +1536,7 @@ function readQuestion(
       (measured?.measure === 'max' ||
         measured?.measure === 'min' ||
         // "Sort those by price".
-        (measured?.measure === 'list' && measured.order !== undefined && measured.limit === undefined))
+        (measured?.measure === 'list' && SORTED.test(q)))
         ? {
             measure: 'list' as const,
             field: measured.field,
@@ -1534,8 +1565,19 @@ function readQuestion(
         (!measured &&
           countsRows &&
           !/\b(?:those|these|them|'?em)\b(?! (?:leads|calls|deals|sales|cars|vehicles|units)\b)/.test(q)));
+    // "Ok anything under 15k w less than 70k miles" after the cheapest one: every one of them, counted and listed.
+    const anyOfThem =
+      sameSubject &&
+      !measured &&
+      !grouping &&
+      (previous.limit === 1 || previous.measure === 'max' || previous.measure === 'min') &&
+      Object.keys(heard).length > 0 &&
+      /\bany(?:thing|one|ones)?\b|\bwhat else\b|\bothers?\b/.test(q)
+        ? { measure: 'count' as const }
+        : null;
     const measure =
       ordered ??
+      anyOfThem ??
       usable(sameFigure(measured, previous, subject, q)) ??
       // "Missed by store" after an answer rate: the missed calls, counted (a rate of them would be 0%).
       (sameSubject && !countedRanking && !(previous.measure === 'rate' && heard.status !== undefined)

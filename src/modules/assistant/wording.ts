@@ -197,6 +197,32 @@ export function periodsOf(q: string, now = new Date(), options: { years?: boolea
       },
     ],
     [/\bthis week\b/g, () => ({ from: isoDay(daysAgo(weekday)), to: isoDay(today) })],
+    // "The same point last month": last month up to today's day of the month.
+    [
+      /\b(?:the )?same (?:point|time|day|date) (?:last|in the last|of last|the previous|the prior) month\b/g,
+      () => {
+        const start = monthStart(thisYear, today.getUTCMonth() - 1);
+        const end = monthEnd(thisYear, today.getUTCMonth() - 1);
+        const sameDay = new Date(start.getTime() + (today.getUTCDate() - 1) * 86_400_000);
+        return { from: isoDay(start), to: isoDay(sameDay < end ? sameDay : end) };
+      },
+    ],
+    // "Year to date through last Friday": from the start of the year, month or quarter up to that day.
+    [
+      /\b(ytd|year to date|mtd|month to date|qtd|quarter to date) (?:through|thru|until|till|up to|to|as of) (?:last |this past )?(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|r|rs|urday)?\b/g,
+      (match) => {
+        const named = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].indexOf(match[2]!);
+        const end = daysAgo((weekday - named + 7) % 7 || 7);
+        const kind = match[1]!.startsWith('y') ? 'year' : match[1]!.startsWith('q') ? 'quarter' : 'month';
+        const start =
+          kind === 'year'
+            ? new Date(Date.UTC(end.getUTCFullYear(), 0, 1))
+            : kind === 'month'
+              ? monthStart(end.getUTCFullYear(), end.getUTCMonth())
+              : monthStart(end.getUTCFullYear(), end.getUTCMonth() - (end.getUTCMonth() % 3));
+        return { from: isoDay(start), to: isoDay(end) };
+      },
+    ],
     // The weekend: the latest Saturday and Sunday, up to today.
     [
       /\b(?:(?:this|last|past|over the) )?weekend\b/g,
@@ -966,6 +992,7 @@ export function trimsNamed(q: string, vocabulary: Vocabulary): { trims: string[]
   const tokens = q.split(' ').map((token) => token.replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, ''));
   const isModel = (token: string | undefined) =>
     token !== undefined && token !== '' && modelsNamed(token, vocabulary.models).length > 0;
+  const matches: Array<{ trim: string; start: number; end: number }> = [];
   for (let start = 0; start < tokens.length; start += 1)
     for (let size = 1; size <= 3 && start + size <= tokens.length; size += 1) {
       const run = tokens.slice(start, start + size);
@@ -978,11 +1005,16 @@ export function trimsNamed(q: string, vocabulary: Vocabulary): { trims: string[]
         if (typed !== whole && !single && !(whole.length >= 6 && size > 1 && vowelsDropped(typed, whole))) continue;
         const common = whole.length <= 2 || TRIM_WORDS_TOO_COMMON.has(whole);
         if (common && !isModel(tokens[start - 1]) && !isModel(tokens[start + size])) continue;
-        found.trims.push(trim);
+        matches.push({ trim, start, end: start + size });
         for (const token of run) found.words.add(token);
       }
     }
-  found.trims = [...new Set(found.trims)];
+  // "Xle premium" is the XLE Premium, not the XLE too: a trim named inside a longer one is that one.
+  const inside = (a: (typeof matches)[number], b: (typeof matches)[number]) =>
+    b.start <= a.start && a.end <= b.end && b.end - b.start > a.end - a.start;
+  found.trims = [
+    ...new Set(matches.filter((match) => !matches.some((other) => inside(match, other))).map((match) => match.trim)),
+  ];
   return found;
 }
 const compactName = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -1145,6 +1177,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\bcsi\b|\bnps\b|\b(?:customer )?satisfaction\b|\bsurveys?\b|\b(?:google |online |customer |dealer ?rater )?reviews?\b|\bstar ratings?\b|\bratings?\b/,
     'the data holds no customer satisfaction (CSI, surveys, reviews); I read vehicles, leads, calls and deals',
+  ],
+  [
+    /\b(?:tow(?:ing)? (?:pkg|package)|(?:options?|equipment|feature) (?:pkg|package)s?|packages?|pkgs?)\b|\bdoes (?:it|that|this|the [a-z0-9 -]+?) (?:have|come with) (?:a |an |the )?(?:sunroof|moonroof|leather|heated seats|nav(?:igation)?|tow|hitch|third row|3rd row)\b/,
+    'the data holds no options or packages of a vehicle; I read its year, make, model, trim, colour, mileage and price',
   ],
   [
     /\btest[- ]?drives?\b|\bdemo drives?\b/,
