@@ -95,6 +95,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-56', fixture: fixture('assistant-unseen-56-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-57', fixture: fixture('assistant-unseen-57-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-58', fixture: fixture('assistant-unseen-58-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-59', fixture: fixture('assistant-unseen-59-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-60', fixture: fixture('assistant-unseen-60-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -60,6 +60,7 @@ const MISSING_WORDS: Record<string, string> = {
 /** A vehicle list's order, said: "longest on the lot", "latest stocked in", "lowest price". */
 function listOrder(name: string, order: 'asc' | 'desc' | undefined): string {
   if (name === 'days_on_lot') return order === 'asc' ? 'latest stocked in' : 'longest on the lot';
+  if (name === 'newest') return 'latest';
   const label = (FIELD_WORDS[name] ?? FIELD_WORDS.price!).label;
   return order === 'asc' ? `lowest ${label}` : `highest ${label}`;
 }
@@ -120,7 +121,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
     if (f.source) parts.push(`from ${f.source}`);
     if (f.sources?.length) parts.push(`from ${f.sources.join(' or ')}`);
     if (f.exclude_source?.length) parts.push(`not from ${f.exclude_source.join(' or ')}`);
-    if (f.attributed) parts.push('with a source');
+    if (f.attributed !== undefined) parts.push(f.attributed ? 'with a source' : 'with no source');
     if (f.source_category?.length)
       parts.push(`from ${list(f.source_category.map((kind) => kind.replaceAll('_', ' ')))} sources`);
     if (f.price_min !== undefined && f.price_max !== undefined)

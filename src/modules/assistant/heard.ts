@@ -134,6 +134,10 @@ const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
   'attributed',
 ];
 
+/** Rows with no source only: "leads where source is null", "unattributed calls". */
+const UNATTRIBUTED =
+  /\b(?:with|have|has|had) no source\b|\bwithout (?:a |any )?source\b|\bunattributed (?:ones|leads|calls)\b|\b(?:ones|leads|calls) (?:that are |that were )?unattributed\b|\bunknown sources? (?:leads|calls)\b|\bno[- ]source (?:leads|calls)\b/;
+
 /** Rows with a source only: "exclude unattributed", "attributed only". */
 const ATTRIBUTED =
   /\b(?:exclud\w*|without|drop|minus|remove|no|leave out|leaving out|except|not|ignore) (?:the |any )?(?:unattributed|un-attributed|unknown(?: sources?)?|no[- ]source(?: ones| leads| calls)?|(?:ones|leads|calls) (?:with )?no source|blank sources?)\b|\battributed (?:ones |leads |calls )?only\b|\bonly (?:the )?attributed\b|\bwith a (?:known )?source\b/;
@@ -254,7 +258,7 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
     case 'unassigned':
       return 'no salesperson assigned';
     case 'attributed':
-      return 'only those with a source';
+      return value === false ? 'only those with no source' : 'only those with a source';
     case 'direction':
       return `${value} calls`;
     case 'duration_min':
@@ -518,7 +522,11 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
 
   const source = sourcesOf(q, vocabulary.sources).names[0];
   if (source) filters.source = source;
-  if (ATTRIBUTED.test(q) && (subject === 'leads' || subject === 'calls')) filters.attributed = true;
+  if (subject === 'leads' || subject === 'calls') {
+    if (ATTRIBUTED.test(q)) filters.attributed = true;
+    // "Leads with no source", "unattributed calls": only those.
+    else if (UNATTRIBUTED.test(q)) filters.attributed = false;
+  }
   // "3rd party sites", "social", "paid search": a kind of source.
   const kinds = SOURCE_KINDS.filter(([pattern]) => pattern.test(q)).map(([, kind]) => kind);
   if (kinds.length && !vehicles) filters.source_category = kinds;

@@ -111,7 +111,7 @@ export interface QueryFilters {
   salesperson?: string;
   /** Leads: assigned to no one. */
   unassigned?: boolean;
-  /** Leads and calls: only those with a source ("exclude unattributed"). */
+  /** Leads and calls: only those with a source ("exclude unattributed"), or with none (false: "source is null"). */
   attributed?: boolean;
   /** Deals: cash, finance, lease. */
   contract_type?: string[];
@@ -133,10 +133,12 @@ export interface AssistantQuery {
   /** A list's rows to skip first ("the third one" of the last list: offset 2, limit 1). */
   offset?: number;
   /**
-   * Vehicles: only the first `limit` of them in the order of `field` and `order`, the last list's rows ("cheapest of
-   * those" after "the last 5 in"); the answer is over those.
+   * Only the rows the last list showed: the first `limit` of those matching `filters` (the query's own when absent)
+   * in the order of `field` and `order` (a vehicle figure; `newest` for leads, calls and deals). The answer is over
+   * those, narrowed by the query's filters ("cheapest of those" after "the last 5 in", "which of those were cash"
+   * after "the last 5 deals").
    */
-  within?: { field: string; order: 'asc' | 'desc'; limit: number };
+  within?: { field: string; order: 'asc' | 'desc'; limit: number; filters?: QueryFilters };
   /** With a list of one vehicle: the figure asked about it ("whats the miles on it"), said first. */
   asked?: 'price' | 'mileage' | 'days_on_lot';
   /** With a count: also the whole it is part of (the same rooftops and period, without the other filters). */
@@ -283,12 +285,12 @@ export const QUERY_SCHEMA = {
       additionalProperties: false,
       required: ['field', 'order', 'limit'],
       properties: {
-        field: { type: 'string', enum: VEHICLE_FIELDS },
+        field: { type: 'string', enum: [...VEHICLE_FIELDS, 'newest'] },
         order: { type: 'string', enum: ['asc', 'desc'] },
         limit: { type: 'integer', minimum: 1, maximum: 25 },
       },
       description:
-        'Vehicles: answer over only the first `limit` vehicles in this order, the last list shown ("cheapest of those" after the 5 newest arrivals: field days_on_lot, order asc, limit 5).',
+        'Answer over only the first `limit` rows in this order, the last list shown, narrowed by the filters ("cheapest of those" after the 5 newest arrivals: field days_on_lot, order asc, limit 5; "which of those were cash" after the last 5 deals: field newest, limit 5).',
     },
     filters: {
       type: 'object',
@@ -369,7 +371,10 @@ export const QUERY_SCHEMA = {
         first_time: { type: 'boolean', description: 'Calls from first-time callers only.' },
         salesperson: { type: 'string', description: 'Sales: who sold the deal; leads: who the lead is assigned to.' },
         unassigned: { type: 'boolean', description: 'Leads assigned to no salesperson.' },
-        attributed: { type: 'boolean', description: 'Leads and calls: only those with a source.' },
+        attributed: {
+          type: 'boolean',
+          description: 'Leads and calls: true, only those with a source; false, only those with none.',
+        },
         contract_type: { type: 'array', items: { type: 'string', enum: ['cash', 'finance', 'lease'] } },
         direction: { type: 'string', enum: ['inbound', 'outbound'], description: 'Calls only.' },
         department: { type: 'string', description: 'Calls: the department called (sales, service, parts).' },
@@ -594,7 +599,12 @@ function vehiclesWhere(caller: Caller, query: AssistantQuery, field: string): Pr
   const figure = VEHICLE_FIELD_SQL[within.field];
   if (!figure) throw badInput('within.field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
   const first = Math.max(1, Math.min(within.limit, 25));
-  return Prisma.sql`v.id IN (SELECT v.id FROM vehicles v WHERE ${where} AND ${figure} IS NOT NULL ORDER BY ${vehicleOrder(within.field, within.order)} LIMIT ${first})`;
+  const listed = vehiclesWhere(
+    caller,
+    { ...query, filters: within.filters ?? query.filters, within: undefined },
+    within.field,
+  );
+  return Prisma.sql`${where} AND v.id IN (SELECT v.id FROM vehicles v WHERE ${listed} AND ${figure} IS NOT NULL ORDER BY ${vehicleOrder(within.field, within.order)} LIMIT ${first})`;
 }
 
 async function runVehicles(caller: Caller, query: AssistantQuery): Promise<QueryResult> {
@@ -761,7 +771,8 @@ function vehicleOfSql(alias: 'l' | 'd', filters: QueryFilters): Prisma.Sql[] {
 function anySourceSql(alias: 'l' | 'c', filters: QueryFilters): Prisma.Sql[] {
   const column = Prisma.raw(`${alias}.source_id`);
   return [
-    ...(filters.attributed ? [Prisma.sql`${column} IS NOT NULL`] : []),
+    ...(filters.attributed === true ? [Prisma.sql`${column} IS NOT NULL`] : []),
+    ...(filters.attributed === false ? [Prisma.sql`${column} IS NULL`] : []),
     ...(filters.sources?.length
       ? [Prisma.sql`${column} IN (SELECT id FROM sources WHERE name = ANY(${filters.sources}::citext[]))`]
       : []),
@@ -779,7 +790,20 @@ function anySourceSql(alias: 'l' | 'c', filters: QueryFilters): Prisma.Sql[] {
 }
 
 /** The query's filters as SQL over its subject's table, through the API's own filter builders. */
+/** Leads, calls or deals a query is over: its filters, and only the rows of the last list when it names them. */
 function activityWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
+  const where = activityFilterWhere(caller, query);
+  const within = query.within;
+  if (!within) return where;
+  if (within.field !== 'newest') throw badInput('within.field', 'leads, calls and deals are listed newest first');
+  const { table, at } = ACTIVITY_TABLES[query.subject as keyof typeof ACTIVITY_TABLES];
+  const alias = table.split(' ')[1]!;
+  const listed = activityFilterWhere(caller, { ...query, filters: within.filters ?? query.filters });
+  const first = Math.max(1, Math.min(within.limit, 25));
+  return Prisma.sql`${where} AND ${Prisma.raw(`${alias}.id`)} IN (SELECT ${Prisma.raw(`${alias}.id`)} FROM ${Prisma.raw(table)} WHERE ${listed} ORDER BY ${Prisma.raw(`${at} DESC, ${alias}.id DESC`)} LIMIT ${first})`;
+}
+
+function activityFilterWhere(caller: Caller, query: AssistantQuery): Prisma.Sql {
   const { filters } = query;
   const from = day(filters.from, 'from');
   const to = day(filters.to, 'to', true);

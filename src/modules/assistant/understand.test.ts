@@ -2581,6 +2581,63 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expectNotInData('does the black tahoe at aurora have the max tow pkg');
   });
 
+  it('reads what a fifty-ninth and a sixtieth set written apart from the rules found it missing', () => {
+    // A data person's notation.
+    expect(read('sum(front_gross) for deals sold last month, all stores')).toMatchObject({
+      measure: 'sum',
+      field: 'front_gross',
+    });
+    expect(read('count in stock where body_style = suv and mileage > 100000')).toMatchObject({
+      filters: { body_style: ['SUV'], mileage_min: 100001 },
+    });
+    expect(read('leads where source is null - total count')).toMatchObject({ filters: { attributed: false } });
+    expect(read('leads excluding unattributed this month')).toMatchObject({ filters: { attributed: true } });
+    expect(read('lead count by assignee, ytd')).toMatchObject({ group_by: 'salesperson' });
+    expect(read('latest 10 leads where assignee = Sam Lee')).toMatchObject({ filters: { salesperson: 'Sam Lee' } });
+    const [, , pendingOldest] = chain([
+      'count vehicles where status = pending',
+      'group that by dealer',
+      'which one has the max days on lot',
+    ]);
+    expect(pendingOldest).toMatchObject({ measure: 'max', field: 'days_on_lot', filters: { status: ['pending'] } });
+    const [, ofAll] = chain([
+      'leads where source is null, last 30 days, by dealer',
+      'whats that as a % of all leads in the same 30 days',
+    ]);
+    expect(ofAll).toMatchObject({ share: true });
+    expect(ofAll).not.toHaveProperty('group_by');
+    // A rooftop's GM: a conversation opened about one rooftop calls it "we", "our" and "here".
+    const [opened, closeRate, group] = chain([
+      'How many leads did Summit Ford Westside get in October?',
+      'whats our close rate on those',
+      "how's that stack up vs the group overall for oct? all 4 stores combined",
+    ]);
+    expect(group!.filters).not.toHaveProperty('dealer_id');
+    const ours = understand('break our october leads down by source for me', vocabulary, group!, NOW, [
+      closeRate!,
+      opened!,
+    ]).query;
+    expect(ours).toMatchObject({ group_by: 'source', filters: { dealer_id: ['sfw'] } });
+    const [, , compared] = chain([
+      'how many toyotas at westside',
+      'and at north',
+      'how many toyotas does each store have? want to see how we compare',
+    ]);
+    expect(compared!.filters).not.toHaveProperty('dealer_id');
+    const [, , googleShare] = chain([
+      'how many cars.com leads has westside gotten since july 1st',
+      'and cargurus?',
+      'what % of all our leads since then came from google ads',
+    ]);
+    expect(googleShare).toMatchObject({ share: true, filters: { source: 'Google Ads', from: '2026-07-01' } });
+    const [, cash] = chain(['show me the last 5 deals at westside', 'which of those were cash']);
+    expect(cash).toMatchObject({
+      subject: 'sales',
+      within: { field: 'newest', limit: 5, filters: { dealer_id: ['sfw'] } },
+      filters: { contract_type: ['cash'] },
+    });
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).

@@ -794,7 +794,7 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
     !heard.to &&
     keys.length > 0 &&
     keys.every((key) => NARROWING.includes(key)) &&
-    words <= 8,
+    words <= 16,
   // "What did we do all of last month", "break this month out by store": the same rows, in another period.
   ({ q, subject, previous, heard }) =>
     subject === previous.subject &&
@@ -1206,6 +1206,24 @@ function readQuestion(
     if (mine) heard.dealer_id = mine.filters.dealer_id;
     else unused.push('"my store" (name the rooftop: I do not know which one is yours)');
   }
+  // A conversation that opened about one rooftop ("How many leads did Summit Ford Westside get in October?") speaks
+  // of it as "we", "our" and "here" ("break our october leads down by source" after a look at the whole group).
+  const opening = earlier.at(-1) ?? previous;
+  if (
+    !heard.dealer_id &&
+    opening?.filters.dealer_id?.length === 1 &&
+    /\b(?:our|we|us|here|my)\b/.test(q) &&
+    !GROUP_WIDE.test(q) &&
+    !/\bcompare\b|\beach (?:store|rooftop|location|dealership)\b|\bwhole group\b|\b(?:all|other|every) (?:the )?(?:stores|rooftops|locations|dealerships)\b|\bby (?:store|rooftop|location|dealership|dealer)\b|\bgroup\b/.test(
+      q,
+    )
+  )
+    heard.dealer_id = opening.filters.dealer_id;
+  // "What % of all our leads since then came from google ads": since the last answer's period began.
+  if (!heard.from && !heard.to && /\bsince then\b/.test(q) && previous?.filters.from) {
+    heard.from = previous.filters.from;
+    heard.to = now.toISOString().slice(0, 10);
+  }
   // "And the week before that?": the last answer's period, moved back; everything else stays.
   const before = heard.from || heard.to ? undefined : periodBefore(q, previous?.filters, now);
   if (before && !before.range)
@@ -1486,7 +1504,7 @@ function readQuestion(
       ...RANGES.filter((pair) => pair.some((key) => key in heard)).flat(),
       ...(Object.keys(ANY_OF) as Array<keyof QueryFilters>).filter((key) => ANY_OF[key]!.test(q)),
       ...(heard.make && !heard.model ? (['model'] as const) : []),
-      ...(subject === 'vehicles' && /\b(?:in stock|on the (?:lot|ground)|in inventory)\b/.test(q)
+      ...(subject === 'vehicles' && /\b(?:in stock|(?<!days )on the (?:lot|ground)|in inventory)\b/.test(q)
         ? (['status'] as const)
         : []),
       ...(/\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b|\btotal (?:calls|leads|deals|units|cars|vehicles)\b/.test(
@@ -1612,7 +1630,10 @@ function readQuestion(
       !oneRow &&
       !ofThat &&
       // "What % of last wk's calls were first time callers" after calls by channel: of all of them, not per channel.
-      !(SHARE.test(q) && /\b(?:today|yesterday|(?:this|last) (?:week|wk|month|year|quarter)|mtd|ytd|wtd)'?s\b/.test(q));
+      !(
+        SHARE.test(q) &&
+        /\b(?:today|yesterday|(?:this|last) (?:week|wk|month|year|quarter)|mtd|ytd|wtd)'?s\b|\bof all\b/.test(q)
+      );
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
     // "And how many were leases": a part of the last answer's rows, counted with its share of them.
     const partOfLast =
@@ -1672,9 +1693,28 @@ function readQuestion(
               field: previous.field ?? 'days_on_lot',
               order: previous.order ?? ('desc' as const),
               limit: Math.min(previous.limit ?? 10, 25),
+              filters: previous.filters,
             },
           }
-        : {};
+        : // "Which of those were cash" after "the last 5 deals at westside": of those five.
+          sameSubject &&
+            subject !== 'vehicles' &&
+            previous.measure === 'list' &&
+            previous.limit !== undefined &&
+            !previous.order &&
+            /\bwhich of (?:those|these|them|'?em)\b|\b(?:of|among) (?:those|these|them|'?em)\b/.test(q) &&
+            !grouping &&
+            (measure.measure === 'list' || measure.measure === 'count') &&
+            Object.keys(heard).length > 0
+          ? {
+              within: previous.within ?? {
+                field: 'newest',
+                order: 'desc' as const,
+                limit: Math.min(previous.limit, 25),
+                filters: previous.filters,
+              },
+            }
+          : {};
     // A new status or period replaces the previous one; so does a new rate.
     return {
       followUp: true,

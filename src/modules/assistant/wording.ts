@@ -533,6 +533,33 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
     '',
   ],
   [/\bcomm?ing\b/g, 'coming'],
+  // A data person's notation: "sum(front_gross)", "mileage > 100000", "source is null", "date_in_stock = today".
+  [
+    /\b(sum|avg|average|count|max|min)\(\s*([a-z_]+)\s*\)/g,
+    (_match, fn: string, column: string) =>
+      `${{ sum: 'total', avg: 'average', average: 'average', count: 'count of', max: 'highest', min: 'lowest' }[fn]} ${column.replaceAll('_', ' ')}`,
+  ],
+  [
+    /\b(mileage|miles|odometer|odo)\s*(>=|<=|>|<)\s*\$?([\d,.]+k?)/g,
+    (_match, _field: string, op: string, amount: string) =>
+      `${op.startsWith('>') ? (op === '>' ? 'over' : 'at least') : op === '<' ? 'under' : 'at most'} ${amount} miles`,
+  ],
+  [
+    /\b(?:price|sale_price|sale price|asking|internet_price)\s*(>=|<=|>|<)\s*\$?([\d,.]+k?)/g,
+    (_match, op: string, amount: string) =>
+      `priced ${op.startsWith('>') ? (op === '>' ? 'over' : 'at least') : op === '<' ? 'under' : 'at most'} $${amount}`,
+  ],
+  [
+    /\b(?:days_on_lot|days on (?:the )?lot|dol)\s*(>=|<=|>|<)\s*(\d+)/g,
+    (_match, op: string, days: string) =>
+      `${op.startsWith('>') ? (op === '>' ? 'over' : 'at least') : op === '<' ? 'under' : 'at most'} ${days} days on the lot`,
+  ],
+  [/\b(?:lead )?source(?:_id)?\s*(?:is null|=\s*null|is empty|is blank|is missing)\b/g, 'with no source'],
+  [/\bdate_in_stock\s*=\s*today\b/g, 'that came in today'],
+  [/\bdate_in_stock\b/g, 'stock-in date'],
+  [/\bassignees?\b(?!\s*=)/g, 'salesperson'],
+  [/\bthe max (days on (?:the )?lot|miles|mileage|price)\b/g, 'the most $1'],
+  [/\b150s\b/g, 'f-150s'],
   // "Thank you. Could you please provide the same per location?": the courtesy before a question.
   [
     /^(?:(?:thank you|thanks|thx|ty|many thanks|great|perfect|lovely|excellent|wonderful|good (?:morning|afternoon|evening)|hi|hello|hey|hiya)(?: (?:so much|very much|again|there))?[.!,;:]+ +)+(?=[a-z0-9])/g,
