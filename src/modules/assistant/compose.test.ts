@@ -178,5 +178,18 @@ describe('composing a vehicle answer', () => {
         filters: { dealer_id: ['n'] },
       }),
     ).toMatch(/^All 1 vehicles at North among the 5 latest stocked in, lowest price first:/);
+    // The one of several asked for ("cheapest of those"), said as the one.
+    const one = compose(
+      {
+        query: { subject: 'vehicles', measure: 'list', field: 'price', order: 'asc', limit: 1, filters: {} },
+        count: 10,
+        value: null,
+        groups: [],
+        vehicles: [vehicle],
+        activity: [],
+      },
+      new Map(),
+    ).text;
+    expect(one).toMatch(/^Of 10 vehicles in stock, the one with the lowest price:/);
   });
 });

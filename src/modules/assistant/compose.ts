@@ -477,12 +477,17 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         break;
       }
       if (query.subject === 'vehicles') {
-        const order = `${listOrder(query.field ?? 'days_on_lot', query.order)} first`;
+        const ordered = listOrder(query.field ?? 'days_on_lot', query.order);
+        const order = `${ordered} first`;
         const offset = query.offset ?? 0;
+        // "Cheapest of those": the one, said as such.
+        const theOne = /^(?:lowest|highest) /.test(ordered) ? `the one with the ${ordered}` : `the one ${ordered}`;
         lines.push(
           offset
             ? `Number ${number(offset + 1)}${result.vehicles.length > 1 ? ` to ${number(offset + result.vehicles.length)}` : ''} of ${number(result.count)} ${what}${inStock}, ${order}:`
-            : `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${order}:`,
+            : query.limit === 1 && result.count > 1
+              ? `Of ${number(result.count)} ${what}${inStock}, ${theOne}:`
+              : `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${order}:`,
         );
         if (!result.vehicles.length) lines.push('- none (the list is shorter)');
         for (const vehicle of result.vehicles) lines.push(`- ${vehicleLine(vehicle)}`);
@@ -505,8 +510,11 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
           figures.push(...its.map(({ label, value }) => ({ label, value })));
         }
       } else {
+        const offset = query.offset ?? 0;
         lines.push(
-          `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,
+          offset
+            ? `Number ${number(offset + 1)}${result.activity.length > 1 ? ` to ${number(offset + result.activity.length)}` : ''} of ${number(result.count)} ${what}, newest first:`
+            : `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,
         );
         for (const row of result.activity) lines.push(`- ${activityLine(row)}`);
       }

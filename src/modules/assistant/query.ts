@@ -969,7 +969,7 @@ async function activityRows(
     return caller.db.$queryRaw<ActivityRow[]>(Prisma.sql`/* assistantLeads */
       SELECT l.id, l.received_at AS at, COALESCE(NULLIF(concat_ws(' ', l.first_name, l.last_name), ''), l.email, 'unnamed lead') AS label, dealer.name::text AS dealer_name,
         COALESCE(source.name::text, l.raw_source) AS source,
-        l.type || ' lead, ' || l.status || CASE WHEN l.vehicle_make IS NOT NULL THEN ', ' || concat_ws(' ', l.vehicle_year, l.vehicle_make, l.vehicle_model) ELSE '' END AS detail
+        l.type || ' lead, ' || l.status || CASE WHEN l.assignee IS NOT NULL THEN ', assigned to ' || l.assignee ELSE ', not assigned' END || CASE WHEN l.vehicle_make IS NOT NULL THEN ', ' || concat_ws(' ', l.vehicle_year, l.vehicle_make, l.vehicle_model) ELSE '' END AS detail
       FROM leads l JOIN dealers dealer ON dealer.id = l.dealer_id LEFT JOIN sources source ON source.id = l.source_id
       WHERE ${where} ORDER BY l.received_at DESC, l.id DESC LIMIT ${take} OFFSET ${skipped(query)}`);
   }
