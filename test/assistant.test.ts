@@ -97,6 +97,7 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-58', fixture: fixture('assistant-unseen-58-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-59', fixture: fixture('assistant-unseen-59-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-60', fixture: fixture('assistant-unseen-60-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-62', fixture: fixture('assistant-unseen-62-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

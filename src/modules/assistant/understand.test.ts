@@ -2638,6 +2638,35 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what a sixty-first and a sixty-second set written apart from the rules found it missing', () => {
+    for (const question of [
+      'get those 5 moved over to the Aurora lot this wk',
+      'be honest - is Morgan worth keeping or do we put them on a PIP?',
+      'cool go ahead and tag everything over 90 days for wholesale and send that list over to the UCM',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    expect(read('top 3 reps by front GP last month')).toMatchObject({
+      measure: 'sum',
+      field: 'front_gross',
+      group_by: 'salesperson',
+      limit: 3,
+    });
+    expect(read('how many used units on the lot under 50k milage? no cpo')).toMatchObject({
+      filters: { condition: ['used'], mileage_max: 49999 },
+    });
+    expect(read('avg days to sell on used unts, leave CPO out of it')).toMatchObject({
+      field: 'days_to_sell',
+      filters: { condition: ['used'] },
+    });
+    const [, byStore] = chain(['avg days to sell on used units', 'split the avg out by store']);
+    expect(byStore).toMatchObject({ measure: 'average', field: 'days_to_sell', group_by: 'dealer' });
+    const [, share] = chain([
+      'how many deals did the honda store do last mo',
+      'what share of group units was the honda store last mo?',
+    ]);
+    expect(share).toMatchObject({ share: true, whole_of_group: true, filters: { dealer_id: ['shd'] } });
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).

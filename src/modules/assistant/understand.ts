@@ -383,7 +383,7 @@ const FIGURE_WORDS = new Set(
     .split(' '),
 );
 const FIGURE_ENDS = new Set(
-  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were been be has have had we i you they so that which who when where since during than each every split broken break'.split(
+  'of on for per at in by across from with to this last past over under between among and or vs do does did is are was were been be has have had we i you they so that which who when where since during than each every split broken break out up'.split(
     ' ',
   ),
 );
@@ -860,7 +860,19 @@ export function understand(
   now = new Date(),
   earlier: readonly AssistantQuery[] = [],
 ): Understanding {
-  return withVehiclePeriod(reading(question, vocabulary, previous, now, earlier));
+  return withVehiclePeriod(withGroupWhole(reading(question, vocabulary, previous, now, earlier), question));
+}
+
+/** "What share of group units was the honda store": a rooftop's share of every rooftop's, not of its own. */
+function withGroupWhole(read: Understanding, question: string): Understanding {
+  if (read.query === null || !read.query.share || !read.query.filters.dealer_id?.length) return read;
+  if (
+    !/\b(?:of|vs) (?:the )?(?:whole |entire |total )?group\b|\bgroup(?:'s)? (?:units|deals|leads|calls|total|volume)\b|\bof all (?:the |our )?(?:stores|rooftops|locations|dealerships)\b/.test(
+      normalize(question),
+    )
+  )
+    return read;
+  return { ...read, query: { ...read.query, whole_of_group: true } };
 }
 
 /**

@@ -431,7 +431,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|hey|and|now|then|also|just|go ahead and|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?:mark|flag) (?:it|that|those|these|them|'?em|the \w+(?: \w+)?) (?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|hey|and|now|then|also|just|go ahead and|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?:mark|flag) (?:it|that|those|these|them|'?em|the \w+(?: \w+)?) (?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
     'I cannot move, order or print anything; I answer questions about your data',
   ],
   [
@@ -447,7 +447,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I answer questions about your data; I do not build dashboards, models, queries or code',
   ],
   [
-    /\bdeserves?\b|\byour call\b|\b(?:your|ur) (?:read|take|opinion|gut)\b|\b(?:a )?(?:better|worse|stronger|weaker|weak|bad|terrible|lousy) (?:closer|salesperson|salesman|saleswoman|rep|seller|sales ?person)\b|\bjust lucky\b|\b(?:comp(?:ensation)?|performance) reviews?\b|\blazy\b|\bslacking\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
+    /\bdeserves?\b|\byour call\b|\b(?:your|ur) (?:read|take|opinion|gut)\b|\b(?:a )?(?:better|worse|stronger|weaker|weak|bad|terrible|lousy) (?:closer|salesperson|salesman|saleswoman|rep|seller|sales ?person)\b|\bworth keeping\b|\bpips?\b|\bperformance (?:improvement )?plan\b|\bjust lucky\b|\b(?:comp(?:ensation)?|performance) reviews?\b|\blazy\b|\bslacking\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
     'I do not judge people; I answer questions about your data',
   ],
   [
@@ -560,6 +560,11 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   [/\bassignees?\b(?!\s*=)/g, 'salesperson'],
   [/\bthe max (days on (?:the )?lot|miles|mileage|price)\b/g, 'the most $1'],
   [/\b150s\b/g, 'f-150s'],
+  [/\bgp\b/g, 'gross'],
+  [/\bunts\b/g, 'units'],
+  [/\bmil(?:l)?age\b/g, 'mileage'],
+  [/\b(\d[\d,.]*k?) (?:mileage|odo|odometer)\b/g, '$1 miles'],
+  [/\bleave (new|used|cpo|certified|cash|finance|leases?) out(?: of (?:it|this|that))?\b/g, 'leave out $1'],
   // "Thank you. Could you please provide the same per location?": the courtesy before a question.
   [
     /^(?:(?:thank you|thanks|thx|ty|many thanks|great|perfect|lovely|excellent|wonderful|good (?:morning|afternoon|evening)|hi|hello|hey|hiya)(?: (?:so much|very much|again|there))?[.!,;:]+ +)+(?=[a-z0-9])/g,
