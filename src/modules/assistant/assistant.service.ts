@@ -15,7 +15,7 @@ import {
   QUERY_SCHEMA,
   runQuery,
   SUBJECTS,
-  VEHICLE_FIELDS,
+  WITHIN_FIELDS,
   type AssistantQuery,
   type QueryFilters,
   type QueryResult,
@@ -398,15 +398,12 @@ function withinOf(raw: unknown): Pick<AssistantQuery, 'within'> {
   if (raw === undefined || raw === null) return {};
   const { field, order, limit } = (typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   if (
-    ![...VEHICLE_FIELDS, 'newest'].includes(field as string) ||
+    !WITHIN_FIELDS.includes(field as string) ||
     (order !== 'asc' && order !== 'desc') ||
     typeof limit !== 'number' ||
     !Number.isFinite(limit)
   )
-    throw badInput(
-      'within',
-      `needs field (one of ${VEHICLE_FIELDS.join(', ')}, newest), order (asc or desc) and limit`,
-    );
+    throw badInput('within', `needs field (one of ${WITHIN_FIELDS.join(', ')}), order (asc or desc) and limit`);
   return { within: { field: field as string, order, limit: Math.max(1, Math.min(25, Math.round(limit))) } };
 }
 

@@ -42,6 +42,10 @@ const dayName = (iso: string) => {
 };
 
 /** A period in words: "on 21 November 2026", "1–22 November 2026", "from 2026-10-01 to 2026-11-22". */
+/** Rows of a list by their place ("Number 3 of 16", "Number 3 to 5 of 16"). */
+const placed = (offset: number, shown: number, count: number) =>
+  `Number ${number(offset + 1)}${shown > 1 ? ` to ${number(offset + shown)}` : ''} of ${number(count)}`;
+
 /** A lead, call or deal as a line of an answer. */
 const activityLine = (row: ActivityRow) =>
   `${row.at.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${row.dealer_name}: ${row.label}${row.source ? ` via ${row.source}` : ''} (${row.detail})`;
@@ -484,7 +488,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         const theOne = /^(?:lowest|highest) /.test(ordered) ? `the one with the ${ordered}` : `the one ${ordered}`;
         lines.push(
           offset
-            ? `Number ${number(offset + 1)}${result.vehicles.length > 1 ? ` to ${number(offset + result.vehicles.length)}` : ''} of ${number(result.count)} ${what}${inStock}, ${order}:`
+            ? `${placed(offset, result.vehicles.length, result.count)} ${what}${inStock}, ${order}:`
             : query.limit === 1 && result.count > 1
               ? `Of ${number(result.count)} ${what}${inStock}, ${theOne}:`
               : `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${order}:`,
@@ -513,7 +517,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         const offset = query.offset ?? 0;
         lines.push(
           offset
-            ? `Number ${number(offset + 1)}${result.activity.length > 1 ? ` to ${number(offset + result.activity.length)}` : ''} of ${number(result.count)} ${what}, newest first:`
+            ? `${placed(offset, result.activity.length, result.count)} ${what}, newest first:`
             : `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,
         );
         for (const row of result.activity) lines.push(`- ${activityLine(row)}`);

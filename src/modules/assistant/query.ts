@@ -50,6 +50,8 @@ const MISSING_SQL: Record<string, Prisma.Sql> = {
   color: Prisma.sql`v.exterior_color IS NULL`,
 };
 export const MISSING_FIELDS = Object.keys(MISSING_SQL);
+/** What the rows of a last list are ordered by: a vehicle figure, or newest first for leads, calls and deals. */
+export const WITHIN_FIELDS: readonly string[] = [...VEHICLE_FIELDS, 'newest'];
 export const SALE_FIELDS = ['sale_price', 'front_gross', 'back_gross', 'total_gross', 'amount_financed'] as const;
 /** An answered call's length, in seconds or in minutes. */
 export const CALL_FIELDS = ['duration', 'duration_minutes'] as const;
@@ -285,7 +287,7 @@ export const QUERY_SCHEMA = {
       additionalProperties: false,
       required: ['field', 'order', 'limit'],
       properties: {
-        field: { type: 'string', enum: [...VEHICLE_FIELDS, 'newest'] },
+        field: { type: 'string', enum: WITHIN_FIELDS },
         order: { type: 'string', enum: ['asc', 'desc'] },
         limit: { type: 'integer', minimum: 1, maximum: 25 },
       },

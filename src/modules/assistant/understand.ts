@@ -535,6 +535,9 @@ const SORTED =
 const HOW_DOING =
   /\bhow(?:'s|s| is| are| r)? (?:we|things|it|[a-z]+) (?:doing|doin'?|going|goin'?|looking|lookin'?|tracking|trending|pacing)\b|\bhow(?:'re| are| r) we (?:doing|doin'?)\b/;
 
+/** A period's rows named by the period: "todays", "last week's" ("wk" is spelled out before). */
+const PERIOD_ROWS = /\b(?:today|yesterday|(?:this|last) (?:week|month|year|quarter)|mtd|ytd|wtd)'?s\b/;
+
 /** The rows of the last answer, pointed at: "cheapest of those", "which of them has the most miles". */
 const OF_THOSE =
   /\b(?:of|among|out of|from) (?:those|these|them|'?em|the (?:\d+|last \d+|list))\b|\b(?:sort|order|rank|arrange)(?:ed)? (?:those|these|them|'?em|that list|the list)\b/;
@@ -935,11 +938,17 @@ function reading(
  * without a breakdown (a count is answered with its rows listed: vehicles longest on the lot first, leads, calls
  * and deals newest first).
  */
+/** The last answer's query as its rows: without the whole a share of them was of. */
+function rowsOf(previous: AssistantQuery): AssistantQuery {
+  const { share: _share, whole_filters: _whole, whole_of_group: _group, ...rows } = previous;
+  return rows;
+}
+
 function rowAt(q: string, previous: AssistantQuery): AssistantQuery | null {
   if (previous.measure !== 'list' && (previous.measure !== 'count' || previous.group_by)) return null;
   const place = placeIn(q);
   if (place === null) return null;
-  const { share: _share, whole_filters: _whole, whole_of_group: _group, ...rows } = previous;
+  const rows = rowsOf(previous);
   const list =
     previous.measure === 'list'
       ? rows
@@ -1011,7 +1020,7 @@ function figureOfIt(q: string, previous: AssistantQuery): AssistantQuery | null 
         ? 'days_on_lot'
         : null;
   if (!asked) return null;
-  const { share: _share, whole_filters: _whole, whole_of_group: _group, ...rows } = previous;
+  const rows = rowsOf(previous);
   return previous.measure === 'list'
     ? { ...rows, asked }
     : { ...rows, measure: 'list', order: previous.measure === 'max' ? 'desc' : 'asc', limit: 1, asked };
@@ -1492,7 +1501,7 @@ function readQuestion(
     const restated =
       grouping !== null &&
       ((RANKING.test(q) && /\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q)) ||
-        /\b(?:today|yesterday|(?:this|last) (?:week|month|year|quarter)|mtd|ytd|wtd)'?s\b/.test(q) ||
+        PERIOD_ROWS.test(q) ||
         // "The missed calls per location": rows named afresh, by what narrows them.
         (/\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q) &&
           Object.keys(heard).length > 0 &&
@@ -1642,10 +1651,7 @@ function readQuestion(
       !oneRow &&
       !ofThat &&
       // "What % of last wk's calls were first time callers" after calls by channel: of all of them, not per channel.
-      !(
-        SHARE.test(q) &&
-        /\b(?:today|yesterday|(?:this|last) (?:week|wk|month|year|quarter)|mtd|ytd|wtd)'?s\b|\bof all\b/.test(q)
-      );
+      !(SHARE.test(q) && (PERIOD_ROWS.test(q) || /\bof all\b/.test(q)));
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
     // "And how many were leases": a part of the last answer's rows, counted with its share of them.
     const partOfLast =
@@ -1691,42 +1697,31 @@ function readQuestion(
           }
         : undefined;
     // "Cheapest of those" after the 5 latest in: another order or extreme of the rows just listed, not of all.
-    const listedRows =
-      sameSubject &&
+    // "Which of those were cash" after "the last 5 deals at westside": of those five.
+    const ofListedVehicles =
       subject === 'vehicles' &&
-      previous.measure === 'list' &&
       OF_THOSE.test(q) &&
-      !grouping &&
       (measure.measure === 'max' ||
         measure.measure === 'min' ||
-        (measure.measure === 'list' && (measure.field !== previous.field || measure.order !== previous.order)))
+        (measure.measure === 'list' && (measure.field !== previous.field || measure.order !== previous.order)));
+    const ofListedActivity =
+      subject !== 'vehicles' &&
+      previous.limit !== undefined &&
+      !previous.order &&
+      /\bwhich of (?:those|these|them|'?em)\b|\b(?:of|among) (?:those|these|them|'?em)\b/.test(q) &&
+      (measure.measure === 'list' || measure.measure === 'count') &&
+      Object.keys(heard).length > 0;
+    const listedRows =
+      sameSubject && previous.measure === 'list' && !grouping && (ofListedVehicles || ofListedActivity)
         ? {
             within: previous.within ?? {
-              field: previous.field ?? 'days_on_lot',
+              field: subject === 'vehicles' ? (previous.field ?? 'days_on_lot') : 'newest',
               order: previous.order ?? ('desc' as const),
               limit: Math.min(previous.limit ?? 10, 25),
               filters: previous.filters,
             },
           }
-        : // "Which of those were cash" after "the last 5 deals at westside": of those five.
-          sameSubject &&
-            subject !== 'vehicles' &&
-            previous.measure === 'list' &&
-            previous.limit !== undefined &&
-            !previous.order &&
-            /\bwhich of (?:those|these|them|'?em)\b|\b(?:of|among) (?:those|these|them|'?em)\b/.test(q) &&
-            !grouping &&
-            (measure.measure === 'list' || measure.measure === 'count') &&
-            Object.keys(heard).length > 0
-          ? {
-              within: previous.within ?? {
-                field: 'newest',
-                order: 'desc' as const,
-                limit: Math.min(previous.limit, 25),
-                filters: previous.filters,
-              },
-            }
-          : {};
+        : {};
     // A new status or period replaces the previous one; so does a new rate.
     return {
       followUp: true,

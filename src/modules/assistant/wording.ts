@@ -519,6 +519,9 @@ export const NOT_DATA: Array<[RegExp, string]> = [
 ];
 
 /** Shorthand and misspellings dealers type, read as the words the rules know. */
+/** A comparison written as an operator, in words: "> 100000" is "over 100000". */
+const boundWord = (op: string) => ({ '>': 'over', '>=': 'at least', '<': 'under', '<=': 'at most' })[op]!;
+
 const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) => string)]> = [
   // A new hire's asides: examples ("like cars.com, google, etc"), apologies in brackets ("(sold, sorry still
   // learning the words)"), "like nobody answered" for missed, "not the ones that already sold" of what is on the lot.
@@ -541,18 +544,15 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   ],
   [
     /\b(mileage|miles|odometer|odo)\s*(>=|<=|>|<)\s*\$?([\d,.]+k?)/g,
-    (_match, _field: string, op: string, amount: string) =>
-      `${op.startsWith('>') ? (op === '>' ? 'over' : 'at least') : op === '<' ? 'under' : 'at most'} ${amount} miles`,
+    (_match, _field: string, op: string, amount: string) => `${boundWord(op)} ${amount} miles`,
   ],
   [
     /\b(?:price|sale_price|sale price|asking|internet_price)\s*(>=|<=|>|<)\s*\$?([\d,.]+k?)/g,
-    (_match, op: string, amount: string) =>
-      `priced ${op.startsWith('>') ? (op === '>' ? 'over' : 'at least') : op === '<' ? 'under' : 'at most'} $${amount}`,
+    (_match, op: string, amount: string) => `priced ${boundWord(op)} $${amount}`,
   ],
   [
     /\b(?:days_on_lot|days on (?:the )?lot|dol)\s*(>=|<=|>|<)\s*(\d+)/g,
-    (_match, op: string, days: string) =>
-      `${op.startsWith('>') ? (op === '>' ? 'over' : 'at least') : op === '<' ? 'under' : 'at most'} ${days} days on the lot`,
+    (_match, op: string, days: string) => `${boundWord(op)} ${days} days on the lot`,
   ],
   [/\b(?:lead )?source(?:_id)?\s*(?:is null|=\s*null|is empty|is blank|is missing)\b/g, 'with no source'],
   [/\bdate_in_stock\s*=\s*today\b/g, 'that came in today'],
