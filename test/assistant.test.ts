@@ -97,7 +97,10 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-58', fixture: fixture('assistant-unseen-58-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-59', fixture: fixture('assistant-unseen-59-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-60', fixture: fixture('assistant-unseen-60-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-61', fixture: fixture('assistant-unseen-61-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-62', fixture: fixture('assistant-unseen-62-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-63', fixture: fixture('assistant-unseen-63-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-64', fixture: fixture('assistant-unseen-64-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';
@@ -300,8 +303,9 @@ describe('the assistant without a provider', () => {
       if (got.size !== rows.length) return `${got.size} groups, expected ${rows.length}: ${[...got.keys()].join(', ')}`;
       // A figure's label names its group and then the figure ("alex rivera total gross"): either matches the group.
       const valueOf = (label: string) => got.get(label) ?? [...got].find(([key]) => key.startsWith(`${label} `))?.[1];
-      // Expected figures written to one decimal (58.2 days; 61 among them is 61.0) match the figures that round to them.
-      const precision = Math.max(...rows.map((row) => precisionOf(row.n)));
+      // Expected figures written to one decimal (58.2 days; 61 among them is 61.0) match the figures that round to
+      // them; rounded to whole numbers (34 days, $17,665), to 1, as a value's are. Counts are whole either way.
+      const precision = Math.max(...rows.map((row) => valuePrecision(row.n)));
       const wrong = rows.find(
         (row) => Math.abs((valueOf(row.label) ?? Number.NaN) - Number(row.n)) > Math.max(0.01, precision / 2),
       );

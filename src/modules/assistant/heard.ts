@@ -136,7 +136,7 @@ const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
 
 /** Rows with no source only: "leads where source is null", "unattributed calls". */
 const UNATTRIBUTED =
-  /\b(?:with|have|has|had) no source\b|\bwithout (?:a |any )?source\b|\bunattributed (?:ones|leads|calls)\b|\b(?:ones|leads|calls) (?:that are |that were )?unattributed\b|\bunknown sources? (?:leads|calls)\b|\bno[- ]source (?:leads|calls)\b/;
+  /\b(?<!\b(?:including|incl|plus|counting|as well as) (?:any |the |all )?(?:leads |calls |ones )?(?:that |which )?)(?:with|have|has|had) no source\b|\bwithout (?:a |any )?source\b|\bunattributed (?:ones|leads|calls)\b|\b(?:ones|leads|calls) (?:that are |that were )?unattributed\b|\bunknown sources? (?:leads|calls)\b|\bno[- ]source (?:leads|calls)\b/;
 
 /** Rows with a source only: "exclude unattributed", "attributed only". */
 const ATTRIBUTED =
@@ -576,7 +576,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     )
       statuses.push('sold');
     if (
-      /\bunworked\b|\buntouched\b|\bstill new\b|\b(?:sitting|still|stuck) (?:at|in) new\b|\b(?:in |with )?(?:status )?new status\b|\bstatus (?:is )?new\b|\bnew leads?\b(?! this| last| today)/.test(
+      /\bunworked\b|\buntouched\b|\bstill new\b|\b(?:sitting|still|stuck) (?:at|in) new\b|\b(?:in |with )?(?:status )?new status\b|\bstatus (?:is |of |= ?)?new\b|\bnew leads?\b(?! this| last| today)/.test(
         q,
       ) &&
       !/\bnew[- ]car\b/.test(q)
@@ -751,7 +751,7 @@ const PLAIN_WORDS = new Set(
     'only also please really actually actual even so then other others different same kind type types sort lot lots',
     'stock inventory available active ones sell sold selling bought buy compare comparing find pull up see check',
     'need want know looking look search break down breakdown rank ranking sort sorted order display name include',
-    'including whole entire full overall both either can could would should might im whats why it',
+    'including whole entire full overall both either can could would should might im whats why it but',
     // Trade-ins are said back on their own.
     'trade ins trade-in trade-ins tradeins',
   ]

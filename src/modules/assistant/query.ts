@@ -654,7 +654,7 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
               : Prisma.sql`NULL::numeric`;
     groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantVehicleGroups */
       SELECT ${key} AS key, COALESCE(${key}, 'unknown') AS label, count(*)::int AS count, ${aggregate}::float8 AS value
-      FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} GROUP BY 1 ORDER BY ${query.measure === 'count' ? Prisma.sql`count DESC` : Prisma.sql`value DESC NULLS LAST`}, label`);
+      FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} GROUP BY 1 ORDER BY ${query.measure === 'count' ? Prisma.sql`count DESC` : query.measure === 'min' || query.order === 'asc' ? Prisma.sql`value ASC NULLS LAST` : Prisma.sql`value DESC NULLS LAST`}, label`);
   }
   let vehicles: VehicleRow[] = [];
   if (query.measure === 'list') {

@@ -768,13 +768,19 @@ describe('follow-ups that order, narrow, compare or act', () => {
       filters: { from: '2026-11-01', to: '2026-11-21', dealer_id: ['sca'] },
     });
     expect(lastMonth?.filters).toEqual({ from: '2026-10-01', to: '2026-10-31', dealer_id: ['sca'] });
-    // Naming its own period, or with no breakdown before it, it is a question of its own.
+    // Naming its own period, it is a question of its own; with no breakdown before it, it is asked over the last
+    // question's period too (as any question of the same subject that names none).
     expect(chain(['leads by store this month', 'close rate for aurora last month'])[1]?.filters).toEqual({
       dealer_id: ['sca'],
       from: '2026-10-01',
       to: '2026-10-31',
     });
     expect(chain(['how many leads this month', 'whats the close rate for aurora'])[1]?.filters).toEqual({
+      dealer_id: ['sca'],
+      from: '2026-11-01',
+      to: '2026-11-21',
+    });
+    expect(chain(['how many leads this month', 'whats the close rate for aurora all time'])[1]?.filters).toEqual({
       dealer_id: ['sca'],
     });
   });
@@ -2667,6 +2673,131 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(share).toMatchObject({ share: true, whole_of_group: true, filters: { dealer_id: ['shd'] } });
   });
 
+  it('reads what the sixty-first to sixty-fourth sets written apart from the rules found it missing', () => {
+    // Set 61: a ranking of models by their average days to sell; each sold one listed with its days; how many rows a figure was over.
+    expect(read('which used model took the longest to sell on avg?')).toMatchObject({
+      measure: 'average',
+      field: 'days_to_sell',
+      order: 'desc',
+      group_by: 'model',
+      ranked: true,
+      filters: { condition: ['used'], status: ['sold'] },
+    });
+    expect(read('pull up the used camrys we sold and how long each one took to go')).toMatchObject({
+      measure: 'list',
+      field: 'days_to_sell',
+      order: 'desc',
+      filters: { condition: ['used'], model: ['Camry'], status: ['sold'] },
+    });
+    const [, howMany, byStore] = chain([
+      'avergae sale price on used deals the last 90 days? not CPO',
+      'how many deals is that',
+      'split the avg out by store',
+    ]);
+    expect(howMany).toMatchObject({ measure: 'count', filters: { condition: ['used'], from: '2026-08-24' } });
+    expect(byStore).toMatchObject({ measure: 'average', field: 'sale_price', group_by: 'dealer' });
+    const [, sources] = chain([
+      'close rate on used leads since aug 1st',
+      'where are those comin from, break it down by source',
+    ]);
+    expect(sources).toMatchObject({ measure: 'count', group_by: 'source', filters: { type: ['used'] } });
+    // Set 62: the other end of a ranking; the one deal with the most of a figure.
+    const [, bottom] = chain(['Top 3 salespeople by units YTD', 'bottom 3?']);
+    expect(bottom).toMatchObject({ group_by: 'salesperson', ranked: true, limit: 3, order: 'asc' });
+    const [, , most] = chain([
+      "pull last wk's deals, all stores",
+      'how many of those were cash deals',
+      'which one had the most front end gross?',
+    ]);
+    expect(most).toMatchObject({ measure: 'max', field: 'front_gross', filters: { from: '2026-11-09' } });
+    // Set 63: "which 3 sources", "same but", "took the longest" of sold ones in the last question's period.
+    const [, , three] = chain([
+      'how many leads we get this month so far',
+      'whats teh close rate close rate on those',
+      'which 3 sources sent the most',
+    ]);
+    expect(three).toMatchObject({ measure: 'count', group_by: 'source', ranked: true, limit: 3 });
+    const [, , longest] = chain([
+      'avg days to sell on units we sold in q3',
+      'same but trucks only',
+      'which truck took the longest',
+    ]);
+    expect(longest).toMatchObject({
+      measure: 'max',
+      field: 'days_to_sell',
+      filters: { body_style: ['Truck'], from: '2026-07-01', to: '2026-09-30' },
+    });
+    expect(
+      understand('same but trucks only', vocabulary, chain(['avg days to sell on units sold in q3'])[0]!, NOW).unused,
+    ).toEqual([]);
+    // Set 64: an auditor's periods, transactions, vehicle records, a status of new, sources incl. none, a period kept.
+    expect(
+      read(
+        'For the quarter 1 July through 30 September, please confirm the total number of deal transactions recorded across all rooftops.',
+      ),
+    ).toMatchObject({
+      subject: 'sales',
+      measure: 'count',
+      filters: { from: '2026-07-01', to: '2026-09-30' },
+    });
+    expect(
+      understand(
+        'Total number of calls logged last month, i.e. 1 October through 31 October, please.',
+        vocabulary,
+        null,
+        NOW,
+      ),
+    ).toMatchObject({ unused: [], query: { filters: { from: '2026-10-01', to: '2026-10-31' } } });
+    expect(read('Year to date, how many transactions has each rooftop recorded?')).toMatchObject({
+      subject: 'sales',
+      group_by: 'dealer',
+    });
+    const [units, today] = chain([
+      'How many units were sold for the period 1 October through 31 October, per the vehicle records?',
+      'And how many units have been sold today?',
+    ]);
+    expect(units).toMatchObject({ subject: 'vehicles', filters: { status: ['sold'], from: '2026-10-01' } });
+    expect(today).toMatchObject({ subject: 'vehicles', filters: { status: ['sold'], from: '2026-11-21' } });
+    expect(read('Of the units over 90 days, which one carries the highest asking price?')).toMatchObject({
+      measure: 'max',
+      field: 'price',
+    });
+    const [, stillNew, regardless] = chain([
+      'How many leads were received last week, Monday through Sunday?',
+      'Which of those are still showing a status of new? Please list them.',
+      'And how many leads have come in so far this week, regardless of status?',
+    ]);
+    expect(stillNew).toMatchObject({ measure: 'list', filters: { status: ['new'] } });
+    expect(regardless?.filters).not.toHaveProperty('status');
+    expect(
+      read('I need the number of October leads by source, including any leads with no source recorded.')?.filters,
+    ).not.toHaveProperty('attributed');
+    expect(read('and leads with no source?')).toMatchObject({ filters: { attributed: false } });
+    const [, duration] = chain([
+      'Total number of calls logged last month',
+      'What was the average duration of the answered calls, in seconds?',
+    ]);
+    expect(duration).toMatchObject({ field: 'duration', filters: { status: ['answered'], from: '2026-10-01' } });
+    // Not kept: a period asked over all time, or vehicles in stock after sold ones.
+    expect(chain(['leads last month', 'how many leads have we had all time'])[1]?.filters).not.toHaveProperty('from');
+    expect(chain(['units sold last month', 'how many units in stock'])[1]?.filters).not.toHaveProperty('from');
+    for (const question of [
+      'ok mark that one sold',
+      'Please mark stock number U14345T as sold effective today.',
+      'have the bdc call back every missed one from last week',
+      'Please arrange for the missed October callers to be called back and let me know the outcome.',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    expect(read('how many did we mark as sold')).not.toBeNull();
+    // Declined even when it points at a row of the last list.
+    const [oldest] = chain(['gimme the 5 oldest']);
+    expect(understand('what should i drop the first one to so it moves', vocabulary, oldest!, NOW)).toMatchObject({
+      query: null,
+      declined: true,
+    });
+    expectNotInData('how many of the cars.com ups were BBs');
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -2687,6 +2818,9 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'non cpo used 60-90 days cpo incl ',
       'what came in since monday no internet price ',
       'sort those by price of those ',
+      // Day-first runs of dates, a period kept, statuses of new.
+      '1 july through 30 september ',
+      'regardless of status of new including any with no source ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

@@ -97,7 +97,9 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   )
     return 'calls';
   if (
-    /\bpresumed sold\b|\bmarked (?:as )?sold\b|\b(?:status|flagged) (?:of |as )?sold\b|\bsold in the system\b/.test(q)
+    /\bpresumed sold\b|\bmarked (?:as )?sold\b|\b(?:status|flagged) (?:of |as )?sold\b|\bsold in the system\b|\b(?:per|according to|from|in|on|by) (?:the |our )?(?:vehicle|inventory|stock) (?:records?|data|file|system)\b/.test(
+      q,
+    )
   )
     return 'vehicles';
   // "Ytd units honda vs toyota", "units mtd": units counted over a period to date are units sold.
@@ -167,7 +169,17 @@ function measureOf(
       : { measure, field };
   // "Avg days to sell", "which trucks sold the fastest": days from stock-in to sale, never another figure.
   if (vehicles && DAYS_TO_SELL.test(q)) {
-    if (/\b(?:longest|slowest|most days)\b/.test(q)) return superlative('max', 'days_to_sell');
+    // "Which model took the longest to sell on avg": models ranked by their average, slowest first.
+    const averaged = /\b(?:avg|average|mean)\b/.test(q);
+    if (/\b(?:longest|slowest|most days)\b/.test(q))
+      return averaged
+        ? { measure: 'average', field: 'days_to_sell', order: 'desc' }
+        : superlative('max', 'days_to_sell');
+    if (averaged && /\b(?:fastest|quickest|shortest|fewest days)\b/.test(q))
+      return { measure: 'average', field: 'days_to_sell', order: 'asc' };
+    // "Pull up the used explorers we sold and how long each one took": each one listed with its days, longest first.
+    if (/\b(?:how long|how many days) (?:each|every) (?:one|of (?:them|em|those)|unit|car|truck)\b/.test(q))
+      return { measure: 'list', field: 'days_to_sell', order: 'desc', limit: listSize ?? 10 };
     if (/\b(?:fastest|quickest|shortest|fewest days)\b/.test(q)) return superlative('min', 'days_to_sell');
     return { measure: 'average', field: 'days_to_sell' };
   }
@@ -199,9 +211,17 @@ function measureOf(
     return { measure: 'sum', field: vehicles ? 'price' : (fieldOf(q, subject) ?? 'sale_price') };
   }
   if (vehicles) {
-    if (/\bmost expensive\b|\bpriciest\b|\bhighest[- ]priced\b|\bhighest price\b|\bmost costly\b/.test(q))
+    if (
+      /\bmost expensive\b|\bpriciest\b|\bhighest[- ]priced\b|\bhighest (?:asking |list |sticker |internet )?price\b|\bmost costly\b/.test(
+        q,
+      )
+    )
       return superlative('max', 'price');
-    if (/\bcheapest\b|\bleast expensive\b|\blowest[- ]priced\b|\blowest price\b|\bmost affordable\b/.test(q))
+    if (
+      /\bcheapest\b|\bleast expensive\b|\blowest[- ]priced\b|\blowest (?:asking |list |sticker |internet )?price\b|\bmost affordable\b/.test(
+        q,
+      )
+    )
       return superlative('min', 'price');
     if (
       /\blongest\b|\boldest (?:unit|vehicle|car|truck|suv|one)s? on the lot\b|\bmost days\b|\bbeen (?:sitting|on the lot) the longest\b|\baged the most\b|\boldest (?:units|inventory|stock)\b/.test(
@@ -243,6 +263,11 @@ function measureOf(
     // "Our oldest Escape": on a lot, oldest means aged the longest.
     if (/\boldest\b/.test(q)) return superlative('max', 'days_on_lot');
   } else if (subject === 'sales') {
+    // "Which one had the most front end gross?": the one deal with the most, not a total.
+    if (/\bwhich (?:one|deal|sale)\b/.test(q) && /\b(?:most|highest|biggest|largest)\b/.test(q))
+      return superlative('max', fieldOf(q, subject) ?? 'sale_price');
+    if (/\bwhich (?:one|deal|sale)\b/.test(q) && /\b(?:least|lowest|smallest)\b/.test(q))
+      return superlative('min', fieldOf(q, subject) ?? 'sale_price');
     // "Top salesperson by gross", "who sold the most front end gross": ranked by the total of that figure.
     if (
       /\bby (?:(?:total|front|back)(?:[- ]?end)? )?(?:gross|profit|revenue)\b|\bmost (?:(?:total|front|back)(?:[- ]?end)? )?(?:gross|profit)\b/.test(
@@ -438,9 +463,10 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     )
   )
     return 'dealer';
-  if (/\b(?:by|per|each)\s+make\b|\bwhich makes?\b/.test(q)) return 'make';
+  if (/\b(?:by|per|each)\s+make\b|\bwhich (?:(?:new|used|cpo|certified|pre-?owned|sold) )?makes?\b/.test(q))
+    return 'make';
   if (
-    /\b(?:by|per|each)\s+model\b|\bmodel mix\b|\bmix by model\b|\bwhich models?\b|\bwhat models?\b|\bmost popular models?\b|\bbest[- ]selling models?\b|\btop models?\b/.test(
+    /\b(?:by|per|each)\s+model\b|\bmodel mix\b|\bmix by model\b|\bwhich (?:(?:new|used|cpo|certified|pre-?owned|sold) )?models?\b(?! years?\b)|\bwhat models?\b|\bmost popular models?\b|\bbest[- ]selling models?\b|\btop models?\b/.test(
       q,
     )
   )
@@ -466,7 +492,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'contract_type';
   if (
-    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:lead |marketing |ad |advertising |traffic )?(?:sources?|channels?|providers?|vendors?)\b|\b(?:which|what) (?:(?:3rd|third)[- ]party |listing |lead )?(?:sites?|websites?)\b|\bwhere .* (?:come|comes|came|coming) from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:\d{1,2} |top \d{1,2} )?(?:lead |marketing |ad |advertising |traffic )?(?:sources?|channels?|providers?|vendors?)\b|\b(?:which|what) (?:(?:3rd|third)[- ]party |listing |lead )?(?:sites?|websites?)\b|\bwhere .* (?:come|comes|came|coming) from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
@@ -577,6 +603,8 @@ const ANY_OF: Partial<Record<keyof QueryFilters, RegExp>> = {
   department: /\b(?:all|any|every) (?:the )?departments?\b/,
   attributed: /\b(?:incl|including|include|with|plus) (?:the )?(?:unattributed|no[- ]source)\b/,
   body_style: /\bany (?:body|body style|type)\b/,
+  // "Regardless of status", "whatever their status": every status again.
+  status: /\b(?:regardless of|irrespective of|whatever (?:the|their)|any|all) (?:the |their )?status(?:es)?\b/,
   // "Ok now all sources together": every source, as one.
   source: EVERY_SOURCE,
   sources: EVERY_SOURCE,
@@ -763,6 +791,10 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
   // "How many were first time callers?": of the last answer's rows, with what it names added.
   ({ q, subject, previous }) =>
     /^how many (?:were|was|are|is|had|have|did|got)\b/.test(q) && subject === previous.subject,
+  // "How many deals is that" after an average over deals: how many rows the figure was over.
+  ({ q, subject, previous }) =>
+    /^(?:and |so )?how many (?:[a-z]+ )?(?:is|are|was|were) (?:that|those|these|this|they|it)\??$/.test(q) &&
+    subject === previous.subject,
   // "How many of those sold?" after leads.
   ({ soldOfLeads }) => soldOfLeads,
   // "Answer rate honda" after missed calls last 30 days: a rate of the same rows, at most narrowed to a place.
@@ -903,6 +935,9 @@ function reading(
   earlier: readonly AssistantQuery[],
 ): Understanding {
   const asked = readable(question, vocabulary);
+  // "What should i drop the first one to", "ok mark that one sold": declined, whichever row it points at.
+  const declined = NOT_DATA.find(([pattern]) => pattern.test(asked));
+  if (declined) return { query: null, reason: declined[1], declined: true };
   // "What's his front end" after "who is dead last in units" or after Sam's deals: the one named before.
   const leader =
     (previous?.leader || previous?.filters.salesperson) && !NOT_DATA.some(([pattern]) => pattern.test(asked))
@@ -913,13 +948,22 @@ function reading(
   // "The third one, how many miles on it": a row of the last list, by its place.
   const place = previous ? rowAt(spelled, previous) : null;
   if (place) return { followUp: true, unused: [], query: place };
+  // "Bottom 3?" after a top 3: the same ranking, from its other end.
+  const end = previous ? otherEnd(spelled, previous) : null;
+  if (end) return { followUp: true, unused: [], query: end };
   // "Whats the miles on it" after the one vehicle: that vehicle, with the figure asked first.
   const aboutIt = previous ? figureOfIt(spelled, previous) : null;
   if (aboutIt) return { followUp: true, unused: [], query: aboutIt };
   // "Count distinct models in new inventory", "how many different makes do we carry": the breakdown, led by how
   // many rows it has.
   const distinct = DISTINCT.exec(spelled);
-  if (!distinct) return withAskedFigure(readQuestion(question, vocabulary, previous, now, earlier), spelled);
+  if (!distinct)
+    return withLastPeriod(
+      withAskedFigure(readQuestion(question, vocabulary, previous, now, earlier), spelled),
+      spelled,
+      previous,
+      now,
+    );
   const kind = distinct[1]!.replace(/s$/, '').replace('colour', 'color');
   const read = readQuestion(
     spelled.replace(distinct[0], `how many vehicles by ${kind}`),
@@ -931,6 +975,38 @@ function reading(
   if (read.query === null || read.query.group_by !== DISTINCT_GROUPS[kind] || read.query.measure !== 'count')
     return read;
   return { ...read, query: { ...read.query, distinct: true } };
+}
+
+const RANKING_END =
+  /^(?:and |what about |how about |now |ok |okay |then )?(?:the )?(top|best|bottom|worst|lowest)(?: (\d{1,2}))?(?: ones?)?\??$/;
+function otherEnd(q: string, previous: AssistantQuery): AssistantQuery | null {
+  const said = RANKING_END.exec(q);
+  if (!said || !previous.group_by || !previous.ranked) return null;
+  const low = /^(?:bottom|worst|lowest)$/.test(said[1]!);
+  const limit = said[2] ? Number(said[2]) : previous.limit;
+  return { ...previous, order: low ? 'asc' : 'desc', ...(limit ? { limit } : {}) };
+}
+
+/** Words that ask over all time, or start afresh: no period of the last question is kept. */
+const ALL_TIME =
+  /\b(?:all[- ]time|ever|lifetime|since (?:we|the) (?:start|began|opened)|in total|overall|altogether|any time|total to date)\b/;
+const soldVehicles = (query: AssistantQuery) =>
+  query.subject === 'vehicles' &&
+  (query.field === 'days_to_sell' || (query.filters.status?.length === 1 && query.filters.status[0] === 'sold'));
+
+/**
+ * "What was the average duration of the answered calls?" after October's calls, "which truck took the longest"
+ * after trucks sold in Q3: a question of the same subject that names no period of its own is asked over the last
+ * one's (the answer says which). Vehicles keep it only when both questions are about sold ones.
+ */
+function withLastPeriod(read: Understanding, q: string, previous: AssistantQuery | null, now: Date): Understanding {
+  if (read.query === null || read.followUp || !previous || read.query.subject !== previous.subject) return read;
+  const { from, to } = previous.filters;
+  if ((!from && !to) || read.query.filters.from || read.query.filters.to) return read;
+  if (read.query.subject === 'vehicles' && !(soldVehicles(read.query) && soldVehicles(previous))) return read;
+  if (FRESH.test(q) || ALL_TIME.test(q) || periodsOf(q, now, { years: true }).length) return read;
+  const period = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  return { ...read, query: { ...read.query, filters: { ...read.query.filters, ...period } } };
 }
 
 /**
@@ -1142,7 +1218,9 @@ function readQuestion(
     readAs === 'sales' &&
     previous?.subject === 'vehicles' &&
     previous.filters.status?.includes('sold') === true &&
-    /\b(?:of (?:those|these|them|em)|those|them|'?em)\b/.test(q);
+    // "And how many units have been sold today?" after units sold per the vehicle records: still vehicles.
+    (/\b(?:of (?:those|these|them|em)|those|them|'?em)\b/.test(q) ||
+      (/\b(?:units?|cars?|vehicles?)\b/.test(q) && !/\bdeals?\b|\bgross\b|\brevenue\b|\bsalespe/.test(q)));
   // "Units by rooftop" after deals: the deals, counted; units in stock are said so.
   const unitsOfDeals =
     readAs === 'vehicles' &&
@@ -1402,7 +1480,11 @@ function readQuestion(
       : undefined;
   if (comparesPeriods) {
     if (!compareWith) unused.push(ONE_PERIOD);
-  } else for (const other of periods.slice(1)) unused.push(`the period "${other.phrase}" (I give one period)`);
+  } else
+    for (const other of periods.slice(1))
+      // "Last month, i.e. 1 October through 31 October": the same days said twice are one period.
+      if (other.range.from !== periods[0]!.range.from || other.range.to !== periods[0]!.range.to)
+        unused.push(`the period "${other.phrase}" (I give one period)`);
   // Of leads, calls and deals, a year read as neither a period nor a model year ("deals after 2024") is said back.
   if (subject !== 'vehicles') {
     const placed = [heard.year_min, heard.year_max].filter((year) => year !== undefined);
@@ -1603,7 +1685,9 @@ function readQuestion(
         // after a close rate: the rows, counted.
         (!measured &&
           countsRows &&
-          !/\b(?:those|these|them|'?em)\b(?! (?:leads|calls|deals|sales|cars|vehicles|units)\b)/.test(q)));
+          !/\b(?:those|these|them|'?em)\b(?! (?:leads|calls|deals|sales|cars|vehicles|units)\b)/.test(q)) ||
+        // "Where are those coming from" after a close rate: where the rows came from, how many from each.
+        (!measured && grouping === 'source' && /\bwhere\b.*\b(?:come|comes|came|coming) from\b/.test(q)));
     // "Ok anything under 15k w less than 70k miles" after the cheapest one: every one of them, counted and listed.
     const anyOfThem =
       sameSubject &&

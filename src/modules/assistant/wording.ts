@@ -127,7 +127,7 @@ const MONTH = String.raw`(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept|s
 const AMBIGUOUS_MONTHS = new Set(['may', 'apr']);
 const ORDINAL = String.raw`(?:st|nd|rd|th)?`;
 /** A day after the month, not an amount or a count ("oct 15", "oct 15, 2025"; not "oct 15k" or "oct 20 deals"). */
-const DAY_AFTER = String.raw`(\d{1,2})${ORDINAL}(?!\d|[a-z]|,(?!\s*(?:19|20)\d{2})|\.\d|\s*(?:k|grand|thousand|miles?|mi|days?|weeks?|months?|years?|units?|cars?|vehicles?|deals?|leads?|calls?|%)(?![a-z]))`;
+const DAY_AFTER = String.raw`(\d{1,2})${ORDINAL}(?!\d|[a-z]|,(?!\s*(?:19|20)\d{2}|\s+[a-z])|\.\d|\s*(?:k|grand|thousand|miles?|mi|days?|weeks?|months?|years?|units?|cars?|vehicles?|deals?|leads?|calls?|%)(?![a-z]))`;
 /** A day before the month only as a date ("15th of oct", "15 of oct"): "top 5 oct deals" is no date. */
 const DAY_BEFORE = String.raw`(?:\b(\d{1,2})(?:(?:st|nd|rd|th)\s+(?:of\s+)?|\s+of\s+))`;
 const YEAR = String.raw`(?:,?\s+((?:19|20)\d{2})(?![\d,])|\s+'(\d{2})\b)`;
@@ -431,7 +431,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|hey|and|now|then|also|just|go ahead and|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?:mark|flag) (?:it|that|those|these|them|'?em|the \w+(?: \w+)?) (?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|hey|and|now|then|also|just|go ahead and|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\bhave (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody) (?:call|text|e-?mail|contact|reach out|follow up)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
     'I cannot move, order or print anything; I answer questions about your data',
   ],
   [
@@ -594,6 +594,15 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
     /\b(?:kindly|please|pls|plz) advise(?: (?:me|us))?(?: (?:of|as to))?(?= (?:how|what|which|who|when|where|the (?:number|count|total|figure)))/g,
     'tell me',
   ],
+  // "1 July through 30 September": a run of days written day first, month after.
+  [
+    new RegExp(
+      String.raw`\b(\d{1,2})(?:st|nd|rd|th)? ${MONTH}(?![a-z])\s*(-|–|to|through|thru|until|till)\s*(\d{1,2})(?:st|nd|rd|th)? ${MONTH}(?![a-z])`,
+      'g',
+    ),
+    (_match, date: string, month: string, between: string, endDate: string, endMonth: string) =>
+      `${month} ${date} ${between} ${endMonth} ${endDate}`,
+  ],
   // "Since 1 October": a day before its month after a word that starts or ends a period.
   [
     new RegExp(
@@ -603,6 +612,9 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
     (_match, cue: string, date: string, month: string) => `${cue} ${month} ${date}`,
   ],
   [/\brdrs?\b/g, 'deals'],
+  // An accountant's word for a deal: "deal transactions", "finance transactions".
+  [/\b(?:deal |sales? )?transactions\b/g, 'deals'],
+  [/\b(?:deal |sales? )?transaction\b/g, 'deal'],
   [/\benquir(y|ies)\b/g, 'inquir$1'],
   [/\butes?\b/g, 'trucks'],
   [/\bdearest\b/g, 'most expensive'],
@@ -638,6 +650,14 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   [
     /\b(last|this) (month|week|year|quarter)s'?(?= (?:deals|sales|leads|calls|units|numbers|gross|inventory|volume|total))/g,
     '$1 $2',
+  ],
+  // "For the quarter 1 July through 30 September": the quarter the dates name, not this one.
+  [
+    new RegExp(
+      String.raw`\b(for|in|during|over) the (?:qtr|quarter|period|month|year)(?:,)?(?= (?:from |of |beginning |starting )?(?:\d{1,2}(?:st|nd|rd|th)? )?${MONTH}(?![a-z]))`,
+      'g',
+    ),
+    '$1',
   ],
   [/\b(?:for|in|during|over) the (?:qtr|quarter)\b/g, 'this quarter'],
   [/\bhow ?(?:bout|abt|bou)\b/g, 'how about'],
@@ -1125,7 +1145,7 @@ export const NEGATED =
  * "how fast do trucks sell", "our turn on used"): a sold vehicle's days from stock-in to sale.
  */
 export const DAYS_TO_SELL =
-  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes)(?: us| them| you| it)? to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) |\b(?:days? )?from stock[- ]?in to (?:sale|sold|selling)\b|\bfrom (?:arriving|arrival|landing|coming) (?:in|into|on) (?:stock|inventory|the lot) to (?:being )?(?:sold|sale|selling)\b|\b(?:take|took) to go\b/;
+  /\bdays? (?:it takes |it took )?to (?:sell|turn|move)\b|\b(?:time|how long|how many days)(?: (?:does|did|do) it take)? to (?:sell|turn|move)\b|\bhow (?:long|fast|quickly) (?:do|does|did) (?:[\w-]+ ){1,5}(?:take to )?(?:sell|turn|move)\b|\bturn ?times?\b|\b(?:take|took|taking|takes)(?: us| them| you| it)? to (?:sell|turn|move)\b|\b(?:longest|slowest|fastest|quickest) to (?:sell|turn|move)\b|\bsold (?:the )?(?:fastest|quickest|slowest)\b|\baverage turn\b|\bturn (?:on|for) |\b(?:days? )?from stock[- ]?in to (?:sale|sold|selling)\b|\bfrom (?:arriving|arrival|landing|coming) (?:in|into|on) (?:stock|inventory|the lot) to (?:being )?(?:sold|sale|selling)\b|\b(?:take|took) to go\b|\btook (?:the )?(?:longest|shortest|least time|most time)\b/;
 
 /** Figures dealers ask for that the assistant does not compute: answered with where to find them, never with a count instead. */
 export const NOT_MEASURED: Array<[RegExp, string]> = [
@@ -1217,6 +1237,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\btest[- ]?drives?\b|\bdemo drives?\b/,
     'the data holds no test drives; I read leads (with their appointment and showed statuses), calls and deals',
+  ],
+  [
+    /\bbe-?backs?\b|\bbbs\b|\bbb'?s\b|\bcame back (?:in|to the store)\b|\bsecond visits?\b|\brepeat visits?\b/,
+    'the data holds no be-backs or repeat visits; I read leads with their statuses (appointment, showed, sold, lost), calls and deals',
   ],
 ];
 
