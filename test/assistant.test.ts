@@ -101,6 +101,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-62', fixture: fixture('assistant-unseen-62-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-63', fixture: fixture('assistant-unseen-63-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-64', fixture: fixture('assistant-unseen-64-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-65', fixture: fixture('assistant-unseen-65-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-66', fixture: fixture('assistant-unseen-66-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

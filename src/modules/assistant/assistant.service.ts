@@ -232,6 +232,16 @@ const monthsCapitalised = (phrase: string) =>
 /** A ranking's answer remembers the group it named first ("who is dead last": that one), for "his" or "that store". */
 function withLeader(result: QueryResult): AssistantQuery {
   const { query } = result;
+  // The one deal asked for ("pull deal D100199"): its salesperson, for "that salesperson's deals".
+  const [deal] = result.activity;
+  if (
+    query.subject === 'sales' &&
+    !query.group_by &&
+    result.activity.length === 1 &&
+    result.count === 1 &&
+    deal?.person
+  )
+    return { ...query, leader: deal.person };
   const named = result.groups.filter((group) => group.key !== null);
   if (!query.ranked || !named.length) return query;
   const valued = query.measure !== 'count' && query.measure !== 'list';

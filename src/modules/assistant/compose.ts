@@ -95,6 +95,8 @@ const moneyBound = (value: number, side: 'min' | 'max', lead: 'at' | 'of') =>
       ? `over ${dollars(value - 0.01)}`
       : `under ${dollars(value + 0.01)}`;
 
+const capitalised = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}`;
+
 /** "used white Toyota SUVs under $30,000 at Summit Toyota North"; "deals by Sam Lee, 1–22 November 2026". */
 export function describe(query: AssistantQuery, dealerNames: Map<string, string>, plural = true): string {
   const f = query.filters;
@@ -114,7 +116,8 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       ...(f.make ?? []),
       ...(f.model?.length ? [list(f.model)] : []),
     ];
-    const parts = [`${kind.length ? `${kind.join(' ')} ` : ''}${noun}`];
+    // "Deal D100199": one deal by its number.
+    const parts = [f.deal_number ? `deal ${f.deal_number}` : `${kind.length ? `${kind.join(' ')} ` : ''}${noun}`];
     if (f.year_min !== undefined && f.year_max !== undefined && f.year_min !== f.year_max)
       parts.push(`for model years ${f.year_min}–${f.year_max}`);
     else if (f.year_min !== undefined && f.year_min !== f.year_max) parts.push(`for model year ${f.year_min} or later`);
@@ -165,6 +168,8 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       ? 'vehicles'
       : 'vehicle';
   const parts = [[...adjectives, body].join(' ')];
+  if (f.stock_number) parts.push(`with stock number ${f.stock_number}`);
+  if (f.vin) parts.push(`with VIN ${f.vin}`);
   if (f.exclude_make?.length) parts.push(`other than ${list(f.exclude_make)}`);
   if (f.price_min !== undefined && f.price_max !== undefined)
     parts.push(`between ${dollars(f.price_min)} and ${dollars(f.price_max)}`);
@@ -280,6 +285,8 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
   const inStock =
     query.subject === 'vehicles' &&
     !query.filters.status?.length &&
+    !query.filters.stock_number &&
+    !query.filters.vin &&
     query.filters.days_on_lot_min === undefined &&
     query.filters.days_on_lot_max === undefined &&
     !within
@@ -422,7 +429,10 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
           { label: `${whole}: sum ${field.label}`, value: String(result.whole_value ?? 0) },
         );
         break;
-      } else if (query.measure === 'sum')
+      } else if (query.measure === 'sum' && result.count === 1 && query.filters.deal_number)
+        // "Amt financed on it?" after deal D100199: its figure.
+        lines.push(`The ${field.label.replace(/^total /, '')} of ${what} is ${field.format(result.value)}.`);
+      else if (query.measure === 'sum')
         lines.push(
           `The ${field.label.startsWith('total ') ? '' : 'total '}${field.label} of ${what}${inStock} is ${field.format(result.value)} (${number(result.count)} ${query.subject === 'vehicles' ? 'vehicles' : 'records'}).`,
         );
@@ -491,7 +501,9 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
             ? `${placed(offset, result.vehicles.length, result.count)} ${what}${inStock}, ${order}:`
             : query.limit === 1 && result.count > 1
               ? `Of ${number(result.count)} ${what}${inStock}, ${theOne}:`
-              : `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${order}:`,
+              : result.count === 1 && (query.filters.stock_number || query.filters.vin)
+                ? `${capitalised(describe(query, dealerNames, false))}:`
+                : `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${order}:`,
         );
         if (!result.vehicles.length) lines.push('- none (the list is shorter)');
         for (const vehicle of result.vehicles) lines.push(`- ${vehicleLine(vehicle)}`);
@@ -518,7 +530,9 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         lines.push(
           offset
             ? `${placed(offset, result.activity.length, result.count)} ${what}, newest first:`
-            : `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,
+            : result.count === 1 && query.filters.deal_number
+              ? `${capitalised(describe(query, dealerNames, false))}:`
+              : `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,
         );
         for (const row of result.activity) lines.push(`- ${activityLine(row)}`);
       }

@@ -161,6 +161,8 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'stocked_from',
     'stocked_to',
     'missing',
+    'stock_number',
+    'vin',
     ...VEHICLE_RANGE_FILTERS,
   ],
   leads: [...FROM_SOURCES, 'type', 'status', 'salesperson', 'unassigned', 'make', 'model', 'year_min', 'year_max'],
@@ -181,6 +183,7 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'gross_min',
     'gross_max',
     'gross_field',
+    'deal_number',
   ],
 };
 export const SUBJECT_NOUN: Record<Subject, string> = {
@@ -189,6 +192,13 @@ export const SUBJECT_NOUN: Record<Subject, string> = {
   calls: 'calls',
   sales: 'deals',
 };
+
+/** A number that names a record: letters then a digit, three characters at least; not a model year or an amount. */
+const RECORD_NUMBER = String.raw`(?:#\s*|number\s+(?:of\s+)?|no\.?\s+|num\s+)?#?(?!(?:19|20)\d{2}\b|\d+k\b|\d{1,2}\b)([a-z]{0,3}\d[a-z0-9-]{2,19})\b`;
+const DEAL_NUMBER = new RegExp(String.raw`\bdeal\s+${RECORD_NUMBER}`);
+const STOCK_NUMBER = new RegExp(String.raw`\bstock\s+${RECORD_NUMBER}`);
+/** A VIN: 17 letters and digits (never I, O or Q), with both in it. */
+const VIN = /\b(?=[a-z0-9]*\d)(?=[a-z0-9]*[a-z])[a-hj-npr-z0-9]{17}\b/;
 
 /** How a filter the query could not use is named back ("the salesperson Sam Lee", "the period 2026-11-01 to …"). */
 export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string | null {
@@ -263,6 +273,12 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
       return `${value} calls`;
     case 'duration_min':
       return null;
+    case 'deal_number':
+      return `deal ${value}`;
+    case 'stock_number':
+      return `stock number ${value}`;
+    case 'vin':
+      return `VIN ${value}`;
     default:
       return null;
   }
@@ -276,6 +292,13 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
 export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, now: Date): QueryFilters {
   const filters: QueryFilters = {};
   const vehicles = subject === 'vehicles';
+  // One record by what the DMS calls it: "deal D100199", "stock # U14345T", a 17-character VIN.
+  const dealNumber = DEAL_NUMBER.exec(q)?.[1];
+  if (dealNumber) filters.deal_number = dealNumber.toUpperCase();
+  const stockNumber = STOCK_NUMBER.exec(q)?.[1];
+  if (stockNumber) filters.stock_number = stockNumber.toUpperCase();
+  const vin = VIN.exec(q)?.[0];
+  if (vin) filters.vin = vin.toUpperCase();
 
   // Rooftops: a word only one of them has (its place, not the group's shared name), or its city.
   const words = (text: string) =>
@@ -586,7 +609,8 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
   }
   if (subject === 'sales') {
     // "Financed deals only, no cash or lease": the kinds left out say nothing of the one asked for.
-    const kept = q.replace(CONTRACTS_LEFT_OUT, ' ');
+    // "Amount financed" is a figure, not finance deals.
+    const kept = q.replace(CONTRACTS_LEFT_OUT, ' ').replace(/\b(?:amount|amt) financed\b|\bfinanced amount\b/g, ' ');
     const contracts = [
       ...(/\bleases?\b|\bleased\b|\bleasing\b/.test(kept) ? ['lease'] : []),
       ...(/\bfinanced\b|\bfinance\b|\bfinancing\b/.test(kept) ? ['finance'] : []),

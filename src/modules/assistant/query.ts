@@ -7,6 +7,7 @@ import {
   inventoryOrderBy,
   inventoryWhere,
   ON_LOT_STATUSES,
+  VEHICLE_STATUSES,
   type InventoryFilterArgs,
 } from '../inventory/inventory.filters';
 import { LEAD_SOLD_SQL, LEAD_STATUSES, leadFilterSql, type LeadFilters } from '../leads/leads.filters';
@@ -121,6 +122,11 @@ export interface QueryFilters {
   direction?: string;
   /** Calls: at least this many seconds long. */
   duration_min?: number;
+  /** Deals: one deal by its number ("pull deal D100199"). */
+  deal_number?: string;
+  /** Vehicles: one vehicle by its stock number or VIN, whatever its status. */
+  stock_number?: string;
+  vin?: string;
 }
 
 export interface AssistantQuery {
@@ -192,6 +198,8 @@ export interface ActivityRow {
   dealer_name: string;
   source: string | null;
   detail: string;
+  /** Deals: who sold it ("that salesperson's deals" after the one deal). */
+  person?: string;
 }
 
 export interface QueryResult {
@@ -399,6 +407,9 @@ export const QUERY_SCHEMA = {
             'Leads and calls: canonical source names to leave out ("exclude walk-ins"); rows with no source stay.',
         },
         duration_min: { type: 'integer', description: 'Calls at least this many seconds long.' },
+        deal_number: { type: 'string', description: 'Deals: the one deal with this deal number.' },
+        stock_number: { type: 'string', description: 'Vehicles: the one with this stock number, whatever its status.' },
+        vin: { type: 'string', description: 'Vehicles: the one with this VIN, whatever its status.' },
       },
     },
   },
@@ -462,6 +473,10 @@ export function cleanFilters(raw: unknown): QueryFilters {
     ) {
       if (typeof value !== 'string' || value.length > 100) throw badInput(`filters.${key}`, 'must be a string');
       filters[key] = value;
+    } else if (key === 'deal_number' || key === 'stock_number' || key === 'vin') {
+      if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,40}$/.test(value))
+        throw badInput(`filters.${key}`, 'must be letters, digits and dashes (at most 40)');
+      filters[key] = value;
     } else if (key === 'missing') {
       const list = Array.isArray(value) ? value : [value];
       if (list.some((item) => !MISSING_FIELDS.includes(item as string)))
@@ -497,7 +512,12 @@ function inventoryArgs(filters: QueryFilters): InventoryFilterArgs {
     make: filters.make,
     model: filters.model,
     exterior_color: filters.color,
-    status: filters.status?.length ? filters.status : [...ON_LOT_STATUSES],
+    // One vehicle by its stock number or VIN is found whatever its status.
+    status: filters.status?.length
+      ? filters.status
+      : filters.stock_number || filters.vin
+        ? [...VEHICLE_STATUSES]
+        : [...ON_LOT_STATUSES],
     price_min: money(filters.price_min),
     price_max: money(filters.price_max),
     year_min: filters.year_min,
@@ -588,6 +608,8 @@ function vehiclesWhere(caller: Caller, query: AssistantQuery, field: string): Pr
       ...(trims?.length ? [Prisma.sql`lower(v.trim) = ANY(${trims}::text[])`] : []),
       ...(stockedFrom ? [Prisma.sql`v.date_in_stock >= ${stockedFrom}::date`] : []),
       ...(stockedTo ? [Prisma.sql`v.date_in_stock <= ${stockedTo}::date`] : []),
+      ...(filters.stock_number ? [Prisma.sql`upper(v.stock_number) = ${filters.stock_number.toUpperCase()}`] : []),
+      ...(filters.vin ? [Prisma.sql`v.vin = ${filters.vin.toUpperCase()}`] : []),
       ...(filters.missing ?? []).map((name) => {
         const missing = MISSING_SQL[name];
         if (!missing) throw badInput('filters.missing', `must list some of ${MISSING_FIELDS.join(', ')}`);
@@ -858,8 +880,12 @@ function activityFilterWhere(caller: Caller, query: AssistantQuery): Prisma.Sql 
     ...(filters.gross_min !== undefined ? [Prisma.sql`${grossColumn(filters)} >= ${filters.gross_min}`] : []),
     ...(filters.gross_max !== undefined ? [Prisma.sql`${grossColumn(filters)} <= ${filters.gross_max}`] : []),
   ];
+  // A deal number as the DMS writes it or as typed ("d100199").
+  const number = filters.deal_number
+    ? [Prisma.sql`d.deal_number IN (${filters.deal_number}, ${filters.deal_number.toUpperCase()})`]
+    : [];
   return Prisma.join(
-    [saleFilterSql(caller.session, saleFilters(query)), ...vehicleOfSql('d', filters), ...price],
+    [saleFilterSql(caller.session, saleFilters(query)), ...vehicleOfSql('d', filters), ...price, ...number],
     ' AND ',
   );
 }
@@ -999,6 +1025,7 @@ async function activityRows(
   return rows.map(({ deal_number, sale_price, salesperson, vin, ...row }) => ({
     ...row,
     detail: `deal ${deal_number}, $${Number(sale_price).toLocaleString('en-US')}, sold by ${salesperson}${vin ? `, VIN ${vin}` : ''}`,
+    person: salesperson,
   }));
 }
 

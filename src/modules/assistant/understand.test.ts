@@ -2728,8 +2728,8 @@ describe('follow-ups that order, narrow, compare or act', () => {
       filters: { body_style: ['Truck'], from: '2026-07-01', to: '2026-09-30' },
     });
     expect(
-      understand('same but trucks only', vocabulary, chain(['avg days to sell on units sold in q3'])[0]!, NOW).unused,
-    ).toEqual([]);
+      understand('same but trucks only', vocabulary, chain(['avg days to sell on units sold in q3'])[0]!, NOW),
+    ).toMatchObject({ unused: [] });
     // Set 64: an auditor's periods, transactions, vehicle records, a status of new, sources incl. none, a period kept.
     expect(
       read(
@@ -2798,6 +2798,83 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expectNotInData('how many of the cars.com ups were BBs');
   });
 
+  it('reads what the sixty-fifth and sixty-sixth sets written apart from the rules found it missing', () => {
+    // One record by what the DMS calls it, a figure of it, and the salesperson of the one deal shown.
+    const [deal, financed] = chain(['pull deal D100199', 'amt financed on it?']);
+    expect(deal).toMatchObject({ subject: 'sales', measure: 'list', limit: 1, filters: { deal_number: 'D100199' } });
+    expect(financed).toMatchObject({ measure: 'sum', field: 'amount_financed', filters: { deal_number: 'D100199' } });
+    expect(
+      read("pull all of that salesperson's deals for this month", { ...deal!, leader: 'Alex Rivera' }),
+    ).toMatchObject({ measure: 'list', filters: { salesperson: 'Alex Rivera', from: '2026-11-01' } });
+    expect(
+      read("pull all of that salesperson's deals for this month", { ...deal!, leader: 'Alex Rivera' })?.filters,
+    ).not.toHaveProperty('deal_number');
+    expect(read('whats the price on stock # U14345T')).toMatchObject({
+      subject: 'vehicles',
+      measure: 'list',
+      limit: 1,
+      asked: 'price',
+      filters: { stock_number: 'U14345T' },
+    });
+    expect(read('tell me about vin 1hgc4tuj8lt734220')).toMatchObject({
+      subject: 'vehicles',
+      filters: { vin: '1HGC4TUJ8LT734220' },
+    });
+    // Not a deal number: a model year, an amount, a count.
+    for (const question of ['biggest deal 2025', 'any deal 30k or more', 'deal 5 of the month'])
+      expect(read(question)?.filters ?? {}, question).not.toHaveProperty('deal_number');
+    // "Amount financed" is a figure, not finance deals; its total is a sum.
+    const [, , total, cash] = chain([
+      'deals posted yesterday',
+      'same for last wk',
+      'total amt financed on them',
+      'what % of those were cash deals',
+    ]);
+    expect(total).toMatchObject({ measure: 'sum', field: 'amount_financed', filters: { from: '2026-11-09' } });
+    expect(total?.filters).not.toHaveProperty('contract_type');
+    expect(cash).toMatchObject({ share: true, filters: { contract_type: ['cash'], from: '2026-11-09' } });
+    // Days to sell after deals: sold vehicles, in the deals' period.
+    const [, days, priciest] = chain([
+      'how many vehicles did we sell in q3',
+      'avg days to sell on those?',
+      'highest priced one of that bunch',
+    ]);
+    expect(days).toMatchObject({
+      subject: 'vehicles',
+      field: 'days_to_sell',
+      filters: { status: ['sold'], from: '2026-07-01', to: '2026-09-30' },
+    });
+    expect(priciest).toMatchObject({
+      measure: 'max',
+      field: 'price',
+      filters: { status: ['sold'], from: '2026-07-01' },
+    });
+    // "Brought in the most" after leads ranks their sources; it is no deal.
+    const [, sources] = chain(['how many leads we get this month so far', 'which source brought in the most']);
+    expect(sources).toMatchObject({ subject: 'leads', group_by: 'source', ranked: true });
+    expect(
+      chain(['avg days to sell on units sold in oct', 'how many vehicles have we sold so far this week'])[1],
+    ).toMatchObject({
+      subject: 'vehicles',
+      filters: { status: ['sold'], from: '2026-11-16' },
+    });
+    for (const question of [
+      'can u get someone to call back everybody we missed fr',
+      'ngl is autotrader even worth paying for or nah',
+      'ok go ahead and mark october closed out',
+      'have the porter pull those 5 up to the front line',
+      'call back the missed ones from westside',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    for (const question of [
+      'what did we pay at auction for the used tahoes we got rn',
+      'which october deals are still missing titles?',
+      'how many finance deals still have stips outstanding',
+      'which of them are still waiting on funding from the bank',
+    ])
+      expectNotInData(question);
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -2821,6 +2898,8 @@ describe('follow-ups that order, narrow, compare or act', () => {
       // Day-first runs of dates, a period kept, statuses of new.
       '1 july through 30 september ',
       'regardless of status of new including any with no source ',
+      // Record numbers and VINs.
+      'deal #d100199 stock # u14345t 1hgc4tuj8lt734220 ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

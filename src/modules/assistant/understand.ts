@@ -106,14 +106,14 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   if (/\b(?:ytd|mtd|year to date|month to date)\s+units\b|\bunits\s+(?:ytd|mtd|year to date|month to date)\b/.test(q))
     return 'sales';
   if (
-    /\bon the board\b|\b(?:we|they|did|who|he|she) retail(?:ed)?\b|\bretailed\b|\bmoved the most\b|\b(?:bring|brought|go for|went for|sell for)\b|\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower|dept|department|line))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
+    /\bon the board\b|\b(?:we|they|did|who|he|she) retail(?:ed)?\b|\bretailed\b|\bmoved the most\b|\b(?:bring|brought)\b(?! in\b)|\b(?:go for|went for|sell for)\b|\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower|dept|department|line))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
       q,
     )
   )
     return 'sales';
   if (
     mentionsVehicle ||
-    /\bwhat(?:'s| has| have)? (?:arrived|landed|came in|come in)\b|\b(?:cars?|vehicles?|inventory|units?|stock|models?|certified|arrivals?|pending|in[- ]transit|(?:hit|on|to|onto) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
+    /\bwhat(?:'s| has| have)? (?:arrived|landed|came in|come in)\b|\b(?:cars?|vehicles?|inventory|units?|stock|vins?|models?|certified|arrivals?|pending|in[- ]transit|(?:hit|on|to|onto) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
       q,
     )
   )
@@ -204,7 +204,7 @@ function measureOf(
   )
     return superlative('max', fieldOf(q, subject) ?? 'sale_price');
   if (
-    /\btotal (?:inventory )?value\b|\b(?:inventory|stock) (?:\$|dollars?)|\$ (?:at|of|in) (?:asking|list|sticker)\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume)\b|\btotal (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|^\$ /.test(
+    /\btotal (?:inventory )?value\b|\b(?:inventory|stock) (?:\$|dollars?)|\$ (?:at|of|in) (?:asking|list|sticker)\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume|amount financed|financed)\b|\btotal (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|^\$ /.test(
       q,
     )
   ) {
@@ -959,7 +959,7 @@ function reading(
   const distinct = DISTINCT.exec(spelled);
   if (!distinct)
     return withLastPeriod(
-      withAskedFigure(readQuestion(question, vocabulary, previous, now, earlier), spelled),
+      withOneRecord(withAskedFigure(readQuestion(question, vocabulary, previous, now, earlier), spelled), spelled),
       spelled,
       previous,
       now,
@@ -990,7 +990,7 @@ function otherEnd(q: string, previous: AssistantQuery): AssistantQuery | null {
 /** Words that ask over all time, or start afresh: no period of the last question is kept. */
 const ALL_TIME =
   /\b(?:all[- ]time|ever|lifetime|since (?:we|the) (?:start|began|opened)|in total|overall|altogether|any time|total to date)\b/;
-const soldVehicles = (query: AssistantQuery) =>
+const aboutSoldVehicles = (query: AssistantQuery) =>
   query.subject === 'vehicles' &&
   (query.field === 'days_to_sell' || (query.filters.status?.length === 1 && query.filters.status[0] === 'sold'));
 
@@ -1003,7 +1003,7 @@ function withLastPeriod(read: Understanding, q: string, previous: AssistantQuery
   if (read.query === null || read.followUp || !previous || read.query.subject !== previous.subject) return read;
   const { from, to } = previous.filters;
   if ((!from && !to) || read.query.filters.from || read.query.filters.to) return read;
-  if (read.query.subject === 'vehicles' && !(soldVehicles(read.query) && soldVehicles(previous))) return read;
+  if (read.query.subject === 'vehicles' && !(aboutSoldVehicles(read.query) && aboutSoldVehicles(previous))) return read;
   if (FRESH.test(q) || ALL_TIME.test(q) || periodsOf(q, now, { years: true }).length) return read;
   const period = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
   return { ...read, query: { ...read.query, filters: { ...read.query.filters, ...period } } };
@@ -1037,8 +1037,9 @@ function rowAt(q: string, previous: AssistantQuery): AssistantQuery | null {
 /** The question with "his", "that store" or "that source" as the group the last ranking named, if it points at it. */
 function leaderNamed(q: string, previous: AssistantQuery, vocabulary: Vocabulary): string | null {
   // Or the salesperson the last question was about ("whats his total front gross" after Sam's deals).
+  // A leader with no breakdown is the salesperson of the one deal shown.
   const [group, name] = previous.leader
-    ? [previous.group_by, previous.leader]
+    ? [previous.group_by ?? 'salesperson', previous.leader]
     : (['salesperson', previous.filters.salesperson!] as const);
   // "And sam? how many leads did he get" after Alex's: "he" is the one named now.
   const other = (vocabulary.salespeople ?? []).some(
@@ -1080,21 +1081,51 @@ function placeIn(q: string): number | null {
   return place >= 1 && place <= 25 ? place : null;
 }
 
+/** What names one record: kept by a follow-up about it ("who sold it"), not by one about others. */
+const RECORD_KEYS: Array<keyof QueryFilters> = ['deal_number', 'stock_number', 'vin'];
+
+/** The figure of one vehicle a question asks for: its miles, price or days on the lot. */
+function figureAsked(q: string): AssistantQuery['asked'] | null {
+  if (/\bmiles\b|\bmileage\b|\bodo(?:meter)?\b/.test(q)) return 'mileage';
+  if (/\bpric|\basking\b|\bcost\b/.test(q)) return 'price';
+  if (/\bhow long\b|\bdays\b|\bsitting\b|\baged?\b/.test(q)) return 'days_on_lot';
+  return null;
+}
+
 /** A figure asked of the one vehicle just named: "whats the miles on it", "hows the miles on that one". */
 const OF_IT = /\b(?:it|that one|this one|that|her|him|that truck|that car)\b/;
 function figureOfIt(q: string, previous: AssistantQuery): AssistantQuery | null {
+  // "Amt financed on it?" after "pull deal D100199": that deal's figure (its total, over the one deal).
+  const oneDeal =
+    previous.subject === 'sales' &&
+    !previous.group_by &&
+    (previous.filters.deal_number !== undefined ||
+      (previous.measure === 'list' && previous.limit === 1 && !previous.order));
+  if (
+    oneDeal &&
+    q.split(' ').length <= 8 &&
+    OF_IT.test(q) &&
+    /\bfinanc|\bgross\b|\bfront\b|\bback\b|\bpric|\bprofit\b|\bamount\b/.test(q)
+  ) {
+    const field = fieldOf(q, 'sales');
+    if (!field) return null;
+    const rows = rowsOf(previous);
+    const { offset: _offset, limit: _limit, order: _order, ...rest } = rows;
+    return {
+      ...rest,
+      measure: 'sum',
+      field,
+      ...(previous.filters.deal_number
+        ? {}
+        : { within: { field: 'newest', order: 'desc' as const, limit: 1, filters: previous.filters } }),
+    };
+  }
   const one =
     previous.subject === 'vehicles' &&
     !previous.group_by &&
     (previous.measure === 'max' || previous.measure === 'min' || (previous.measure === 'list' && previous.limit === 1));
   if (!one || q.split(' ').length > 8 || !OF_IT.test(q)) return null;
-  const asked = /\bmiles\b|\bmileage\b|\bodo(?:meter)?\b/.test(q)
-    ? 'mileage'
-    : /\bpric|\basking\b|\bcost\b/.test(q)
-      ? 'price'
-      : /\bhow long\b|\bdays\b|\bsitting\b/.test(q)
-        ? 'days_on_lot'
-        : null;
+  const asked = figureAsked(q);
   if (!asked) return null;
   const rows = rowsOf(previous);
   return previous.measure === 'list'
@@ -1116,6 +1147,15 @@ function withAskedFigure(read: Understanding, q: string): Understanding {
     ...read,
     query: { ...query, measure: 'list', order: query.measure === 'max' ? 'desc' : 'asc', limit: 1, asked },
   };
+}
+
+/** "Whats the price on stock # U14345T", "deal D100199": the one record, listed (with the figure asked first). */
+function withOneRecord(read: Understanding, q: string): Understanding {
+  const query = read.query;
+  if (query === null || query.group_by || !RECORD_KEYS.some((key) => query.filters[key] !== undefined)) return read;
+  if (query.measure !== 'count' && query.measure !== 'list') return read;
+  const asked = query.subject === 'vehicles' ? figureAsked(q) : null;
+  return { ...read, query: { ...query, measure: 'list', limit: 1, ...(asked ? { asked } : {}) } };
 }
 
 const DISTINCT =
@@ -1209,18 +1249,22 @@ function readQuestion(
         q,
       )) &&
     !vehicleWords &&
+    // "Avg days to sell on those" after deals: sold vehicles' days, never a deal's figure.
+    !DAYS_TO_SELL.test(q) &&
     !/\b(?:cars?|vehicles?|inventory|units?|stock|on the lot|priced?|prices|mileage|miles)\b/.test(subjectText);
   // "Same question for ford + chevy": the last question again, its subject kept.
   const sameQuestion =
     previous !== null && /\bsame (?:question|q|thing) (?:for|at|about|with)\b|^(?:and )?(?:the )?same for\b/.test(q);
   // "How many of em sold since the 1st" after vehicles marked sold: those vehicles, sold in the period.
-  const soldVehicles =
-    readAs === 'sales' &&
-    previous?.subject === 'vehicles' &&
-    previous.filters.status?.includes('sold') === true &&
-    // "And how many units have been sold today?" after units sold per the vehicle records: still vehicles.
-    (/\b(?:of (?:those|these|them|em)|those|them|'?em)\b/.test(q) ||
-      (/\b(?:units?|cars?|vehicles?)\b/.test(q) && !/\bdeals?\b|\bgross\b|\brevenue\b|\bsalespe/.test(q)));
+  const afterSoldVehicles =
+    readAs === 'sales' && previous?.subject === 'vehicles' && previous.filters.status?.includes('sold') === true;
+  const soldVehicles = afterSoldVehicles && /\b(?:of (?:those|these|them|em)|those|them|'?em)\b/.test(q);
+  // "And how many units have been sold today?" after units sold per the vehicle records: still vehicles.
+  const soldUnits =
+    afterSoldVehicles &&
+    !soldVehicles &&
+    /\b(?:units?|cars?|vehicles?)\b/.test(q) &&
+    !/\bdeals?\b|\bgross\b|\brevenue\b|\bsalespe/.test(q);
   // "Units by rooftop" after deals: the deals, counted; units in stock are said so.
   const unitsOfDeals =
     readAs === 'vehicles' &&
@@ -1232,11 +1276,13 @@ function readQuestion(
     );
   const explicitSubject = soldOfLeads
     ? 'leads'
-    : unitsOfDeals
-      ? 'sales'
-      : stillPrevious || sameQuestion || leadsBySalesperson || soldVehicles
-        ? null
-        : readAs;
+    : soldUnits
+      ? 'vehicles'
+      : unitsOfDeals
+        ? 'sales'
+        : stillPrevious || sameQuestion || leadsBySalesperson || soldVehicles
+          ? null
+          : readAs;
   // Read once, as about the subject named or else the previous question's.
   const subject = explicitSubject ?? previous?.subject;
   if (!subject) return { query: null, reason: 'it is not about your vehicles, leads, calls or sales' };
@@ -1558,9 +1604,14 @@ function readQuestion(
     )
       return { query: null, reason: 'I could not tell what to change from the last answer' };
     // Across subjects, what the new subject cannot use of the last question is said back too.
+    // Sold vehicles take a period (when they sold): "avg days to sell on those" after deals in Q3.
+    const soldNow =
+      subject === 'vehicles' && (measured?.field === 'days_to_sell' || DAYS_TO_SELL.test(q) || /\bsold\b/.test(q));
+    const carried = (key: keyof QueryFilters) =>
+      SUPPORTED[subject].includes(key) || (soldNow && (key === 'from' || key === 'to'));
     if (!sameSubject)
       for (const key of Object.keys(previous.filters) as Array<keyof QueryFilters>)
-        if (!CONTEXT_FILTERS.includes(key) || !SUPPORTED[subject].includes(key)) {
+        if (!CONTEXT_FILTERS.includes(key) || !carried(key)) {
           const said = heardAs(key, previous.filters);
           if (said && !(key in heard)) unused.push(`${said} (from the last question)`);
         }
@@ -1576,7 +1627,7 @@ function readQuestion(
         : previous.filters;
     const { status: _status, ...unrated } = last;
     const context = (filters: QueryFilters) =>
-      pickFilters(filters, (key) => CONTEXT_FILTERS.includes(key) && SUPPORTED[subject].includes(key));
+      pickFilters(filters, (key) => CONTEXT_FILTERS.includes(key) && carried(key));
     // "Who had the most deals there last month" after "how many were leases": a ranking that names its rows
     // afresh ("deals", not "those") keeps where and when, not the last answer's narrowing.
     // So does a breakdown of a period's rows named by the period ("break todays down by store" after the new ones).
@@ -1619,6 +1670,8 @@ function readQuestion(
       ...(/\bhow many (?:leads|calls|deals) (?:did|do|does|have|has) (?:each|they|them|em|all|he|she)\b/.test(q)
         ? (['status'] as const)
         : []),
+      // "Pull all of Alex Rivera's deals this month" after one deal by its number: the one deal is no longer it.
+      ...(OF_IT.test(q) && !/\ball\b|\bdeals\b|\bvehicles\b|\bunits\b|\bcars\b/.test(q) ? [] : RECORD_KEYS),
     ]);
     const base = pickFilters(widened, (key) => !leftOpen.has(key) || key in heard);
     // "Top 3 only" after a ranking: the same ranking, its first three.

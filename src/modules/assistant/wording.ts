@@ -431,11 +431,11 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|hey|and|now|then|also|just|go ahead and|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\bhave (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody) (?:call|text|e-?mail|contact|reach out|follow up)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|hey|and|now|then|also|just|go ahead and|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
     'I cannot move, order or print anything; I answer questions about your data',
   ],
   [
-    /\breckon (?:we|i) should\b|\bshould (?:[a-z]+ ){1,3}(?:cut|drop|raise|lower|order|stock|buy|sell|wholesale|discount|reprice|keep|push)\b/,
+    /\breckon (?:we|i) should\b|\b(?:even |still |really )?worth (?:paying for|the money|it|keeping|renewing|the spend)\b|\bshould (?:[a-z]+ ){1,3}(?:cut|drop|raise|lower|order|stock|buy|sell|wholesale|discount|reprice|keep|push)\b/,
     'I do not give advice; I answer questions about your data',
   ],
   [
@@ -460,7 +460,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
   ],
   // "Text my sales team about them", "email this to my manager": sending anything to anyone, also as a follow-up.
   [
-    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |go |and |now |then |ok(?:ay)? |also |just )*(?:text|txt|sms|e-?mail|message|msg|dm|call|phone|ring|send|forward|notify|ping|remind|alert)\b(?:\s+(?:it|this|that|these|those|them|'?em|the list|the results?|him|her|us|everyone|everybody|all|each|both|my|our|the|a|an)\b|\s+[a-z]+ (?:team|manager|managers|staff|reps?|salespeople|guys|boss|gm)\b)/,
+    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |go |and |now |then |ok(?:ay)? |also |just )*(?:text|txt|sms|e-?mail|message|msg|dm|call|phone|ring|send|forward|notify|ping|remind|alert)\b(?:\s+back)?(?:\s+(?:it|this|that|these|those|them|'?em|the list|the results?|him|her|us|everyone|everybody|all|each|both|my|our|the|a|an)\b|\s+[a-z]+ (?:team|manager|managers|staff|reps?|salespeople|guys|boss|gm)\b)/,
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
@@ -1219,7 +1219,7 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no one who made or took a call; I read calls by rooftop, source, status and direction',
   ],
   [
-    /\bacquisition cost|\bcost basis\b|\binvoices?\b|\bhow much (?:are|r) we into\b|\bhave (?:into|in) (?:those|them|it|em|these)\b|\bcost[- ]?wise\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bbook value\b|\bacv\b/,
+    /\bacquisition cost|\bcost basis\b|\binvoices?\b|\bhow much (?:are|r) we into\b|\bhave (?:into|in) (?:those|them|it|em|these)\b|\bcost[- ]?wise\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bwhat (?:did|do) (?:we|i|you) pay\b|\bhow much (?:did|do) (?:we|i) pay\b|\bbook value\b|\bacv\b/,
     'the data holds no acquisition cost (what a vehicle cost us); I read its asking price',
   ],
   [
@@ -1233,6 +1233,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\b(?:tow(?:ing)? (?:pkg|package)|(?:options?|equipment|feature) (?:pkg|package)s?|packages?|pkgs?)\b|\bdoes (?:it|that|this|the [a-z0-9 -]+?) (?:have|come with) (?:a |an |the )?(?:sunroof|moonroof|leather|heated seats|nav(?:igation)?|tow|hitch|third row|3rd row)\b/,
     'the data holds no options or packages of a vehicle; I read its year, make, model, trim, colour, mileage and price',
+  ],
+  [
+    /\btitles?\b(?! (?:of|for) )|\btitle work\b|\bstips?\b|\bstipulations?\b|\b(?:un)?funded\b|\bfunding\b|\bwaiting on (?:the )?(?:bank|lender)\b/,
+    'the data holds no paperwork or funding (titles, stips, funding from the bank); I read deals with their contract type, amounts and salesperson',
   ],
   [
     /\btest[- ]?drives?\b|\bdemo drives?\b/,
