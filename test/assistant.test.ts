@@ -103,6 +103,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-64', fixture: fixture('assistant-unseen-64-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-65', fixture: fixture('assistant-unseen-65-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-66', fixture: fixture('assistant-unseen-66-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-67', fixture: fixture('assistant-unseen-67-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-68', fixture: fixture('assistant-unseen-68-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

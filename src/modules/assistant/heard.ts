@@ -31,7 +31,7 @@ export function rateOf(q: string, subject: Subject): string | null {
   const asked = (what: string) => new RegExp(`${share}.*\\b(?:${what})\\b|\\b(?:${what})\\b.*${share}`).test(q);
   if (
     subject === 'leads' &&
-    (/\bclose rate\b|\bconversion\b|\bclos(?:es|ing) (?:the )?(?:best|most|worst|least|highest|lowest)\b|\b(?:best|worst) clos(?:e|ing|er)s?\b/.test(
+    (/\bclose rate\b|\bconversion\b|\b(?:clos|convert)(?:es|s|ing)? (?:the )?(?:best|most|worst|least|highest|lowest)\b|\b(?:best|worst) clos(?:e|ing|er)s?\b/.test(
       q,
     ) ||
       asked('closed|sold|bought|converted|close|convert'))

@@ -2866,11 +2866,71 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'call back the missed ones from westside',
     ])
       expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    // Asked to act on the records or for someone on the staff, however it opens.
+    for (const question of [
+      'lowkey just mark the oldest one as sold so it stops making us look bad lol',
+      'tell the bdc to call everyone back',
+      'let the gm know we are behind',
+      'ask jordan to follow up',
+      'update the price on the tahoe',
+      'flag those for wholesale',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    for (const question of ['update on leads today?', 'tell me how many leads', 'mark sold units by store'])
+      expect(read(question), question).not.toBeNull();
     for (const question of [
       'what did we pay at auction for the used tahoes we got rn',
       'which october deals are still missing titles?',
       'how many finance deals still have stips outstanding',
       'which of them are still waiting on funding from the bank',
+    ])
+      expectNotInData(question);
+  });
+
+  it('reads what the sixty-seventh and sixty-eighth sets written apart from the rules found it missing', () => {
+    // An analyst's shorthand: L90, L30, T3M, TTM, GPU, inventory mix, "converts best".
+    const [total, gpu, byStore, rep] = chain([
+      'total gross L90, front + back combined?',
+      'GPU on that?',
+      'break it out by store',
+      'which rep runs the best GPU',
+    ]);
+    expect(total).toMatchObject({ measure: 'sum', field: 'total_gross', filters: { from: '2026-08-24' } });
+    expect(gpu).toMatchObject({ measure: 'average', field: 'total_gross', filters: { from: '2026-08-24' } });
+    expect(byStore).toMatchObject({ measure: 'average', field: 'total_gross', group_by: 'dealer' });
+    expect(rep).toMatchObject({ measure: 'average', group_by: 'salesperson', ranked: true });
+    expect(read('inbound call answer rate L30?')).toMatchObject({
+      measure: 'rate',
+      filters: { from: '2026-10-23', direction: 'inbound' },
+    });
+    expect(read('leads T3M')).toMatchObject({ filters: { from: '2026-08-24' } });
+    expect(read('deals TTM')?.filters.from).toBeDefined();
+    expect(read('leads over l30 miles')).not.toBeNull();
+    expect(read('inv mix rn - new/used/CPO?')).toMatchObject({ group_by: 'condition', filters: {} });
+    expect(chain(['lead-to-sale conv YTD, all sources?', 'which source converts best'])[1]).toMatchObject({
+      measure: 'rate',
+      group_by: 'source',
+      ranked: true,
+    });
+    expect(read('todays leads by status')).toMatchObject({ group_by: 'status', filters: { from: '2026-11-21' } });
+    const [, , , lease] = chain([
+      'units sold last wk?',
+      'units per salesperosn?',
+      'same thing this week so far',
+      'whats lease penetration MTD, as a % of deals',
+    ]);
+    expect(lease).toMatchObject({ share: true, filters: { contract_type: ['lease'], from: '2026-11-01' } });
+    expect(lease).not.toHaveProperty('group_by');
+    for (const question of [
+      'ok so who do we cut post close?',
+      'wholesale those 5 at auction this wk',
+      "what's the group worth at 5x gross, roughly?",
+      'text alex rivera congrats on his month',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    for (const question of [
+      'and EBITDA margin for Aurora that month?',
+      'do we have the lost reason on those? like went with another dealer vs price too high',
     ])
       expectNotInData(question);
   });
@@ -2900,6 +2960,8 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'regardless of status of new including any with no source ',
       // Record numbers and VINs.
       'deal #d100199 stock # u14345t 1hgc4tuj8lt734220 ',
+      // An analyst's windows and mixes, imperatives.
+      'l90 gpu t3m new/used/cpo tell the bdc to ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

@@ -498,7 +498,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     subject !== 'vehicles'
   )
     return 'source';
-  if (/\bnew (?:vs\.?|versus|and|or) used\b|\b(?:by|per)\s+condition\b/.test(q))
+  if (CONDITION_MIX.test(q) || /\b(?:by|per)\s+condition\b/.test(q))
     return subject === 'vehicles' || subject === 'sales' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
@@ -523,6 +523,10 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (/\b(?:by|per)\s+(?:lead\s+)?type\b/.test(q) && subject === 'leads') return 'type';
   return null;
 }
+
+/** Conditions side by side: "new vs used", "new/used/CPO", "new, used and certified". */
+const CONDITION_MIX =
+  /\bnew (?:vs\.?|versus|and|or) used\b|\bnew\s*\/\s*used\b|\bnew,? used,? (?:and |& |or )?(?:cpo|certified)\b/;
 
 const ALONE: Record<string, Grouping> = {
   trims: 'trim',
@@ -1584,6 +1588,8 @@ function readQuestion(
     (comparedSources && !/\b(?:combined|together|altogether|in total|overall|sites)\b/.test(q) ? 'source' : null);
   // "The lead funnel - new, contacted, appt, showed, sold, lost": the statuses named are the breakdown's rows.
   if (grouping === 'status' && (filters.status?.length ?? 0) > 1) delete filters.status;
+  // "Inv mix - new/used/CPO": the conditions named are the breakdown's rows.
+  if (grouping === 'condition' && CONDITION_MIX.test(q)) delete filters.condition;
   const usable = (found: typeof measured) =>
     found?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales' ? { measure: 'count' as const } : found;
 
@@ -1788,7 +1794,14 @@ function readQuestion(
       !oneRow &&
       !ofThat &&
       // "What % of last wk's calls were first time callers" after calls by channel: of all of them, not per channel.
-      !(SHARE.test(q) && (PERIOD_ROWS.test(q) || /\bof all\b/.test(q)));
+      // "Whats lease penetration MTD, as a % of deals" after deals per salesperson: one share, in its own period.
+      !(
+        SHARE.test(q) &&
+        (PERIOD_ROWS.test(q) ||
+          /\bof all\b/.test(q) ||
+          (heard.from !== undefined &&
+            /\bof (?:all )?(?:the |our )?(?:deals|leads|calls|units|vehicles|sales)\b/.test(q)))
+      );
     // "What % of those are at appointment status": of the last answer's rows; "what about lost" asks it again.
     // "And how many were leases": a part of the last answer's rows, counted with its share of them.
     const partOfLast =

@@ -431,8 +431,8 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|hey|and|now|then|also|just|go ahead and|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
-    'I cannot move, order or print anything; I answer questions about your data',
+    /\b(?:move|transfer|send|ship|swap|trade) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|^(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|wholesale|auction off|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    'I cannot act on your records or for your staff (move, mark, order, print, tell someone); I answer questions about your data',
   ],
   [
     /\breckon (?:we|i) should\b|\b(?:even |still |really )?worth (?:paying for|the money|it|keeping|renewing|the spend)\b|\bshould (?:[a-z]+ ){1,3}(?:cut|drop|raise|lower|order|stock|buy|sell|wholesale|discount|reprice|keep|push)\b/,
@@ -447,7 +447,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I answer questions about your data; I do not build dashboards, models, queries or code',
   ],
   [
-    /\bdeserves?\b|\byour call\b|\b(?:your|ur) (?:read|take|opinion|gut)\b|\b(?:a )?(?:better|worse|stronger|weaker|weak|bad|terrible|lousy) (?:closer|salesperson|salesman|saleswoman|rep|seller|sales ?person)\b|\bworth keeping\b|\bpips?\b|\bperformance (?:improvement )?plan\b|\bjust lucky\b|\b(?:comp(?:ensation)?|performance) reviews?\b|\blazy\b|\bslacking\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do we) (?:promote|fire)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
+    /\bdeserves?\b|\byour call\b|\b(?:your|ur) (?:read|take|opinion|gut)\b|\b(?:a )?(?:better|worse|stronger|weaker|weak|bad|terrible|lousy) (?:closer|salesperson|salesman|saleswoman|rep|seller|sales ?person)\b|\bworth keeping\b|\bpips?\b|\bperformance (?:improvement )?plan\b|\bjust lucky\b|\b(?:comp(?:ensation)?|performance) reviews?\b|\blazy\b|\bslacking\b|\b(?:give|get) (?:\w+ )?a raise\b|\bwho (?:should|do|would) (?:we|i) (?:promote|fire|cut|let go|get rid of|demote)\b|\b(?:can|fire|sack|ax|axe) (?:him|her|them|em)\b|\blet (?:him|her|them) go\b|\bchew (?:\w+ ){0,3}out\b/,
     'I do not judge people; I answer questions about your data',
   ],
   [
@@ -457,6 +457,11 @@ export const NOT_DATA: Array<[RegExp, string]> = [
   [
     /\b(?:write|writing|draft|drafting|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?|announcements?|memos?|flyers?|signs?|captions?|blurbs?|newsletters?|spiffs?|speech(?:es)?|job (?:postings?|ads?|descriptions?|listings?)|postings?)\b|\b(?:write|draft|compose) (?:up |me |us )*(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b|\b(?:shoot|fire off|send) (?:\w+ ){0,4}(?:a |an )?(?:quick )?(?:text|txt|e-?mail|message|msg|note|dm)\b/,
     'writing messages is not a question about your data',
+  ],
+  // "Text alex rivera congrats on his month": a message to someone, named.
+  [
+    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |go |and |now |then |ok(?:ay)? |also |just )*(?:text|txt|sms|e-?mail|message|msg|dm)\s+(?!me\b|us\b)(?:[a-z]+ ){1,3}(?:congrats|congratulations|thanks|thank you|a (?:note|message|reminder|heads up)|about|that|to (?:say|tell|let|remind|ask))\b/,
+    'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   // "Text my sales team about them", "email this to my manager": sending anything to anyone, also as a follow-up.
   [
@@ -468,8 +473,8 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I report what your data shows, not forecasts',
   ],
   [
-    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\bacv (?:on|for|of) (?:a|an|this|that|his|her|their|the customer's)\b|\b(?:fair )?trade (?:number|figure|offer)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
-    'I do not value vehicles; I report what your data holds',
+    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\bacv (?:on|for|of) (?:a|an|this|that|his|her|their|the customer's)\b|\b(?:fair )?trade (?:number|figure|offer)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|\b(?:the|our) (?:group|business|company|dealership|dealer group|stores?|rooftops?) (?:be )?worth\b|\bvaluation\b|\b\d+(?:\.\d+)?x (?:gross|ebitda|earnings|multiple)\b|\bis (?:this|it|that|the group) a (?:buy|good buy|good deal|good investment)\b|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for)\b/,
+    'I do not value vehicles or businesses; I report what your data holds',
   ],
   [
     /\b(?:should (?:i|we)|word ?tracks?|talk ?tracks?|rebuttals?|objections?|what (?:do|should|can) (?:i|we) say|how (?:do|should|can) (?:i|we) (?:respond|handle|overcome|answer)|advice|advise|recommend|suggest(?:ion)?s?|tips?|strateg(?:y|ies)|ideas?|how (?:do|can|could|should) (?:i|we) (?:improve|increase|boost|raise|get|sell|reduce|lower|fix|handle|close|train|motivate|hire)|best way to|help me (?:sell|close|write|improve)|what(?:'s|s| is) better|which (?:one |of them )?is better|is it (?:smarter|better|wiser|cheaper) to|smarter to|in (?:your|ur) opinion|is (?:[a-z]+ )?the better|the better (?:car|truck|suv|vehicle|one|buy|brand|make|model)|better (?:for|choice|option|buy)|family of)\b/,
@@ -612,6 +617,13 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
     (_match, cue: string, date: string, month: string) => `${cue} ${month} ${date}`,
   ],
   [/\brdrs?\b/g, 'deals'],
+  // An analyst's windows: "L90", "L30" (the last so many days), "T3M", "TTM" (trailing months).
+  [/\bl(\d{1,3})\b(?!\s*(?:k\b|miles|mi\b|%))/g, 'last $1 days'],
+  [/\bt(\d{1,2})m\b/g, 'last $1 months'],
+  [/\bttm\b/g, 'last 12 months'],
+  [/\b(today|yesterday)s\b/g, "$1's"],
+  // "GPU": gross per unit, a deal's average total gross.
+  [/\bgpu\b/g, 'average total gross'],
   // An accountant's word for a deal: "deal transactions", "finance transactions".
   [/\b(?:deal |sales? )?transactions\b/g, 'deals'],
   [/\b(?:deal |sales? )?transaction\b/g, 'deal'],
@@ -1195,7 +1207,7 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no acquisition source (where a vehicle was bought); I read vehicles, their prices, mileage and days on the lot',
   ],
   [
-    /\bnet (?:profit|income)\b|\bexpenses?\b|\boverhead\b|\bp ?& ?l\b|\bprofit and loss\b|\bbottom line\b/,
+    /\bnet (?:profit|income)\b|\bexpenses?\b|\boverhead\b|\bp ?& ?l\b|\bprofit and loss\b|\bbottom line\b|\bebitda\b|\bopex\b|\boperating (?:costs?|margin|income)\b/,
     "the data holds no expenses or net profit; I read deals' sale prices and gross",
   ],
   [
@@ -1245,6 +1257,10 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
   [
     /\bbe-?backs?\b|\bbbs\b|\bbb'?s\b|\bcame back (?:in|to the store)\b|\bsecond visits?\b|\brepeat visits?\b/,
     'the data holds no be-backs or repeat visits; I read leads with their statuses (appointment, showed, sold, lost), calls and deals',
+  ],
+  [
+    /\blost reasons?\b|\breasons? (?:for|why|they|we|it) (?:\w+ ){0,3}(?:lost|losing|lose|were lost|was lost)\b|\bwhy (?:\w+ ){0,4}(?:were|was|got|get) lost\b/,
+    'the data holds no reason a lead was lost; I read leads with their statuses, sources and salespeople',
   ],
 ];
 
