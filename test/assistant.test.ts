@@ -105,6 +105,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-66', fixture: fixture('assistant-unseen-66-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-67', fixture: fixture('assistant-unseen-67-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-68', fixture: fixture('assistant-unseen-68-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-69', fixture: fixture('assistant-unseen-69-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-70', fixture: fixture('assistant-unseen-70-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

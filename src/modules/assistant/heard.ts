@@ -31,7 +31,7 @@ export function rateOf(q: string, subject: Subject): string | null {
   const asked = (what: string) => new RegExp(`${share}.*\\b(?:${what})\\b|\\b(?:${what})\\b.*${share}`).test(q);
   if (
     subject === 'leads' &&
-    (/\bclose rate\b|\bconversion\b|\b(?:clos|convert)(?:es|s|ing)? (?:the )?(?:best|most|worst|least|highest|lowest)\b|\b(?:best|worst) clos(?:e|ing|er)s?\b/.test(
+    (/\bclose rate\b|\bconversion\b|\b(?:clos|convert)(?:es|s|ing)? (?:[a-z-]+ ){0,3}(?:best|worst|highest|lowest)\b|\b(?:clos|convert)(?:es|s|ing)? (?:the )?(?:most|least)\b|\b(?:best|worst) clos(?:e|ing|er)s?\b/.test(
       q,
     ) ||
       asked('closed|sold|bought|converted|close|convert'))
@@ -357,7 +357,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     const kept = q.replace(CONDITIONS_LEFT_OUT, ' ');
     // "Used incl. CPO", "used + certified", "pre owned …, cpo too": both; "certified pre-owned" is the one.
     if (
-      /\b(?:used|pre[- ]?owned)\b.{0,12}?(?:\b(?:incl(?:uding|udes|\.)?|plus|and|with|w\/)|[+&])\s*(?:the\s+)?(?:certified|cpo)\b|\b(?:certified|cpo)\s*(?:\+|&|\band\b|\bplus\b)\s*(?:used|pre[- ]?owned)\b/.test(
+      /\b(?:used|pre[- ]?owned)\b.{0,12}?(?:\b(?:incl(?:uding|udes|\.)?|plus|and|or|with|w\/)|[+&/])\s*(?:the\s+)?(?:certified|cpo)\b|\b(?:certified|cpo)\s*(?:\+|&|\/|\band\b|\bor\b|\bplus\b)\s*(?:used|pre[- ]?owned)\b/.test(
         kept,
       ) ||
       (/\b(?:used|pre[- ]?owned)\b/.test(kept) &&
@@ -775,7 +775,7 @@ const PLAIN_WORDS = new Set(
     'only also please really actually actual even so then other others different same kind type types sort lot lots',
     'stock inventory available active ones sell sold selling bought buy compare comparing find pull up see check',
     'need want know looking look search break down breakdown rank ranking sort sorted order display name include',
-    'including whole entire full overall both either can could would should might im whats why it but',
+    'including whole entire full overall both either can could would should might im whats why it but regular plain',
     // Trade-ins are said back on their own.
     'trade ins trade-in trade-ins tradeins',
   ]

@@ -2935,6 +2935,64 @@ describe('follow-ups that order, narrow, compare or act', () => {
       expectNotInData(question);
   });
 
+  it('reads what the sixty-ninth and seventieth sets written apart from the rules found it missing', () => {
+    // A service-drive manager: calls missed or not, service customers as context, shares of a named whole.
+    expect(
+      chain([
+        'inbound service calls last week',
+        'ok and total inbound service calls so far this week, missed or not?',
+      ])[1]?.filters,
+    ).not.toHaveProperty('status');
+    expect(
+      read(
+        'looking for cheap stuff to offer service customers - how many regular used units (not CPO) under $20k do we have on the ground?',
+      ),
+    ).toMatchObject({ subject: 'vehicles', filters: { condition: ['used'], price_max: 19999.99 } });
+    expect(read('what share of our inbound calls in October went to the service dept?')).toMatchObject({
+      share: true,
+      whole_filters: { direction: 'inbound' },
+      filters: { department: 'service' },
+    });
+    expect(read('how many used or CPO units that came in today are sitting on the lot right now?')).toMatchObject({
+      filters: { condition: ['used', 'certified'], stocked_from: '2026-11-21' },
+    });
+    const [, team, types] = chain([
+      'jordan patel deals last month',
+      'how does he stack up? rank the whole sales team by deals last month',
+      "and last month's deals by type - finance, lease, cash?",
+    ]);
+    expect(team).toMatchObject({ group_by: 'salesperson', filters: { from: '2026-10-01' } });
+    expect(team?.filters).not.toHaveProperty('salesperson');
+    expect(types).toMatchObject({ group_by: 'contract_type' });
+    expect(chain(['service leads ytd', 'which source is closing the trade-in ones best?'])[1]).toMatchObject({
+      measure: 'rate',
+      group_by: 'source',
+      filters: { type: ['trade_in'] },
+    });
+    // A non-native speaker: "arrive today", "which make sell fastest", "how many is finance, cash and lease".
+    expect(chain(['new cars in stock', 'how many of those new car arrive today? all store together'])[1]).toMatchObject(
+      {
+        filters: { condition: ['new'], stocked_from: '2026-11-21' },
+      },
+    );
+    expect(read('which make sell fastest?')).toMatchObject({
+      measure: 'average',
+      field: 'days_to_sell',
+      order: 'asc',
+      group_by: 'make',
+    });
+    expect(read('deal this year, how many is finance, cash and lease?')).toMatchObject({ group_by: 'contract_type' });
+    for (const question of [
+      'ok please drop price of the first one 1000$ so it go faster',
+      'can you text Jordan Patel and tell him to call the new ones back before lunch',
+      'grab the recordings from the missed ones and email them to my service advisors pls',
+      'customer have 2019 camry 80k mile, how much we should give him for trade in?',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    expectNotInData('how many people look these 3 on our website?');
+    expect(read('how many leads came in on our website')).not.toBeNull();
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -2962,6 +3020,7 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'deal #d100199 stock # u14345t 1hgc4tuj8lt734220 ',
       // An analyst's windows and mixes, imperatives.
       'l90 gpu t3m new/used/cpo tell the bdc to ',
+      'missed or not used or cpo arrive today finance, cash and lease ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

@@ -170,7 +170,11 @@ function measureOf(
   // "Avg days to sell", "which trucks sold the fastest": days from stock-in to sale, never another figure.
   if (vehicles && DAYS_TO_SELL.test(q)) {
     // "Which model took the longest to sell on avg": models ranked by their average, slowest first.
-    const averaged = /\b(?:avg|average|mean)\b/.test(q);
+    const averaged =
+      /\b(?:avg|average|mean)\b/.test(q) ||
+      /\bwhich (?:[a-z]+ )?(?:makes?|models?|stores?|rooftops?|body styles?|trims?|brands?)\b|\b(?:by|per) (?:make|model|store|rooftop)\b/.test(
+        q,
+      );
     if (/\b(?:longest|slowest|most days)\b/.test(q))
       return averaged
         ? { measure: 'average', field: 'days_to_sell', order: 'desc' }
@@ -483,10 +487,10 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   // "Split last month's deals out by cash finance lease", "deals by contract type".
   if (
     subject === 'sales' &&
-    (/\b(?:by|per|between|among|into)\s+(?:contract(?: type)?|deal type|finance type|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)/.test(
+    (/\b(?:by|per|between|among|into)\s+(?:contract(?: type)?|deal type|finance type|type\b|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)/.test(
       q,
     ) ||
-      /\b(?:cash|finance|lease)\s*\/\s*(?:cash|finance|lease)\b|\bsplit (?:by |into |between )?(?:cash|finance|lease)\b/.test(
+      /\b(?:cash|finance|lease)\s*\/\s*(?:cash|finance|lease)\b|\bsplit (?:by |into |between )?(?:cash|finance|lease)\b|\bhow many (?:is|are|were|was) (?:cash|finance|lease)s?(?:\s*,\s*|\s+(?:and|&|or)\s+)(?:cash|finance|lease)/.test(
         q,
       ))
   )
@@ -573,7 +577,7 @@ const OF_THOSE =
   /\b(?:of|among|out of|from) (?:those|these|them|'?em|the (?:\d+|last \d+|list))\b|\b(?:sort|order|rank|arrange)(?:ed)? (?:those|these|them|'?em|that list|the list)\b/;
 /** Vehicles said to have come in: their period is when they were stocked in. */
 const ARRIVED =
-  /\b(?:came|come|comes|coming|checked|stocked|brought|taken|took|traded|trade[ds]?)\s+in\b|\bgot in\b(?! (?:stock|inventory))|\barriv(?:ed|als?|ing)\b|\b(?:hit|landed on|landed at|got to) the (?:lot|ground)\b|\bstocked\b|\bnew (?:to|on) the lot\b|\badded to (?:inventory|stock|the lot)\b/;
+  /\b(?:came|come|comes|coming|checked|stocked|brought|taken|took|traded|trade[ds]?)\s+in\b|\bgot in\b(?! (?:stock|inventory))|\barriv(?:e|es|ed|als?|ing)\b|\b(?:hit|landed on|landed at|got to) the (?:lot|ground)\b|\bstocked\b|\bnew (?:to|on) the lot\b|\badded to (?:inventory|stock|the lot)\b/;
 /** What a follow-up about another subject, or a ranking named afresh, keeps of the last question. */
 const CONTEXT_FILTERS: ReadonlyArray<keyof QueryFilters> = [...PLACE_AND_PERIOD, 'source', 'sources', 'salesperson'];
 
@@ -1590,6 +1594,14 @@ function readQuestion(
   if (grouping === 'status' && (filters.status?.length ?? 0) > 1) delete filters.status;
   // "Inv mix - new/used/CPO": the conditions named are the breakdown's rows.
   if (grouping === 'condition' && CONDITION_MIX.test(q)) delete filters.condition;
+  // "How does Jordan stack up? rank the whole sales team": everyone ranked, not Jordan alone.
+  if (
+    grouping === 'salesperson' &&
+    /\b(?:whole|entire|full) (?:sales )?(?:team|staff|floor|crew)\b|\b(?:everyone|everybody|all (?:the )?(?:reps|salespeople))\b/.test(
+      q,
+    )
+  )
+    delete filters.salesperson;
   const usable = (found: typeof measured) =>
     found?.measure === 'sum' && subject !== 'vehicles' && subject !== 'sales' ? { measure: 'count' as const } : found;
 
@@ -1936,7 +1948,10 @@ function readQuestion(
   // "What percentage of inventory is used?": the count, with its share of the whole.
   if (measured?.measure !== 'rate' && SHARE.test(q)) {
     // "What % of our new inventory is white": the whole is new inventory, the part the white of it.
-    const of = /\bof (?:all |our |my |the |your )*(.+?) (?:is|are|r|were|was|that|which|have|has)\b/.exec(q)?.[1];
+    const of =
+      /\bof (?:all |our |my |the |your )*(.+?) (?:is|are|r|were|was|that|which|have|has|went|go|goes|came|come|got)\b/.exec(
+        q,
+      )?.[1];
     const wholeHeard = of ? filtersOf(of, subject, vocabulary, now) : {};
     const wholeFilters = pickFilters(
       wholeHeard,
