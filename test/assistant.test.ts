@@ -107,6 +107,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-68', fixture: fixture('assistant-unseen-68-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-69', fixture: fixture('assistant-unseen-69-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-70', fixture: fixture('assistant-unseen-70-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-71', fixture: fixture('assistant-unseen-71-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-72', fixture: fixture('assistant-unseen-72-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -2993,6 +2993,42 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expect(read('how many leads came in on our website')).not.toBeNull();
   });
 
+  it('reads what the seventy-first and seventy-second sets written apart from the rules found it missing', () => {
+    // A rooftop's make after a question about that rooftop is the rooftop; "led the floor"; "im new here".
+    const [, , gross, most] = chain([
+      'how many deals did the ford store put on paper last month',
+      'same for the chevy store',
+      'and whats the total front end gross on them chevy deals',
+      'which salesman wrote the most of em',
+    ]);
+    expect(gross).toMatchObject({ measure: 'sum', field: 'front_gross', filters: { dealer_id: ['sca'] } });
+    expect(gross?.filters).not.toHaveProperty('make');
+    expect(most).toMatchObject({ group_by: 'salesperson', filters: { dealer_id: ['sca'] } });
+    expect(most?.filters).not.toHaveProperty('make');
+    expect(chain(['chevy store deals last month', 'how many chevy trucks in stock there'])[1]).toMatchObject({
+      subject: 'vehicles',
+      filters: { make: ['Chevrolet'] },
+    });
+    expect(chain(['deals in q3', 'who led the floor in units that quarter'])[1]).toMatchObject({
+      subject: 'sales',
+      group_by: 'salesperson',
+      filters: { from: '2026-07-01' },
+    });
+    expect(
+      read(
+        'ok im new here, give me the lay of the land. how many units do we have in stock across the whole group right now?',
+      )?.filters,
+    ).toEqual({});
+    for (const question of [
+      'chevy store looks heavy. go ahead and transfer 10 of their new units over to ford westside',
+      'shoot the #1 guy a quick text saying great job this year',
+      'knock 2 grand off the oldest one of em and stick it out front by the road so it MOVES',
+      'fella wants to trade in a 2019 tacoma got about 80 thousand miles on it what would it bring',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    expectNotInData('which rep was on the phones when those came in');
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -3021,6 +3057,7 @@ describe('follow-ups that order, narrow, compare or act', () => {
       // An analyst's windows and mixes, imperatives.
       'l90 gpu t3m new/used/cpo tell the bdc to ',
       'missed or not used or cpo arrive today finance, cash and lease ',
+      'im new here. go ahead and knock 2 grand off ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

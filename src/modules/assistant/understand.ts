@@ -106,7 +106,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
   if (/\b(?:ytd|mtd|year to date|month to date)\s+units\b|\bunits\s+(?:ytd|mtd|year to date|month to date)\b/.test(q))
     return 'sales';
   if (
-    /\bon the board\b|\b(?:we|they|did|who|he|she) retail(?:ed)?\b|\bretailed\b|\bmoved the most\b|\b(?:bring|brought)\b(?! in\b)|\b(?:go for|went for|sell for)\b|\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower|dept|department|line))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\bleading the (?:floor|board|team)\b/.test(
+    /\bon the board\b|\b(?:we|they|did|who|he|she) retail(?:ed)?\b|\bretailed\b|\bmoved the most\b|\b(?:bring|brought)\b(?! in\b)|\b(?:go for|went for|sell for)\b|\bsales\b(?!\s*(?:person|meeting|team|floor|manager|staff|desk|board|tower|dept|department|line))|\bsale price\b|\bdeals?\b|\bsold\b|\bunits sold\b|\bsell\b|\bsells\b|\bselling\b(?!\s*price)|\bdelivered\b|\bdeliveries\b|\bgross\b|\brevenue\b|\bsalespe(?:rson|ople)\b|\bleases?\b|\bleased\b|\bfinanced\b|\bcash deals?\b|\bclosers?\b|\bpopular\b|\bbest[- ]sell(?:ing|er|ers)?\b|\bpvr\b|\bper vehicle retailed\b|\b(?:front|back)[- ]?end\b|\b(?:total|average|sum|his|her|their|our) (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:was|were) (?:the )?(?:top|best|#1|number one)\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead)\b.*\b(?:units|deals|sold|sales|gross)\b|\b(?:leading|led|topped|tops|ran|runs) the (?:floor|board|team)\b/.test(
       q,
     )
   )
@@ -507,7 +507,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (
     (subject === 'sales' || subject === 'leads') &&
     !(subject === 'leads' && UNASSIGNED.test(q)) &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho(?:'s| has| have)? (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\bleading the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho(?:'s| has| have)? (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\b(?:leading|led|topped|tops|ran|runs) the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       // "All reps", "across the team": everyone together, not a breakdown.
       RANKING.test(q)
         ? q
@@ -1347,6 +1347,16 @@ function readQuestion(
       delete heard.make;
     }
   }
+  // "Them chevy deals" after the Chevy store's: that store's deals, not Chevrolets (unless vehicles are named).
+  const [lastRooftop] = previous?.filters.dealer_id?.length === 1 ? previous.filters.dealer_id : [];
+  if (
+    lastRooftop &&
+    subject !== 'vehicles' &&
+    heard.make?.length === 1 &&
+    !heard.dealer_id &&
+    rooftopsOfMake(heard.make[0]!, vocabulary.dealers).some((dealer) => dealer.id === lastRooftop)
+  )
+    delete heard.make;
   // "How many leads got assigned to me" after "its casey nguyen - how many deals have i closed": the
   // salesperson the conversation named.
   if (ME.test(q) && !heard.salesperson) {
