@@ -428,6 +428,45 @@ describe('the assistant without a provider', () => {
     expect(content).not.toMatch(/Not used/);
   });
 
+  it('finds one vehicle by its stock number or VIN whatever its status, and one deal by its number', async () => {
+    const [sold] = await sql<{ vin: string; stock_number: string; price: string }>(
+      "SELECT v.vin, v.stock_number, v.price::text AS price FROM vehicles v WHERE v.dealer_group_id {g} AND v.status = 'sold' AND v.stock_number IS NOT NULL AND v.price IS NOT NULL ORDER BY v.id LIMIT 1",
+    );
+    const [deal] = await sql<{ id: string; deal_number: string; salesperson: string }>(
+      'SELECT s.id, s.deal_number, s.salesperson FROM sales s WHERE s.dealer_group_id {g} AND s.salesperson IS NOT NULL ORDER BY s.id LIMIT 1',
+    );
+    expect(
+      await ask([
+        {
+          q: `whats the price on stock # ${sold!.stock_number.toLowerCase()}`,
+          expect: {
+            vins: `SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND v.vin = '${sold!.vin}'`,
+            says: `stock number ${sold!.stock_number}`,
+          },
+        },
+        {
+          q: `tell me about vin ${sold!.vin}`,
+          expect: { vins: `SELECT v.vin FROM vehicles v WHERE v.dealer_group_id {g} AND v.vin = '${sold!.vin}'` },
+        },
+        {
+          q: `pull deal ${deal!.deal_number}`,
+          conversation: 'deal',
+          expect: {
+            records: `SELECT s.id FROM sales s WHERE s.dealer_group_id {g} AND s.id = '${deal!.id}'`,
+            says: `^Deal ${deal!.deal_number}:`,
+          },
+        },
+        {
+          q: "pull all of that salesperson's deals",
+          conversation: 'deal',
+          expect: {
+            records: `SELECT s.id FROM sales s WHERE s.dealer_group_id {g} AND s.salesperson = '${deal!.salesperson.replaceAll("'", "''")}' ORDER BY s.sold_at DESC, s.id DESC LIMIT 10`,
+          },
+        },
+      ]),
+    ).toEqual([]);
+  });
+
   it('bounds the gross, not the sale price, when a bound stands next to a gross', async () => {
     const deals = (bound: string) =>
       `SELECT count(*)::int AS n FROM sales s WHERE s.dealer_group_id {g} AND ${bound} AND (s.sold_at AT TIME ZONE 'UTC')::date BETWEEN '{last_month_start}' AND '{last_month_end}'`;

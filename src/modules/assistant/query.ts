@@ -608,7 +608,10 @@ function vehiclesWhere(caller: Caller, query: AssistantQuery, field: string): Pr
       ...(trims?.length ? [Prisma.sql`lower(v.trim) = ANY(${trims}::text[])`] : []),
       ...(stockedFrom ? [Prisma.sql`v.date_in_stock >= ${stockedFrom}::date`] : []),
       ...(stockedTo ? [Prisma.sql`v.date_in_stock <= ${stockedTo}::date`] : []),
-      ...(filters.stock_number ? [Prisma.sql`upper(v.stock_number) = ${filters.stock_number.toUpperCase()}`] : []),
+      // As the DMS writes it or as typed ("u14345t"), so the (group, stock number) index finds it.
+      ...(filters.stock_number
+        ? [Prisma.sql`v.stock_number IN (${filters.stock_number}, ${filters.stock_number.toUpperCase()})`]
+        : []),
       ...(filters.vin ? [Prisma.sql`v.vin = ${filters.vin.toUpperCase()}`] : []),
       ...(filters.missing ?? []).map((name) => {
         const missing = MISSING_SQL[name];
