@@ -3029,6 +3029,43 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expectNotInData('which rep was on the phones when those came in');
   });
 
+  it('reads what the seventy-third and seventy-fourth sets written apart from the rules found it missing', () => {
+    // A contest's words: the #1 of a ranking, the deal type split, a share of a period's rows named afresh.
+    const top = { ...chain(['which source is feeding us the most leads this month?'])[0]!, leader: 'Cars.com' };
+    expect(read('whats the close rate on the #1 from that list, year to date', top)).toMatchObject({
+      measure: 'rate',
+      filters: { source: 'Cars.com', from: '2026-01-01' },
+    });
+    expect(chain(['deals this month', 'gimme the full deal type split then'])[1]).toMatchObject({
+      group_by: 'contract_type',
+      filters: { from: '2026-11-01' },
+    });
+    const [, share] = chain([
+      'how many of last weeks leads came off facebook',
+      "what % of last week's leads are still sitting in new status, nobody's touched em",
+    ]);
+    expect(share).toMatchObject({ share: true, filters: { status: ['new'], from: '2026-11-09' } });
+    expect(share?.filters).not.toHaveProperty('source');
+    // Sold ones at a store after its new ones in stock: the store's sold ones, not only new.
+    const [, , sold] = chain([
+      'how many units on the lot at Ford Westside rn?',
+      'avg days on lot for just the new ones there?',
+      'how many has that store marked sold in the system this month',
+    ]);
+    expect(sold).toMatchObject({ filters: { dealer_id: ['sfw'], status: ['sold'], from: '2026-11-01' } });
+    expect(sold?.filters).not.toHaveProperty('condition');
+    for (const question of [
+      "ugh ok reassign all of Sam's open leads to Morgan",
+      "who's gonna win the month at this pace? call it",
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    for (const question of [
+      'ok now gimme talk time per agent for that same stretch',
+      'how many appts are booked for this saturday?',
+    ])
+      expectNotInData(question);
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).

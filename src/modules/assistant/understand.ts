@@ -487,7 +487,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   // "Split last month's deals out by cash finance lease", "deals by contract type".
   if (
     subject === 'sales' &&
-    (/\b(?:by|per|between|among|into)\s+(?:contract(?: type)?|deal type|finance type|type\b|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)/.test(
+    (/\b(?:by|per|between|among|into)\s+(?:contract(?: type)?|deal type|finance type|type\b|cash\W+(?:or\W+|and\W+|vs\.?\W+)?finance\b)|\b(?:deal|contract) type (?:split|breakdown|mix)\b/.test(
       q,
     ) ||
       /\b(?:cash|finance|lease)\s*\/\s*(?:cash|finance|lease)\b|\bsplit (?:by |into |between )?(?:cash|finance|lease)\b|\bhow many (?:is|are|were|was) (?:cash|finance|lease)s?(?:\s*,\s*|\s+(?:and|&|or)\s+)(?:cash|finance|lease)/.test(
@@ -1065,7 +1065,13 @@ function leaderNamed(q: string, previous: AssistantQuery, vocabulary: Vocabulary
       [/\b(?:he|she|him|that guy|that gal|that rep|that salesperson)\b/g, name],
     ],
     dealer: [[/\b(?:that|this|the same|the worst|the best) (?:store|rooftop|location|dealership|one)\b/g, name]],
-    source: [[/\b(?:that|this|the same|the top|the best) (?:source|site|channel|one)\b/g, name]],
+    source: [
+      [/\b(?:that|this|the same|the top|the best) (?:source|site|channel|one)\b/g, name],
+      [
+        /\bthe (?:#1|number one|no\.? ?1|top one|first one)(?: (?:source|site|channel|one))?(?: (?:from|on|in) (?:that|the) (?:list|ranking))?\b/g,
+        name,
+      ],
+    ],
     model: [[/\b(?:that|this|the same|the top) (?:model|one)\b/g, name]],
   };
   const rules = group ? (pointers[group] ?? []) : [];
@@ -1668,7 +1674,25 @@ function readQuestion(
           Object.keys(heard).length > 0 &&
           (Object.keys(heard) as Array<keyof QueryFilters>).every((key) => NARROWING.includes(key)))) &&
       !/\b(?:those|these|them|'?em|ones)\b/.test(q);
-    const kept = sameSubject && !restated ? (measured?.measure === 'rate' ? unrated : last) : context(last);
+    // "What % of last week's leads are still new" after last week's from Facebook: all of last week's.
+    // "How many has that store marked sold this month" after the new ones in stock there: that store's sold ones.
+    const backReference = /\b(?:those|these|them|'?em|ones)\b/.test(q);
+    const shareOfPeriodRows =
+      !/\b(?:of|among) (?:those|these|them|'?em)\b/.test(q) && SHARE.test(q) && PERIOD_ROWS.test(q);
+    const soldAfterStock =
+      !backReference &&
+      subject === 'vehicles' &&
+      !aboutSoldVehicles(previous) &&
+      heard.status?.length === 1 &&
+      heard.status[0] === 'sold' &&
+      (heard.from !== undefined || heard.to !== undefined);
+    const kept = shareOfPeriodRows
+      ? pickFilters(last, (key) => PLACE_AND_PERIOD.includes(key))
+      : sameSubject && !restated && !soldAfterStock
+        ? measured?.measure === 'rate'
+          ? unrated
+          : last
+        : context(last);
     // A breakdown over what the last answer was narrowed to ("which source closes the best" after "and cars.com")
     // is over every value of it.
     const regrouped = grouping ? GROUP_FILTER[grouping] : undefined;
