@@ -111,6 +111,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-72', fixture: fixture('assistant-unseen-72-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-73', fixture: fixture('assistant-unseen-73-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-74', fixture: fixture('assistant-unseen-74-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-75', fixture: fixture('assistant-unseen-75-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-76', fixture: fixture('assistant-unseen-76-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -310,6 +310,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       trim: 'trim',
       color: 'colour',
       year: 'model year',
+      age: 'days on the lot',
     }[query.group_by];
     if (query.measure === 'rate') {
       const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;

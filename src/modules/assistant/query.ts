@@ -37,6 +37,7 @@ export const GROUPINGS = [
   'trim',
   'color',
   'year',
+  'age',
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
@@ -247,7 +248,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make and model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim, color and year (vehicles: model year).',
+        'Break the count or figure down: dealer (rooftop), make and model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim, color, year (vehicles: model year) and age (vehicles: aging buckets of days on the lot, 0-30, 31-60, 61-90 and 90+ meaning over 90; of sold vehicles, days to sell).',
     },
     limit: {
       type: 'integer',
@@ -546,6 +547,8 @@ const VEHICLE_GROUP_SQL: Partial<Record<Grouping, Prisma.Sql>> = {
   trim: Prisma.sql`v.trim`,
   color: Prisma.sql`v.exterior_color`,
   year: Prisma.sql`v.year::text`,
+  // Aging buckets of days on the lot (a sold vehicle's are its days to sell).
+  age: Prisma.sql`CASE WHEN ${DAYS_ON_LOT_SQL} <= 30 THEN '0-30' WHEN ${DAYS_ON_LOT_SQL} <= 60 THEN '31-60' WHEN ${DAYS_ON_LOT_SQL} <= 90 THEN '61-90' ELSE '90+' END`,
 };
 
 async function vehicleRows(
@@ -679,7 +682,7 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
               : Prisma.sql`NULL::numeric`;
     groups = await caller.db.$queryRaw<ResultRow[]>(Prisma.sql`/* assistantVehicleGroups */
       SELECT ${key} AS key, COALESCE(${key}, 'unknown') AS label, count(*)::int AS count, ${aggregate}::float8 AS value
-      FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} GROUP BY 1 ORDER BY ${query.measure === 'count' ? Prisma.sql`count DESC` : query.measure === 'min' || query.order === 'asc' ? Prisma.sql`value ASC NULLS LAST` : Prisma.sql`value DESC NULLS LAST`}, label`);
+      FROM vehicles v JOIN dealers d ON d.id = v.dealer_id WHERE ${where} GROUP BY 1 ORDER BY ${query.group_by === 'age' ? Prisma.sql`label` : query.measure === 'count' ? Prisma.sql`count DESC` : query.measure === 'min' || query.order === 'asc' ? Prisma.sql`value ASC NULLS LAST` : Prisma.sql`value DESC NULLS LAST`}, label`);
   }
   let vehicles: VehicleRow[] = [];
   if (query.measure === 'list') {

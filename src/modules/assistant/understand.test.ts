@@ -3066,6 +3066,45 @@ describe('follow-ups that order, narrow, compare or act', () => {
       expectNotInData(question);
   });
 
+  it('reads what the seventy-fifth and seventy-sixth sets written apart from the rules found it missing', () => {
+    // Aging buckets, of days on the lot and of days to sell; bands of days asked bare; "90+ bucket" after them.
+    const [buckets, byStore] = chain([
+      'used aging on the ground - 0-30 / 31-60 / 61-90 / 90+ bucket counts? straight used, no CPO',
+      '90+ bucket by store',
+    ]);
+    expect(buckets).toMatchObject({ measure: 'count', group_by: 'age', filters: { condition: ['used'] } });
+    expect(buckets?.filters).not.toHaveProperty('days_on_lot_min');
+    expect(byStore).toMatchObject({ group_by: 'dealer', filters: { days_on_lot_min: 91 } });
+    expect(
+      chain([
+        'per the vehicle records how many used units got marked sold last month',
+        'break those out by days to sell 0-30/31-60/61-90/90+',
+      ])[1],
+    ).toMatchObject({ measure: 'count', group_by: 'age', filters: { status: ['sold'], from: '2026-10-01' } });
+    expect(
+      chain(['how many deals last month', 'break those out by days to sell 0-30/31-60/61-90/90+'])[1],
+    ).toMatchObject({ measure: 'count', group_by: 'age', filters: { status: ['sold'], from: '2026-10-01' } });
+    const [, band] = chain(['avg asking price on used units 0-30 days (non cpo)', '31-60?']);
+    expect(band).toMatchObject({ measure: 'average', filters: { days_on_lot_min: 31, days_on_lot_max: 60 } });
+    expect(read('how many used deals did we do last month, cpo excluded')).toMatchObject({
+      filters: { condition: ['used'] },
+    });
+    // A COO's periods: "the 30 days before that", and "by store?" after a share is of the part.
+    const [rate, before] = chain(['call answer rate last 30 days', 'How are we trending vs the 30 days before that?']);
+    expect(before).toMatchObject({ measure: 'rate', filters: { from: '2026-09-23', to: '2026-10-22' } });
+    expect(rate?.filters.from).toBe('2026-10-23');
+    expect(
+      chain(['How many units in inventory across the group right now?', 'how many of those are CPO?', 'by store?'])[2],
+    ).toMatchObject({ group_by: 'dealer', filters: { condition: ['certified'] } });
+    expect(
+      understand("What's a fair trade-in number on a 2021 Tacoma TRD w/ 40k miles?", vocabulary, null, NOW),
+    ).toMatchObject({ query: null, declined: true });
+    expect(read('wholesale candidates - used units over 90 days w/ 100k+ miles, list em')).toMatchObject({
+      measure: 'list',
+      filters: { days_on_lot_min: 91, mileage_min: 100000 },
+    });
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -3095,6 +3134,7 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'l90 gpu t3m new/used/cpo tell the bdc to ',
       'missed or not used or cpo arrive today finance, cash and lease ',
       'im new here. go ahead and knock 2 grand off ',
+      '0-30 / 31-60 / 61-90 / 90+ bucket the 90+ cpo excluded ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

@@ -169,6 +169,8 @@ function measureOf(
       : { measure, field };
   // "Avg days to sell", "which trucks sold the fastest": days from stock-in to sale, never another figure.
   if (vehicles && DAYS_TO_SELL.test(q)) {
+    // "Break those out by days to sell 0-30/31-60/61-90/90+": how many in each bucket.
+    if (AGING_BUCKETS.test(q)) return { measure: 'count', field: 'days_to_sell' };
     // "Which model took the longest to sell on avg": models ranked by their average, slowest first.
     const averaged =
       /\b(?:avg|average|mean)\b/.test(q) ||
@@ -458,6 +460,8 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     const named = alone.startsWith('colo') ? 'color' : ALONE[alone]!;
     if (SUPPORTED_GROUPS[subject].includes(named)) return named;
   }
+  // "0-30 / 31-60 / 61-90 / 90+ bucket counts", "aging buckets": days on the lot (of sold ones, days to sell) in buckets.
+  if (subject === 'vehicles' && AGING_BUCKETS.test(q)) return 'age';
   // "Used inv by model yr": the vehicles' model years.
   if (subject === 'vehicles' && /\b(?:by|per|each)\s+(?:model\s+)?years?\b|\bwhich (?:model )?years\b/.test(q))
     return 'year';
@@ -528,6 +532,10 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   return null;
 }
 
+/** Aging buckets asked for: "aging buckets", "0-30/31-60/61-90/90+", "by days to sell bucket". */
+const AGING_BUCKETS =
+  /\b(?:aging|age|days?(?: on (?:the )?lot)?|days to sell|dol) (?:buckets?|brackets?|bands?)\b|\bbuckets? (?:counts?|breakdown|split)\b|\b0\s*-\s*30\s*(?:\/|,)\s*31\s*-\s*60\b/;
+
 /** Conditions side by side: "new vs used", "new/used/CPO", "new, used and certified". */
 const CONDITION_MIX =
   /\bnew (?:vs\.?|versus|and|or) used\b|\bnew\s*\/\s*used\b|\bnew,? used,? (?:and |& |or )?(?:cpo|certified)\b/;
@@ -545,7 +553,7 @@ const ALONE: Record<string, Grouping> = {
 };
 /** The breakdowns a word alone may ask of each subject. */
 const SUPPORTED_GROUPS: Record<Subject, Grouping[]> = {
-  vehicles: ['color', 'trim', 'model', 'make', 'dealer', 'year', 'body_style'],
+  vehicles: ['color', 'trim', 'model', 'make', 'dealer', 'year', 'body_style', 'age'],
   leads: ['source', 'dealer', 'make', 'model'],
   calls: ['source', 'dealer'],
   sales: ['make', 'model', 'dealer', 'source'],
@@ -705,10 +713,15 @@ function withLastUnit(q: string, previous: AssistantQuery | null): string {
     previous?.filters[`${key}_min`] !== undefined || previous?.filters[`${key}_max`] !== undefined;
   const unit = bounded('days_on_lot') ? 'days' : bounded('mileage') ? 'miles' : null;
   if (!unit) return q;
-  return q.replace(
-    /^((?:and |what about |how about |now |ok )?)(?:(over|more than|under|less than|older than) (\d+k?)|(\d+k?) ?(\+|plus))\s*\??$/,
-    (_match, lead: string, word?: string, number?: string, bare?: string, plus?: string) =>
-      word ? `${lead}${word} ${number} ${unit}` : `${lead}${bare}${plus === 'plus' ? ' plus' : '+'} ${unit}`,
+  return (
+    q
+      .replace(
+        /^((?:and |what about |how about |now |ok )?)(?:(over|more than|under|less than|older than) (\d+k?)|(\d+k?) ?(\+|plus))\s*\??$/,
+        (_match, lead: string, word?: string, number?: string, bare?: string, plus?: string) =>
+          word ? `${lead}${word} ${number} ${unit}` : `${lead}${bare}${plus === 'plus' ? ' plus' : '+'} ${unit}`,
+      )
+      // "31-60?" after the 0-30 day ones: another band of days.
+      .replace(/^((?:and |what about |how about |now |ok )?)(\d+k?) ?- ?(\d+k?)\s*\??$/, `$1$2-$3 ${unit}`)
   );
 }
 
@@ -792,6 +805,10 @@ interface Asked {
 const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
   // "Which ones?", "of those", "what about last month".
   ({ q }) => FOLLOW_UP.test(q),
+  // "How are we trending vs the 30 days before that?": the same question, in the period before.
+  ({ q, explicitSubject }) =>
+    !explicitSubject &&
+    /\b(?:\d{1,3} days|day|week|month|year) (?:before|prior to|earlier than) (?:that|this|then|it)\b/.test(q),
   // "How bout group wide" after one rooftop.
   ({ groupWide, previous }) => groupWide && previous.filters.dealer_id !== undefined,
   // "Highest price", "most miles" after a count or list.
@@ -1610,6 +1627,11 @@ function readQuestion(
   if (grouping === 'status' && (filters.status?.length ?? 0) > 1) delete filters.status;
   // "Inv mix - new/used/CPO": the conditions named are the breakdown's rows.
   if (grouping === 'condition' && CONDITION_MIX.test(q)) delete filters.condition;
+  // The buckets named are the breakdown's rows, not a bound.
+  if (grouping === 'age') {
+    delete filters.days_on_lot_min;
+    delete filters.days_on_lot_max;
+  }
   // "How does Jordan stack up? rank the whole sales team": everyone ranked, not Jordan alone.
   if (
     grouping === 'salesperson' &&
@@ -1655,7 +1677,9 @@ function readQuestion(
     // leases; "list them" is of the leases.
     const last =
       previous.share &&
-      ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) || grouping !== null) &&
+      ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) ||
+        // "By store?" alone after "how many of those are CPO": those, by store.
+        (grouping !== null && !/^(?:and |ok |now )?(?:by|per|each) [a-z ]+\??$/.test(q))) &&
       !/\b(?:those|these|them|'?em|ones|they|that|it)\b/.test(q)
         ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
         : previous.filters;

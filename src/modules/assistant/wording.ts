@@ -385,7 +385,7 @@ export function dateRangeOf(
 }
 
 const BEFORE =
-  /\b(?:the |a )?(day|week|month|year) (?:before|prior|earlier)(?: (?:that|this|it|then))?\b(?! yesterday)/;
+  /\b(?:the |a )?(day|week|month|year|\d{1,3} days) (?:before|prior|earlier)(?: (?:that|this|it|then))?\b(?! yesterday)/;
 
 /**
  * A period named from the last answer's ("and the week before that?", "the day before", "the month
@@ -407,8 +407,10 @@ export function periodBefore(
   const start = new Date(`${from}T00:00:00Z`);
   const daysBefore = (days: number) => isoDay(new Date(start.getTime() - days * 86_400_000));
   const year = start.getUTCFullYear();
-  const range =
-    named[1] === 'day'
+  const days = /^(\d{1,3}) days$/.exec(named[1]!)?.[1];
+  const range = days
+    ? { from: daysBefore(Number(days)), to: daysBefore(1) }
+    : named[1] === 'day'
       ? { from: daysBefore(1), to: daysBefore(1) }
       : named[1] === 'week'
         ? { from: daysBefore(7), to: daysBefore(1) }
@@ -431,7 +433,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade|e-?mail|text|forward) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|(?:^|[.!?;]\s+)(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|ugh|hmm|well|alright|cool|great|fine|man|dude|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|wholesale|auction off|grab (?:the )?recordings?|knock (?:[\w$]+ ){1,3}off|stick (?:it|that|them|'?em) (?:out )?(?:front|on the line|up front)|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|(?<!\b(?:did|do|does|we|you|they|i|was|were) )\b(?:drop|lower|raise|cut|reduce|bump) (?:the )?(?:price|asking)(?: (?:of|on))? (?:it|that|this|the|those|these|them)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    /\b(?:move|transfer|send|ship|swap|trade|e-?mail|text|forward) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|(?:^|[.!?;]\s+)(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|ugh|hmm|well|alright|cool|great|fine|man|dude|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|wholesale(?= (?:those|these|them|'?em|it|that|the|this|all|every|\d))|auction off|grab (?:the )?recordings?|knock (?:[\w$]+ ){1,3}off|stick (?:it|that|them|'?em) (?:out )?(?:front|on the line|up front)|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|(?<!\b(?:did|do|does|we|you|they|i|was|were) )\b(?:drop|lower|raise|cut|reduce|bump) (?:the )?(?:price|asking)(?: (?:of|on))? (?:it|that|this|the|those|these|them)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
     'I cannot act on your records or for your staff (move, mark, order, print, tell someone); I answer questions about your data',
   ],
   [
@@ -473,7 +475,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I report what your data shows, not forecasts',
   ],
   [
-    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\bacv (?:on|for|of) (?:a|an|this|that|his|her|their|the customer's)\b|\b(?:fair )?trade (?:number|figure|offer)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|\b(?:the|our) (?:group|business|company|dealership|dealer group|stores?|rooftops?) (?:be )?worth\b|\bvaluation\b|\b\d+(?:\.\d+)?x (?:gross|ebitda|earnings|multiple)\b|\bis (?:this|it|that|the group) a (?:buy|good buy|good deal|good investment)\b|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|how much (?:should )?(?:we|i|you) (?:should )?(?:give|pay|offer|allow)\b|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for|what (?:would|will|could|can|should|might) (?:it|that|he|she|they|this|the \w+) (?:bring|fetch|go for|sell for))\b/,
+    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\bacv (?:on|for|of) (?:a|an|this|that|his|her|their|the customer's)\b|\b(?:fair )?trade (?:number|figure|offer)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer|number|figure)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|\b(?:the|our) (?:group|business|company|dealership|dealer group|stores?|rooftops?) (?:be )?worth\b|\bvaluation\b|\b\d+(?:\.\d+)?x (?:gross|ebitda|earnings|multiple)\b|\bis (?:this|it|that|the group) a (?:buy|good buy|good deal|good investment)\b|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|how much (?:should )?(?:we|i|you) (?:should )?(?:give|pay|offer|allow)\b|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for|what (?:would|will|could|can|should|might) (?:it|that|he|she|they|this|the \w+) (?:bring|fetch|go for|sell for))\b/,
     'I do not value vehicles or businesses; I report what your data holds',
   ],
   [
@@ -627,6 +629,11 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
     /\b(?:i'?m|i am|im) (?:brand )?new (?:here|to (?:the|this) (?:group|store|company|job|role|team)|in (?:the|this) (?:group|role|job))\b/g,
     '',
   ],
+  // "The 90+ bucket", "on the 90+": an aging bucket, over that many days (after 61-90).
+  [/\b(?:the )?(\d{2,3})\+ (?:bucket|band|bracket)\b/g, 'over $1 days'],
+  [/\bthe (\d{2,3})\+(?= group| units| ones| cars| stuff|\?|$)/g, 'the ones over $1 days'],
+  // "Cpo excluded": a value left out, said after it.
+  [/\b(cpo|certified|new|used|cash|finance|leases?) (?:excluded|not included|left out|not counted)\b/g, 'excluding $1'],
   // "Missed or not": every status.
   [/\b(?:whether )?(?:missed|answered|sold|lost|new) or not\b/g, 'any status'],
   // "GPU": gross per unit, a deal's average total gross.
