@@ -113,6 +113,8 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-74', fixture: fixture('assistant-unseen-74-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-75', fixture: fixture('assistant-unseen-75-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-76', fixture: fixture('assistant-unseen-76-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-77', fixture: fixture('assistant-unseen-77-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-78', fixture: fixture('assistant-unseen-78-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -125,6 +125,7 @@ export function describe(query: AssistantQuery, dealerNames: Map<string, string>
       parts.push(`for model year ${f.year_max} or earlier`);
     if (f.salesperson) parts.push(query.subject === 'sales' ? `by ${f.salesperson}` : `assigned to ${f.salesperson}`);
     if (query.subject === 'leads' && f.unassigned) parts.push('with no salesperson assigned');
+    if (query.subject === 'sales' && f.unassigned) parts.push('with no salesperson');
     if (f.source) parts.push(`from ${f.source}`);
     if (f.sources?.length) parts.push(`from ${f.sources.join(' or ')}`);
     if (f.exclude_source?.length) parts.push(`not from ${f.exclude_source.join(' or ')}`);
@@ -311,6 +312,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
       color: 'colour',
       year: 'model year',
       age: 'days on the lot',
+      department: 'department',
     }[query.group_by];
     if (query.measure === 'rate') {
       const rate = RATE_WORDS[query.field ?? 'sold'] ?? RATE_WORDS.sold!;

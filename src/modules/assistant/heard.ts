@@ -31,7 +31,7 @@ export function rateOf(q: string, subject: Subject): string | null {
   const asked = (what: string) => new RegExp(`${share}.*\\b(?:${what})\\b|\\b(?:${what})\\b.*${share}`).test(q);
   if (
     subject === 'leads' &&
-    (/\bclose rate\b|\bconversion\b|\b(?:clos|convert)(?:es|s|ing)? (?:[a-z-]+ ){0,3}(?:best|worst|highest|lowest)\b|\b(?:clos|convert)(?:es|s|ing)? (?:the )?(?:most|least)\b|\b(?:best|worst) clos(?:e|ing|er)s?\b/.test(
+    (/\bclose rate\b|\bconversion\b|\b(?:clos|convert)(?:es|s|ing|ed)? (?:[a-z-]+ ){0,3}(?:best|worst|highest|lowest)\b|\b(?:sold|sells?) (?:the )?(?:best|worst)\b|\b(?:clos|convert)(?:es|s|ing)? (?:the )?(?:most|least)\b|\b(?:best|worst) clos(?:e|ing|er)s?\b/.test(
       q,
     ) ||
       asked('closed|sold|bought|converted|close|convert'))
@@ -136,7 +136,7 @@ const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
 
 /** Rows with no source only: "leads where source is null", "unattributed calls". */
 const UNATTRIBUTED =
-  /\b(?<!\b(?:including|incl|plus|counting|as well as) (?:any |the |all )?(?:leads |calls |ones )?(?:that |which )?)(?:with|have|has|had) no source\b|\bwithout (?:a |any )?source\b|\bunattributed (?:ones|leads|calls)\b|\b(?:ones|leads|calls) (?:that are |that were )?unattributed\b|\bunknown sources? (?:leads|calls)\b|\bno[- ]source (?:leads|calls)\b/;
+  /\bunsourced\b|\b(?<!\b(?:including|incl|plus|counting|as well as) (?:any |the |all )?(?:leads |calls |ones )?(?:that |which )?)(?:with|w\/?|have|has|had) no source\b|\bwithout (?:a |any )?source\b|\bunattributed (?:ones|leads|calls)\b|\b(?:ones|leads|calls) (?:that are |that were )?unattributed\b|\bunknown sources? (?:leads|calls)\b|\bno[- ]source (?:leads|calls)\b/;
 
 /** Rows with a source only: "exclude unattributed", "attributed only". */
 const ATTRIBUTED =
@@ -144,7 +144,7 @@ const ATTRIBUTED =
 
 /** Leads assigned to no one: "any w no salesperson", "unassigned", "nobody's on it". */
 export const UNASSIGNED =
-  /\b(?:no|without(?: an?)?|missing(?: an?)?|not assigned to(?: an?| any)?) (?:salesperson|salespeople|sales ?person|owner|assignee|one assigned)\b|\bunassigned\b|\bnot (?:yet )?(?:been )?assigned\b|\b(?:nobody|no ?one|no body)(?:'s| is)? (?:assigned|on (?:it|them|em|those))\b/;
+  /\b(?:no|without(?: an?)?|missing(?: an?)?|not assigned to(?: an?| any)?) (?:salesperson|salespeople|sales ?person|owner|assignee|one assigned)\b|\bunassigned\b|\bnot (?:yet )?(?:been )?ass?igned\b|\b(?:nobody|no ?one|no body)(?:'s| is)? (?:ass?igned|on (?:it|them|em|those))\b/;
 
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
@@ -184,6 +184,7 @@ export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
     'gross_max',
     'gross_field',
     'deal_number',
+    'unassigned',
   ],
 };
 export const SUBJECT_NOUN: Record<Subject, string> = {
@@ -266,7 +267,7 @@ export function heardAs(key: keyof QueryFilters, filters: QueryFilters): string 
     case 'first_time':
       return 'first-time callers';
     case 'unassigned':
-      return 'no salesperson assigned';
+      return 'no salesperson';
     case 'attributed':
       return value === false ? 'only those with no source' : 'only those with a source';
     case 'direction':
@@ -578,6 +579,9 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
         q,
       );
     if (department) filters.department = department[1] ?? department[2];
+    // "Service?" alone, after sales calls: that department's.
+    const named = /^(?:and |what about |how about |now )?(?:the )?(sales|service|parts)(?: ones| side)?\??$/.exec(q);
+    if (named) filters.department = named[1];
   }
   if (subject === 'leads') {
     if (UNASSIGNED.test(q)) filters.unassigned = true;
@@ -608,6 +612,8 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     if (statuses.length) filters.status = statuses;
   }
   if (subject === 'sales') {
+    // "Deals w no salesperson on them".
+    if (UNASSIGNED.test(q)) filters.unassigned = true;
     // "Financed deals only, no cash or lease": the kinds left out say nothing of the one asked for.
     // "Amount financed" is a figure, not finance deals.
     const kept = q.replace(CONTRACTS_LEFT_OUT, ' ').replace(/\b(?:amount|amt) financed\b|\bfinanced amount\b/g, ' ');
@@ -787,7 +793,7 @@ const VEHICLE_WORDS = new Set(
   [
     'new brand used pre-owned preowned second-hand certified cpo sold pending presumed transit incoming cheapest cheaper priciest pricier expensive oldest',
     'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
-    'smallest largest fewest best worst popular deals deal sales units unit leads calls did do done',
+    'smallest largest fewest best worst popular deals deal sales units unit leads calls did do done slowest fastest quickest',
     'excluding exclude except other than besides minus first ytd mtd qtd wtd front back end gross sale asking amount financed last',
   ]
     .join(' ')

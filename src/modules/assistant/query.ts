@@ -38,6 +38,7 @@ export const GROUPINGS = [
   'color',
   'year',
   'age',
+  'department',
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
 export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
@@ -248,7 +249,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: GROUPINGS,
       description:
-        'Break the count or figure down: dealer (rooftop), make and model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim, color, year (vehicles: model year) and age (vehicles: aging buckets of days on the lot, 0-30, 31-60, 61-90 and 90+ meaning over 90; of sold vehicles, days to sell).',
+        'Break the count or figure down: dealer (rooftop), make and model (vehicles, deals, leads), body_style, condition, source (leads, calls; deals count for the first lead or call that led to them), status, type (leads), salesperson (sales; for leads, the assignee), contract_type (sales: cash, finance, lease), trim, color, year (vehicles: model year) age (vehicles: aging buckets of days on the lot, 0-30, 31-60, 61-90 and 90+ meaning over 90; of sold vehicles, days to sell) and department (calls: sales, service, parts).',
     },
     limit: {
       type: 'integer',
@@ -381,7 +382,7 @@ export const QUERY_SCHEMA = {
         },
         first_time: { type: 'boolean', description: 'Calls from first-time callers only.' },
         salesperson: { type: 'string', description: 'Sales: who sold the deal; leads: who the lead is assigned to.' },
-        unassigned: { type: 'boolean', description: 'Leads assigned to no salesperson.' },
+        unassigned: { type: 'boolean', description: 'Leads assigned to no salesperson; deals with no salesperson.' },
         attributed: {
           type: 'boolean',
           description: 'Leads and calls: true, only those with a source; false, only those with none.',
@@ -720,7 +721,7 @@ const ACTIVITY_TABLES = {
   calls: {
     table: 'calls c',
     at: 'c.started_at',
-    groups: { dealer: 'c.dealer_id', source: 'c.source_id', status: 'c.status' },
+    groups: { dealer: 'c.dealer_id', source: 'c.source_id', status: 'c.status', department: 'lower(c.department)' },
   },
   sales: {
     table: 'sales d',
@@ -886,10 +887,13 @@ function activityFilterWhere(caller: Caller, query: AssistantQuery): Prisma.Sql 
     ...(filters.gross_min !== undefined ? [Prisma.sql`${grossColumn(filters)} >= ${filters.gross_min}`] : []),
     ...(filters.gross_max !== undefined ? [Prisma.sql`${grossColumn(filters)} <= ${filters.gross_max}`] : []),
   ];
-  // A deal number as the DMS writes it or as typed ("d100199").
-  const number = filters.deal_number
-    ? [Prisma.sql`d.deal_number IN (${filters.deal_number}, ${filters.deal_number.toUpperCase()})`]
-    : [];
+  // A deal number as the DMS writes it or as typed ("d100199"); deals with no salesperson.
+  const number = [
+    ...(filters.deal_number
+      ? [Prisma.sql`d.deal_number IN (${filters.deal_number}, ${filters.deal_number.toUpperCase()})`]
+      : []),
+    ...(filters.unassigned ? [Prisma.sql`(d.salesperson IS NULL OR d.salesperson = '')`] : []),
+  ];
   return Prisma.join(
     [saleFilterSql(caller.session, saleFilters(query)), ...vehicleOfSql('d', filters), ...price, ...number],
     ' AND ',
@@ -945,7 +949,7 @@ async function activityGroups(
   if (!column)
     throw badInput(
       'group_by',
-      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson, make, model, contract_type or condition' : ', status'}${query.subject === 'leads' ? ', type, salesperson, make or model' : ''}`,
+      `${query.subject} group by dealer, source${query.subject === 'sales' ? ', salesperson, make, model, contract_type or condition' : ', status'}${query.subject === 'leads' ? ', type, salesperson, make or model' : ''}${query.subject === 'calls' ? ' or department' : ''}`,
     );
   const person = groupBy === 'salesperson';
   // DMS exports spell a salesperson's name several ways: one row per person, named as most of their rows spell it.

@@ -3105,6 +3105,58 @@ describe('follow-ups that order, narrow, compare or act', () => {
     });
   });
 
+  it('reads what the seventy-seventh and seventy-eighth sets written apart from the rules found it missing', () => {
+    // A call tracker: FTCs, tracking sources, departments, every direction; platform detail not in the data.
+    const [ftc, bySource] = chain(['FTC count for this month?', 'by tracking source pls']);
+    expect(ftc).toMatchObject({ subject: 'calls', filters: { first_time: true, from: '2026-11-01' } });
+    expect(bySource).toMatchObject({ group_by: 'source', filters: { first_time: true } });
+    const [depts, , service] = chain([
+      'calls by dept this month (sales/service/parts)',
+      'avg talk time on the answered sales calls, in seconds',
+      'service?',
+    ]);
+    expect(depts).toMatchObject({ subject: 'calls', group_by: 'department' });
+    expect(service).toMatchObject({ field: 'duration', filters: { department: 'service', status: ['answered'] } });
+    expect(read('total call count yesterday across all 4 stores? in + outbound')?.filters).not.toHaveProperty(
+      'direction',
+    );
+    expect(chain(['leads last month', 'which source closed best'])[1]).toMatchObject({
+      measure: 'rate',
+      group_by: 'source',
+    });
+    // A data-quality lead: no source, nobody assigned, deals with no salesperson, the slowest sellers.
+    expect(read('leads this month w no source')).toMatchObject({ filters: { attributed: false } });
+    expect(chain(['leads this month w no source', 'last months unsourced ones by store pls'])[1]).toMatchObject({
+      group_by: 'dealer',
+      filters: { attributed: false, from: '2026-10-01' },
+    });
+    expect(read('leads w/ nobody asigned, total count?')).toMatchObject({ filters: { unassigned: true } });
+    const unsold = read('any deals in september w no salesperson on them?');
+    expect(unsold).toMatchObject({ subject: 'sales', measure: 'count', filters: { unassigned: true } });
+    expect(unsold).not.toHaveProperty('group_by');
+    expect(chain(['avg days to sell units marked sold in the system in q3', 'slowest 3 units'])[1]).toMatchObject({
+      measure: 'list',
+      field: 'days_to_sell',
+      order: 'desc',
+      limit: 3,
+    });
+    for (const question of [
+      'just map all of them to walk-in so the report looks clean',
+      'have sam lee call every one of them today',
+      'email me the recording links for them so i can QA',
+      'what should the bottom store change to fix it? give me 3 recs for their BDC',
+      'set up a new tracking number for the Facebook campaign at the chevy store',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    for (const question of [
+      'what IVR path did most of those parts callers take? like which menu option',
+      'how many callers mentioned a trade-in on the call this month? from the transcripts',
+    ])
+      expectNotInData(question);
+    for (const question of ['have we sold any tahoes this week', 'send me the list of missed calls'])
+      expect(read(question), question).not.toBeNull();
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -3135,6 +3187,7 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'missed or not used or cpo arrive today finance, cash and lease ',
       'im new here. go ahead and knock 2 grand off ',
       '0-30 / 31-60 / 61-90 / 90+ bucket the 90+ cpo excluded ',
+      'ftcs by tracking source in + outbound w no source nobody asigned ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

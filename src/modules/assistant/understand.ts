@@ -147,7 +147,7 @@ function measureOf(
         counted,
       ) ??
       // "Cheapest 3?": the number after the word that orders them.
-      /\b(?:cheapest|oldest|newest|priciest|most expensive|highest|lowest|longest|latest|worst|best|bottom)\s+(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
+      /\b(?:cheapest|oldest|newest|priciest|most expensive|highest|lowest|longest|latest|worst|best|bottom|slowest|fastest|quickest)\s+(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
         counted,
       );
     return number ? Number(number[1]) : undefined;
@@ -462,6 +462,14 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   }
   // "0-30 / 31-60 / 61-90 / 90+ bucket counts", "aging buckets": days on the lot (of sold ones, days to sell) in buckets.
   if (subject === 'vehicles' && AGING_BUCKETS.test(q)) return 'age';
+  // "Calls by dept (sales/service/parts)".
+  if (
+    subject === 'calls' &&
+    /\b(?:by|per|each|every|across) (?:dept|department)s?\b|\b(?:dept|department) (?:split|breakdown|mix)\b|\bsales\s*\/\s*service\s*\/\s*parts\b/.test(
+      q,
+    )
+  )
+    return 'department';
   // "Used inv by model yr": the vehicles' model years.
   if (subject === 'vehicles' && /\b(?:by|per|each)\s+(?:model\s+)?years?\b|\bwhich (?:model )?years\b/.test(q))
     return 'year';
@@ -510,7 +518,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
     return subject === 'vehicles' || subject === 'sales' ? 'condition' : null;
   if (
     (subject === 'sales' || subject === 'leads') &&
-    !(subject === 'leads' && UNASSIGNED.test(q)) &&
+    !((subject === 'leads' || subject === 'sales') && UNASSIGNED.test(q)) &&
     /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho(?:'s| has| have)? (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\b(?:leading|led|topped|tops|ran|runs) the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       // "All reps", "across the team": everyone together, not a breakdown.
       RANKING.test(q)
@@ -555,7 +563,7 @@ const ALONE: Record<string, Grouping> = {
 const SUPPORTED_GROUPS: Record<Subject, Grouping[]> = {
   vehicles: ['color', 'trim', 'model', 'make', 'dealer', 'year', 'body_style', 'age'],
   leads: ['source', 'dealer', 'make', 'model'],
-  calls: ['source', 'dealer'],
+  calls: ['source', 'dealer', 'department'],
   sales: ['make', 'model', 'dealer', 'source'],
 };
 
@@ -619,6 +627,7 @@ const ANY_OF: Partial<Record<keyof QueryFilters, RegExp>> = {
   department: /\b(?:all|any|every) (?:the )?departments?\b/,
   attributed: /\b(?:incl|including|include|with|plus) (?:the )?(?:unattributed|no[- ]source)\b/,
   body_style: /\bany (?:body|body style|type)\b/,
+  direction: /\ball directions\b/,
   // "Regardless of status", "whatever their status": every status again.
   status: /\b(?:regardless of|irrespective of|whatever (?:the|their)|any|all) (?:the |their )?status(?:es)?\b/,
   // "Ok now all sources together": every source, as one.
@@ -672,6 +681,7 @@ const GROUP_FILTER: Partial<Record<Grouping, keyof QueryFilters>> = {
   salesperson: 'salesperson',
   contract_type: 'contract_type',
   color: 'color',
+  department: 'department',
 };
 
 /** The last answer's rows as a share of a whole: "what % of calls is that", "what percent of our leads are those". */
