@@ -166,7 +166,8 @@ export interface AssistantQuery {
   distinct?: boolean;
   /**
    * With `ranked`, once answered: the group at the end of the ranking the answer named ("who is dead last in units":
-   * that salesperson), so "what's his front end" can name it. Set by the engine, never by a provider.
+   * that salesperson), so "what's his front end" can name it; of the one deal an answer showed, its salesperson
+   * ("that salesperson's deals"). Set by the engine, never by a provider.
    */
   leader?: string;
 }
