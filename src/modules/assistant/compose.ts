@@ -282,6 +282,9 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
     ? `${describe(query, dealerNames)} among the ${number(within.limit)} ${listOrder(within.field, within.order)}`
     : describe(query, dealerNames);
   const figures: Composed['figures'] = [{ label: `${what}: count`, value: String(result.count) }];
+  // The one record asked for by what the DMS calls it ("Deal D100199:", "Vehicle with stock number …:").
+  const oneRecord =
+    result.count === 1 && !!(query.filters.deal_number || query.filters.stock_number || query.filters.vin);
   const lines: string[] = [];
   const inStock =
     query.subject === 'vehicles' &&
@@ -504,7 +507,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
             ? `${placed(offset, result.vehicles.length, result.count)} ${what}${inStock}, ${order}:`
             : query.limit === 1 && result.count > 1
               ? `Of ${number(result.count)} ${what}${inStock}, ${theOne}:`
-              : result.count === 1 && (query.filters.stock_number || query.filters.vin)
+              : oneRecord
                 ? `${capitalised(describe(query, dealerNames, false))}:`
                 : `${result.count > result.vehicles.length ? `The first ${result.vehicles.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}${inStock}, ${order}:`,
         );
@@ -533,7 +536,7 @@ export function compose(result: QueryResult, dealerNames: Map<string, string>): 
         lines.push(
           offset
             ? `${placed(offset, result.activity.length, result.count)} ${what}, newest first:`
-            : result.count === 1 && query.filters.deal_number
+            : oneRecord
               ? `${capitalised(describe(query, dealerNames, false))}:`
               : `${result.count > result.activity.length ? `The latest ${result.activity.length} of ${number(result.count)}` : `All ${number(result.count)}`} ${what}:`,
         );

@@ -583,8 +583,9 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     const named = /^(?:and |what about |how about |now )?(?:the )?(sales|service|parts)(?: ones| side)?\??$/.exec(q);
     if (named) filters.department = named[1];
   }
+  // "Leads nobody is assigned", "deals w no salesperson on them".
+  if ((subject === 'leads' || subject === 'sales') && UNASSIGNED.test(q)) filters.unassigned = true;
   if (subject === 'leads') {
-    if (UNASSIGNED.test(q)) filters.unassigned = true;
     const types = ['service', 'finance', 'trade_in'].filter((type) =>
       new RegExp(`\\b${type.replace('_', '[- ]?')}\\b`).test(q),
     );
@@ -612,8 +613,6 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     if (statuses.length) filters.status = statuses;
   }
   if (subject === 'sales') {
-    // "Deals w no salesperson on them".
-    if (UNASSIGNED.test(q)) filters.unassigned = true;
     // "Financed deals only, no cash or lease": the kinds left out say nothing of the one asked for.
     // "Amount financed" is a figure, not finance deals.
     const kept = q.replace(CONTRACTS_LEFT_OUT, ' ').replace(/\b(?:amount|amt) financed\b|\bfinanced amount\b/g, ' ');

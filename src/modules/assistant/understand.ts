@@ -952,8 +952,7 @@ function withGroupWhole(read: Understanding, question: string): Understanding {
 function withVehiclePeriod(read: Understanding): Understanding {
   if (read.query === null || read.query.subject !== 'vehicles') return read;
   const { from, to, ...filters } = read.query.filters;
-  const sold = read.query.field === 'days_to_sell' || (filters.status?.length === 1 && filters.status[0] === 'sold');
-  if ((!from && !to) || sold) return read;
+  if ((!from && !to) || aboutSoldVehicles(read.query)) return read;
   const said = heardAs('from', { from, to }) ?? heardAs('to', { to });
   return {
     ...read,
@@ -1142,12 +1141,8 @@ function figureOfIt(q: string, previous: AssistantQuery): AssistantQuery | null 
     !previous.group_by &&
     (previous.filters.deal_number !== undefined ||
       (previous.measure === 'list' && previous.limit === 1 && !previous.order));
-  if (
-    oneDeal &&
-    q.split(' ').length <= 8 &&
-    OF_IT.test(q) &&
-    /\bfinanc|\bgross\b|\bfront\b|\bback\b|\bpric|\bprofit\b|\bamount\b/.test(q)
-  ) {
+  if (q.split(' ').length > 8 || !OF_IT.test(q)) return null;
+  if (oneDeal && /\bfinanc|\bgross\b|\bfront\b|\bback\b|\bpric|\bprofit\b|\bamount\b/.test(q)) {
     const field = fieldOf(q, 'sales');
     if (!field) return null;
     const rows = rowsOf(previous);
@@ -1165,7 +1160,7 @@ function figureOfIt(q: string, previous: AssistantQuery): AssistantQuery | null 
     previous.subject === 'vehicles' &&
     !previous.group_by &&
     (previous.measure === 'max' || previous.measure === 'min' || (previous.measure === 'list' && previous.limit === 1));
-  if (!one || q.split(' ').length > 8 || !OF_IT.test(q)) return null;
+  if (!one) return null;
   const asked = figureAsked(q);
   if (!asked) return null;
   const rows = rowsOf(previous);
@@ -1699,6 +1694,7 @@ function readQuestion(
     // "Who had the most deals there last month" after "how many were leases": a ranking that names its rows
     // afresh ("deals", not "those") keeps where and when, not the last answer's narrowing.
     // So does a breakdown of a period's rows named by the period ("break todays down by store" after the new ones).
+    const backReference = /\b(?:those|these|them|'?em|ones)\b/.test(q);
     const restated =
       grouping !== null &&
       ((RANKING.test(q) && /\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q)) ||
@@ -1707,10 +1703,9 @@ function readQuestion(
         (/\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q) &&
           Object.keys(heard).length > 0 &&
           (Object.keys(heard) as Array<keyof QueryFilters>).every((key) => NARROWING.includes(key)))) &&
-      !/\b(?:those|these|them|'?em|ones)\b/.test(q);
+      !backReference;
     // "What % of last week's leads are still new" after last week's from Facebook: all of last week's.
     // "How many has that store marked sold this month" after the new ones in stock there: that store's sold ones.
-    const backReference = /\b(?:those|these|them|'?em|ones)\b/.test(q);
     const shareOfPeriodRows =
       !/\b(?:of|among) (?:those|these|them|'?em)\b/.test(q) && SHARE.test(q) && PERIOD_ROWS.test(q);
     const soldAfterStock =
