@@ -115,6 +115,12 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-76', fixture: fixture('assistant-unseen-76-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-77', fixture: fixture('assistant-unseen-77-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-78', fixture: fixture('assistant-unseen-78-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-79', fixture: fixture('assistant-unseen-79-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-80', fixture: fixture('assistant-unseen-80-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-81', fixture: fixture('assistant-unseen-81-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-82', fixture: fixture('assistant-unseen-82-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-83', fixture: fixture('assistant-unseen-83-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-84', fixture: fixture('assistant-unseen-84-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';

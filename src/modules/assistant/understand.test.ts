@@ -3157,6 +3157,135 @@ describe('follow-ups that order, narrow, compare or act', () => {
       expect(read(question), question).not.toBeNull();
   });
 
+  it('reads what the seventy-ninth to eighty-second sets written apart from the rules found it missing', () => {
+    // A recon manager: the service department after missed calls, a callback asked for.
+    expect(chain(['missed calls last 30 days', 'how many of the missed ones were svc dept'])[1]).toMatchObject({
+      subject: 'calls',
+      filters: { status: ['missed'], department: 'service' },
+    });
+    // A co-owner's long sentences: "as opposed to", "that percentage" somewhere else, "break that average down",
+    // a share of those leads after a breakdown, the period's calls named by their span, "overall" after a breakdown.
+    expect(
+      chain(['deals last month', 'And what percentage of those deals were leases, as opposed to finance or cash?'])[1],
+    ).toMatchObject({ share: true, filters: { contract_type: ['lease'] } });
+    const suvs = chain([
+      'what percentage of our current stock is made up of SUVs?',
+      'And what is that percentage at the Toyota store up north?',
+    ])[1];
+    expect(suvs).toMatchObject({ share: true, filters: { body_style: ['SUV'], dealer_id: ['stn'] } });
+    expect(suvs).not.toHaveProperty('whole_filters');
+    const closed = chain([
+      'leads last 90 days by source',
+      'And what proportion of those leads have we actually closed?',
+    ])[1];
+    expect(closed).toMatchObject({ share: true, filters: { status: ['sold'] } });
+    expect(closed).not.toHaveProperty('group_by');
+    const bySource = chain([
+      'How many calls did Aurora miss in the last 30 days?',
+      'Turning back to the whole group, could you please break those 30 days of calls down by source?',
+    ])[1];
+    expect(bySource).toMatchObject({ group_by: 'source', filters: { from: '2026-10-23' } });
+    expect(bySource?.filters).not.toHaveProperty('status');
+    expect(bySource?.filters).not.toHaveProperty('dealer_id');
+    const [, byMake, overall] = chain([
+      'average days to sell for vehicles sold over the last 90 days',
+      'And could you break that average down by make, please?',
+      'What is the overall average days to sell for the Toyota North rooftop alone over that same period?',
+    ]);
+    expect(byMake).toMatchObject({ field: 'days_to_sell', group_by: 'make' });
+    expect(overall).toMatchObject({ measure: 'average', field: 'days_to_sell', filters: { dealer_id: ['stn'] } });
+    expect(overall).not.toHaveProperty('group_by');
+    // A sales trainer: who is writing the most, front gross said bare.
+    expect(
+      chain(['what % of our deals ytd were leases', 'toyota north?', 'whos writing the most leases there'])[2],
+    ).toMatchObject({ group_by: 'salesperson', filters: { dealer_id: ['stn'], contract_type: ['lease'] } });
+    expect(chain(['deals by Sam Lee last 30 days', 'how many of those had under 500 front'])[1]).toMatchObject({
+      filters: { salesperson: 'Sam Lee', gross_max: 499.99, gross_field: 'front_gross' },
+    });
+    // A weekend manager: asides about words, the last answer said back, days it takes to sell "on average".
+    expect(
+      chain([
+        'white cars at westside',
+        'how long have the white ones been sitting there on average? days on lot i think its called',
+      ])[1],
+    ).toMatchObject({ subject: 'vehicles', measure: 'average', field: 'days_on_lot' });
+    expect(
+      chain(['calls last 30 days', 'so thats the answer rate. how many missed calls did each store have'])[1],
+    ).toMatchObject({ measure: 'count', group_by: 'dealer', filters: { status: ['missed'] } });
+    expect(
+      read('on average how many days does it take us to sell a car at the chevy store? last 90 days'),
+    ).toMatchObject({ field: 'days_to_sell', filters: { dealer_id: ['sca'] } });
+    for (const question of [
+      'call back every missed one from yesterday',
+      'Thank you. Please reduce the asking price on the oldest of those by $1,000 and update it on the website.',
+      "Please email last month's sales summary to my business partner before the end of the day.",
+      'who shud i put on the floor saturday',
+      'reasign her open leads to sam lee',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+  });
+
+  it('reads what the eighty-third and eighty-fourth sets written apart from the rules found it missing', () => {
+    // An IT contractor's keywords: the rooftop and period kept for the next keywords, secs, pct, trade value.
+    expect(chain(['missed calls chevy aurora last 30 days', 'avg talk time secs answered calls'])[1]).toMatchObject({
+      measure: 'average',
+      field: 'duration',
+      filters: { dealer_id: ['sca'], status: ['answered'], from: '2026-10-23' },
+    });
+    expect(
+      chain(['missed calls chevy aurora last 30 days', 'answered calls across all stores'])[1]?.filters,
+    ).not.toHaveProperty('dealer_id');
+    expect(read('pct first time callers last 30 days')).toMatchObject({ share: true, filters: { first_time: true } });
+    // An intern's analytics words: a project (not a forecast), statuses spelled out, call volume, attribution
+    // sources, sales consultants, "new units vs pre-owned", "list price", "the white units" after the white ones.
+    expect(
+      read(
+        'Hi! for my summer analytics project on inventory mix — how many total units do we currently have on the ground across the whole group (avail + pending + in transit)?',
+      ),
+    ).toMatchObject({ subject: 'vehicles', measure: 'count', filters: {} });
+    const [, volume, attribution] = chain([
+      'What was our call answer rate over the last 30 days? trying to quantify the leakage at the top of the phone funnel',
+      'can u break the call volume down by rooftop for the same window',
+      'For the chevy store, which attribution sources drove the most call volume?',
+    ]);
+    expect(volume).toMatchObject({ measure: 'count', group_by: 'dealer' });
+    expect(attribution).toMatchObject({ measure: 'count', group_by: 'source', filters: { dealer_id: ['sca'] } });
+    expect(read('What was our call answer rate over the last 30 days? the top of the phone funnel')).not.toHaveProperty(
+      'group_by',
+    );
+    expect(read('How many deals did we close last month? building a unit throughput baseline')).toMatchObject({
+      measure: 'count',
+    });
+    expect(chain(['deals last month', 'rank the sales consultants by unit volume for that period'])[1]).toMatchObject({
+      group_by: 'salesperson',
+    });
+    expect(
+      chain([
+        'sold toyotas last 90 days from the vehicle records',
+        'and what share of those Toyotas were new units vs pre-owned?',
+      ])[1],
+    ).toMatchObject({ share: true, filters: { condition: ['new'] } });
+    expect(read("What's the average list price across used (non-CPO) units currently in stock?")).toMatchObject({
+      measure: 'average',
+      field: 'price',
+      filters: { condition: ['used'] },
+    });
+    expect(
+      chain([
+        'pull the 10 oldest in-stock units at Summit Honda Downtown',
+        'which of those are white (exterior color)?',
+        'whats the avg asking price on the white units?',
+      ])[2],
+    ).toMatchObject({ measure: 'average', field: 'price', filters: { dealer_id: ['shd'], color: ['white'] } });
+    for (const question of [
+      '2020 civic ex 45k miles trade value',
+      'drop price 500 on all of those',
+      'what do you project our days to sell will look like next quarter?',
+    ])
+      expect(understand(question, vocabulary, null, NOW), question).toMatchObject({ query: null, declined: true });
+    expectNotInData('and on average how long were people stuck on hold before somebody picked up?');
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -3188,6 +3317,10 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'im new here. go ahead and knock 2 grand off ',
       '0-30 / 31-60 / 61-90 / 90+ bucket the 90+ cpo excluded ',
       'ftcs by tracking source in + outbound w no source nobody asigned ',
+      // Asides and restatements, spans of days, bare front gross.
+      'so thats the answer rate. its called under 500 front those 30 days of calls as opposed to ',
+      // Keywords and an intern's words.
+      'avg talk time secs pct (avail + pending + in transit) attribution sources new units vs pre-owned ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

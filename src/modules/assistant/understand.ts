@@ -134,7 +134,12 @@ function measureOf(
   const rate = rateOf(q, subject);
   if (rate) return { measure: 'rate', field: rate };
   // "Top guy by units": ranked by how many.
-  if (/\bby (?:units?|deals?|volume|count|unit count|deal count|number of (?:deals|units|sales|leads|calls))\b/.test(q))
+  // "Break the call volume down by rooftop": how many.
+  if (
+    /\bby (?:units?|deals?|volume|count|unit count|deal count|number of (?:deals|units|sales|leads|calls))\b|\b(?:calls?|leads?|deals?|units?|sales) volume\b|\bthe volume\b/.test(
+      q,
+    )
+  )
     return { measure: 'count' };
   const listSize = (() => {
     // "The five oldest": a number said in words.
@@ -192,7 +197,7 @@ function measureOf(
   if (
     /\baverage\b|\bavg\b|(?<!\bi )\bmean\b|\btypical\b|\basp\b/.test(q) ||
     (subject === 'sales' &&
-      /\b(?:per|a) (?:retail |retailed |sold )?(?:deal|unit|car|copy|sale|vehicle)\b|\bpvr\b|\bper vehicle retailed\b/.test(
+      /\b(?:per|a) (?:retail |retailed |sold )?(?:deal|unit|car|copy|sale|vehicle)\b(?! (?:throughput|baseline|volume|count|mix|level|number|basis|total)\b)|\bpvr\b|\bper vehicle retailed\b/.test(
         q,
       ))
   )
@@ -409,6 +414,8 @@ const FIGURE_WORDS = new Set(
     'frontend backend odo listed listing old total financed',
     // What the figure is of, pointed at: "lowest miles one?".
     'one ones',
+    // A call's length as said: "avg talk time secs answered calls".
+    'second seconds minute minutes answered',
   ]
     .join(' ')
     .split(' '),
@@ -425,7 +432,8 @@ const FIGURE_ENDS = new Set(
  */
 function figureNotRead(q: string, vocabulary: Vocabulary): string | null {
   const after =
-    /\b(?:average|mean|typical|total|highest|lowest|biggest|largest|smallest|max(?:imum)?|min(?:imum)?)\s+(.+)$/.exec(
+    // "On average how long does it take…": an adverb, not the figure's name.
+    /\b(?<!\bon )(?:average|mean|typical|total|highest|lowest|biggest|largest|smallest|max(?:imum)?|min(?:imum)?)\s+(.+)$/.exec(
       q,
     );
   if (!after) return null;
@@ -508,7 +516,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'contract_type';
   if (
-    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:\d{1,2} |top \d{1,2} )?(?:lead |marketing |ad |advertising |traffic )?(?:sources?|channels?|providers?|vendors?)\b|\b(?:which|what) (?:(?:3rd|third)[- ]party |listing |lead )?(?:sites?|websites?)\b|\bwhere .* (?:come|comes|came|coming) from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
+    /\b(?:by|per|each|every|rank)\s+(?:of\s+)?(?:the\s+|our\s+|those\s+|these\s+)?(?:lead\s+)?(?:sources?|channels?|providers?|vendors?)\b|\b(?:sources|channels|vendors) (?:by|ranked)\b|\b(?:which|what) (?:of (?:our|the) )?(?:\d{1,2} |top \d{1,2} )?(?:lead |marketing |ad |advertising |traffic |attribution |tracking |referral )?(?:sources?|channels?|providers?|vendors?)\b|\b(?:which|what) (?:(?:3rd|third)[- ]party |listing |lead )?(?:sites?|websites?)\b|\bwhere .* (?:come|comes|came|coming) from\b|\bbest (?:\d+ )?(?:lead |marketing )?sources?\b|\btop (?:\d+ )?(?:lead |marketing )?sources?\b/.test(
       q,
     ) &&
     subject !== 'vehicles'
@@ -519,7 +527,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (
     (subject === 'sales' || subject === 'leads') &&
     !((subject === 'leads' || subject === 'sales') && UNASSIGNED.test(q)) &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps\b|\bclosers?\b|\bwho(?:'s| has| have)? (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\b(?:leading|led|topped|tops|ran|runs) the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff|consultants?|associates?)\b|\breps\b|\bclosers?\b|\bwho(?:'s| has| have)? (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| are)? (?:writing|selling|closing|delivering|moving|booking) (?:the )?(?:most|best)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\b(?:leading|led|topped|tops|ran|runs) the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       // "All reps", "across the team": everyone together, not a breakdown.
       RANKING.test(q)
         ? q
@@ -531,7 +539,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   )
     return 'salesperson';
   if (
-    /\b(?:by|per)\s+(?:status|stage)\b|\bstatus(?:es)? (?:breakdown|split|mix|counts?)\b|\bbreak(?:down|out) (?:by|of) status\b|\bfunnel\b|\bpipeline\b/.test(
+    /\b(?:by|per)\s+(?:status|stage)\b|\bstatus(?:es)? (?:breakdown|split|mix|counts?)\b|\bbreak(?:down|out) (?:by|of) status\b|\bfunnel\b(?<!\b(?:top|bottom|middle|rest) of (?:the |our |my )?(?:[a-z]+ )?funnel)|\bpipeline\b/.test(
       q,
     )
   )
@@ -587,6 +595,9 @@ const HOW_DOING =
 
 /** A period's rows named by the period: "todays", "last week's" ("wk" is spelled out before). */
 const PERIOD_ROWS = /\b(?:today|yesterday|(?:this|last) (?:week|month|year|quarter)|mtd|ytd|wtd)'?s\b/;
+/** A period's rows named by their span: "those 30 days of calls", "the last 90 days' leads". */
+const SPAN_ROWS =
+  /\b(?:those|these|that|the|the last|the past) (?:\d+|two|three|four|six|seven|ten|thirty|ninety) (?:days?|weeks?|months?)'?(?: (?:of|worth of))? (?:calls|leads|deals|sales)\b/;
 
 /** The rows of the last answer, pointed at: "cheapest of those", "which of them has the most miles". */
 const OF_THOSE =
@@ -767,7 +778,7 @@ const sameFigure = (
 
 /** Words that name salespeople themselves, not only "who". */
 const SALESPEOPLE_NAMED =
-  /\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b/;
+  /\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff|consultants?|associates?)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b/;
 
 /** Sources named to be left out: "exclude walk-ins", "without facebook or cargurus". */
 const SOURCES_LEFT_OUT =
@@ -912,6 +923,12 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
     GROUP_FILTER[previous.group_by]! in heard &&
     !heard.from &&
     !heard.to,
+  // "Whats the avg asking price on the white units?" after the white ones at a store: those, by what they were.
+  ({ q, subject, previous, heard, keys }) =>
+    subject === previous.subject &&
+    keys.length > 0 &&
+    keys.every((key) => JSON.stringify(heard[key]) === JSON.stringify(previous.filters[key])) &&
+    /\bthe (?:[a-z0-9-]+ ){1,3}(?:units|ones|cars|vehicles|trucks|suvs|sedans|leads|calls|deals)\b/.test(q),
   // "Which store missed the most over the last 30 days" after missed calls: the same rows, ranked.
   ({ q, explicitSubject, group }) => !explicitSubject && group !== null && RANKING.test(q),
   // A short question naming no subject that says something read ("just the Fords", "by store").
@@ -1040,7 +1057,19 @@ function withLastPeriod(read: Understanding, q: string, previous: AssistantQuery
   if (read.query.subject === 'vehicles' && !(aboutSoldVehicles(read.query) && aboutSoldVehicles(previous))) return read;
   if (FRESH.test(q) || ALL_TIME.test(q) || periodsOf(q, now, { years: true }).length) return read;
   const period = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
-  return { ...read, query: { ...read.query, filters: { ...read.query.filters, ...period } } };
+  // "Avg talk time secs answered calls" after missed calls at Aurora in the last 30 days: there too, unless the
+  // question names a place, every rooftop or a breakdown by rooftop.
+  const place =
+    previous.filters.dealer_id &&
+    !read.query.filters.dealer_id &&
+    read.query.group_by !== 'dealer' &&
+    !GROUP_WIDE.test(q) &&
+    !/\b(?:all|every|each|any) (?:the |our )?(?:stores|rooftops|dealerships|locations|rooftop|store)\b|\bgroup\b/.test(
+      q,
+    )
+      ? { dealer_id: previous.filters.dealer_id }
+      : {};
+  return { ...read, query: { ...read.query, filters: { ...read.query.filters, ...period, ...place } } };
 }
 
 /**
@@ -1224,7 +1253,10 @@ function readQuestion(
   if (!q) return { query: null, reason: 'the question is empty' };
   const declined = NOT_DATA.find(([pattern]) => pattern.test(q));
   if (declined) return { query: null, reason: declined[1], declined: true };
-  const unmeasured = NOT_MEASURED.find(([pattern]) => pattern.test(q));
+  // "How many of the missed ones were svc dept" after calls: read as about calls, as the conversation is.
+  const unmeasured = NOT_MEASURED.find(
+    ([pattern]) => pattern.test(q) && (previous?.subject !== 'calls' || pattern.test(`calls: ${q}`)),
+  );
   if (unmeasured) return { query: null, reason: unmeasured[1] };
   const stocked = new Set(vocabulary.makes.map((make) => make.toLowerCase()));
   vocabulary = {
@@ -1481,7 +1513,7 @@ function readQuestion(
     previous?.group_by &&
     previous.group_by !== 'salesperson' &&
     previous.subject === subject &&
-    !/\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b|\bfloor\b|\bboard\b|\bsold\b/.test(
+    !/\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff|consultants?|associates?)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b|\bfloor\b|\bboard\b|\bsold\b/.test(
       q,
     )
       ? previous.group_by
@@ -1694,11 +1726,13 @@ function readQuestion(
     // "Who had the most deals there last month" after "how many were leases": a ranking that names its rows
     // afresh ("deals", not "those") keeps where and when, not the last answer's narrowing.
     // So does a breakdown of a period's rows named by the period ("break todays down by store" after the new ones).
-    const backReference = /\b(?:those|these|them|'?em|ones)\b/.test(q);
+    // "Break those 30 days of calls down by source": the period's calls, not the last answer's narrowing.
+    const backReference = /\b(?:those|these|them|'?em|ones)\b/.test(q.replace(SPAN_ROWS, ''));
     const restated =
       grouping !== null &&
       ((RANKING.test(q) && /\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q)) ||
         PERIOD_ROWS.test(q) ||
+        SPAN_ROWS.test(q) ||
         // "The missed calls per location": rows named afresh, by what narrows them.
         (/\b(?:deals|sales|leads|calls|cars|vehicles|units)\b/.test(q) &&
           Object.keys(heard).length > 0 &&
@@ -1868,12 +1902,16 @@ function readQuestion(
       ) &&
       !oneRow &&
       !ofThat &&
+      // "What is the overall average for Toyota North alone" after a breakdown: one figure.
+      !/\boverall\b/.test(q) &&
       // "What % of last wk's calls were first time callers" after calls by channel: of all of them, not per channel.
       // "Whats lease penetration MTD, as a % of deals" after deals per salesperson: one share, in its own period.
+      // "What proportion of those leads have we closed" after leads by source: one share of those leads.
       !(
         SHARE.test(q) &&
         (PERIOD_ROWS.test(q) ||
           /\bof all\b/.test(q) ||
+          /\bof (?:those|these|the|that) (?:deals|leads|calls|units|vehicles|cars|sales)\b/.test(q) ||
           (heard.from !== undefined &&
             /\bof (?:all )?(?:the |our )?(?:deals|leads|calls|units|vehicles|sales)\b/.test(q)))
       );
@@ -1897,8 +1935,14 @@ function readQuestion(
         )
       : pickFilters(base, (key) => !PLACE_AND_PERIOD.includes(key));
     // "And leases, as a percentage of the same total?" after a share: of the same whole.
+    // "And what is that percentage at the Toyota store?" after a share of stock: the same share, there.
     const sameWhole =
-      sameSubject && previous.share && !ofAll && /\bsame (?:total|whole|base)\b|\bof (?:the|that) total\b/.test(q);
+      sameSubject &&
+      previous.share &&
+      !ofAll &&
+      /\bsame (?:total|whole|base)\b|\bof (?:the|that) total\b|\b(?:that|the same|same) (?:percentage|percent|%|share|proportion|ratio)\b/.test(
+        q,
+      );
     const share = asksShare
       ? sameWhole
         ? { share: true, ...(previous.whole_filters ? { whole_filters: previous.whole_filters } : {}) }

@@ -433,11 +433,11 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade|e-?mail|text|forward) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|(?:^|[.!?;]\s+)(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|ugh|hmm|well|alright|cool|great|fine|man|dude|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|(?:re-?)?map|set up|e-?mail me|text me|send me (?!the (?:number|count|total|list of))|have (?!(?:we|you|i|they|any|there)\b)(?:[a-z]+ ){1,2}(?:call|text|e-?mail|contact|follow up)|wholesale(?= (?:those|these|them|'?em|it|that|the|this|all|every|\d))|auction off|grab (?:the )?recordings?|knock (?:[\w$]+ ){1,3}off|stick (?:it|that|them|'?em) (?:out )?(?:front|on the line|up front)|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|(?<!\b(?:did|do|does|we|you|they|i|was|were) )\b(?:drop|lower|raise|cut|reduce|bump) (?:the )?(?:price|asking)(?: (?:of|on))? (?:it|that|this|the|those|these|them)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    /\b(?:move|transfer|send|ship|swap|trade|e-?mail|text|forward) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|(?:^|[.!?;]\s+)(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|ugh|hmm|well|alright|cool|great|fine|man|dude|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|(?:re-?)?map|set up|e-?mail me|text me|send me (?!the (?:number|count|total|list of))|have (?!(?:we|you|i|they|any|there)\b)(?:[a-z]+ ){1,2}(?:call|text|e-?mail|contact|follow up)|wholesale(?= (?:those|these|them|'?em|it|that|the|this|all|every|\d))|auction off|grab (?:the )?recordings?|knock (?:[\w$]+ ){1,3}off|stick (?:it|that|them|'?em) (?:out )?(?:front|on the line|up front)|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|(?<!\b(?:did|do|does|we|you|they|i|was|were) )\b(?:drop|lower|raise|cut|reduce|bump) (?:the )?(?:price|asking)s? (?:by )?\$?\d[\d,.]*k?\b|(?<!\b(?:did|do|does|we|you|they|i|was|were) )\b(?:drop|lower|raise|cut|reduce|bump) (?:the |its |their )?(?:(?:asking|internet|sticker|list) )?(?:price|asking)s?(?: (?:of|on))? (?:it|that|this|the|those|these|them)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
     'I cannot act on your records or for your staff (move, mark, order, print, tell someone); I answer questions about your data',
   ],
   [
-    /\breckon (?:we|i) should\b|\bwhat should (?:\w+ ){0,3}(?:change|do|fix|improve)\b|\brecs\b|\brecommendations?\b|\b(?:even |still |really )?worth (?:paying for|the money|it|keeping|renewing|the spend)\b|\bshould (?:[a-z]+ ){1,3}(?:cut|drop|raise|lower|order|stock|buy|sell|wholesale|discount|reprice|keep|push)\b/,
+    /\breckon (?:we|i) should\b|\bwho should (?:i|we) (?:put|schedule|staff|send|use|hire|pick|have|start)\b|\bwhat should (?:\w+ ){0,3}(?:change|do|fix|improve)\b|\brecs\b|\brecommendations?\b|\b(?:even |still |really )?worth (?:paying for|the money|it|keeping|renewing|the spend)\b|\bshould (?:[a-z]+ ){1,3}(?:cut|drop|raise|lower|order|stock|buy|sell|wholesale|discount|reprice|keep|push)\b/,
     'I do not give advice; I answer questions about your data',
   ],
   [
@@ -467,15 +467,20 @@ export const NOT_DATA: Array<[RegExp, string]> = [
   ],
   // "Text my sales team about them", "email this to my manager": sending anything to anyone, also as a follow-up.
   [
-    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |go |and |now |then |ok(?:ay)? |also |just )*(?:text|txt|sms|e-?mail|message|msg|dm|call|phone|ring|send|forward|notify|ping|remind|alert)\b(?:\s+back)?(?:\s+(?:it|this|that|these|those|them|'?em|the list|the results?|him|her|us|everyone|everybody|all|each|both|my|our|the|a|an)\b|\s+[a-z]+ (?:team|manager|managers|staff|reps?|salespeople|guys|boss|gm)\b)/,
+    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |go |and |now |then |ok(?:ay)? |also |just )*(?:text|txt|sms|e-?mail|message|msg|dm|call|phone|ring|send|forward|notify|ping|remind|alert)\b(?:\s+back)?(?:\s+(?:it|this|that|these|those|them|'?em|the list|the results?|him|her|us|everyone|everybody|every|all|each|both|my|our|the|a|an)\b|\s+[a-z]+ (?:team|manager|managers|staff|reps?|salespeople|guys|boss|gm)\b)/,
+    'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
+  ],
+  // "Please email last month's sales summary to my business partner": something sent to someone.
+  [
+    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |kindly |go ahead and |and |now |then |ok(?:ay)? |also |just )*(?:e-?mail|send|forward|text)\s+(?!me\b|us\b)[^?]{1,80}?\bto (?:my|our|his|her|their|the) (?:[a-z]+ ){0,2}(?:partners?|managers?|gm|boss|team|accountant|owners?|cfo|controller|office|banker|lender|wife|husband)\b/,
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
-    /\b(?:forecast|predict|prediction|projection|project(?:ed)?|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|retail|deliver|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|\bballpark\b|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make|deliver|get|land|win|finish|end up|take)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) |estimate (?:\w+ ){0,3}(?:how many|how much|what)|(?:likely|expected) to (?:sell|close|buy|come|be)|plan (?:staffing|for next))\b/,
+    /\b(?:forecast|predict|prediction|projection|project(?:ed)?\b(?<!\b(?:my|our|the|a|an|this|that|his|her|analytics|summer|research|class|school) project)|do you think|you think (?:we|i|they|it)|think (?:we|i|they|it)(?:'ll| will| can| could| might| gonna)? (?:\w+ ){0,2}(?:beat|hit|make|reach|get to|top)|can we (?:beat|hit|reach|top)|(?:will|'ll) (?:\w+ ){0,4}(?:be|sell|retail|deliver|go|cost|rise|drop|fall|need|get|arrive|come|close|buy|make)|\bballpark\b|(?:going to|gonna) (?:\w+ ){0,3}(?:be|sell|go|rise|drop|close|hit|do|make|deliver|get|land|win|finish|end up|take)|next (?:week|month|year|quarter)(?!'?s? models?)|tomorrow|expect (?:to|next)|(?:do|would) (?:you|u) expect|expect(?:ed)? (?:our|we|us|them|it) |estimate (?:\w+ ){0,3}(?:how many|how much|what)|(?:likely|expected) to (?:sell|close|buy|come|be)|plan (?:staffing|for next))\b/,
     'I report what your data shows, not forecasts',
   ],
   [
-    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\bacv (?:on|for|of) (?:a|an|this|that|his|her|their|the customer's)\b|\b(?:fair )?trade (?:number|figure|offer)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer|number|figure)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|\b(?:the|our) (?:group|business|company|dealership|dealer group|stores?|rooftops?) (?:be )?worth\b|\bvaluation\b|\b\d+(?:\.\d+)?x (?:gross|ebitda|earnings|multiple)\b|\bis (?:this|it|that|the group) a (?:buy|good buy|good deal|good investment)\b|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|how much (?:should )?(?:we|i|you) (?:should )?(?:give|pay|offer|allow)\b|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for|what (?:would|will|could|can|should|might) (?:it|that|he|she|they|this|the \w+) (?:bring|fetch|go for|sell for))\b/,
+    /\bwhat (?:would|will|should|do|did) (?:you|we|i) (?:give|pay|offer) for\b|\bacv (?:on|for|of) (?:a|an|this|that|his|her|their|the customer's)\b|\b(?:fair )?trade (?:number|figure|offer|value)\b|\bon trade\b(?![- ]?ins?\b)|\b(?:apprais(?:e|al)|kbb|kelley|blue book|black book|market value|mmr|(?:bring|fetch|get|worth|go for|sell for) (?:\w+ ){0,3}at (?:the )?auction|auction values?|if we liquidated|liquidation value|what (?:should|do) (?:i|we) bid|bid on|trade[- ]in (?:value|offer|number|figure)|worth (?:on|in|as) (?:a )?trade|what(?:'s|s| is) (?:my|a|an|this|that|his|her|their|the customer's) (?:[\w-]+ ){0,8}worth|\b(?:the|our) (?:group|business|company|dealership|dealer group|stores?|rooftops?) (?:be )?worth\b|\bvaluation\b|\b\d+(?:\.\d+)?x (?:gross|ebitda|earnings|multiple)\b|\bis (?:this|it|that|the group) a (?:buy|good buy|good deal|good investment)\b|how much (?:is|would|could|should|can) (?:i|we|my|a|an|this|that|the customer) (?:[\w-]+ ){0,8}(?:worth|get|sell|pay|offer)|how much (?:should )?(?:we|i|you) (?:should )?(?:give|pay|offer|allow)\b|what (?:would|could|can|will|should) (?:i|we|they|the customer) (?:get|pay|offer|ask) for|what (?:would|will|could|can|should|might) (?:it|that|he|she|they|this|the \w+) (?:bring|fetch|go for|sell for))\b/,
     'I do not value vehicles or businesses; I report what your data holds',
   ],
   [
@@ -810,6 +815,40 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   ],
   [/\bbreakdwn\b|\bbrkdwn\b|\bbreakdonw\b/g, 'breakdown'],
   [/\bdepts\b/g, 'departments'],
+  [/\bsvc\b|\bsrvc\b/g, 'service'],
+  [/\bshud\b|\bshld\b/g, 'should'],
+  [/\bsecs\b/g, 'seconds'],
+  [/\bpct\b/g, 'percent'],
+  [/\bin-stock\b/g, 'in stock'],
+  // "(avail + pending + in transit)": every status on the lot, which is what stock is.
+  [/\(?\s*\bavail(?:able)?\s*(?:\+|,|and|&)\s*pending\s*(?:\+|,|and|&)\s*in[- ]transit\b\s*\)?/g, ' '],
+  // "Used (non-CPO)": used already leaves certified out.
+  [/\bused \(?non-?(?:cpo|certified)\)?/g, 'used'],
+  [/\bnon-?(?:cpo|certified) (used|pre-?owned)\b/g, '$1'],
+  // "What share of those Toyotas were new units vs pre-owned?": the share of the first named.
+  [
+    /(?<=\b(?:share|percent(?:age)?|%|proportion)\b.*\b(?:were|are|was|is) [a-z-]+(?: units| ones| cars| vehicles| deals| leads)?) (?:vs\.?|versus) [a-z-]+(?: units| ones| cars| vehicles| deals| leads)?(?=\?|$)/g,
+    '',
+  ],
+  [/\blist price\b/g, 'price'],
+  [/\breasign\b|\breassing\b/g, 'reassign'],
+  // "Under 500 front": that much front gross.
+  [
+    /\b(under|over|less than|more than|below|above|at least|at most) \$?([\d,.]+k?) (front|back)\b(?! ?(?:end|gross))/g,
+    '$1 $$$2 $3 gross',
+  ],
+  // "How long have the white ones been sitting? days on lot i think its called": an aside about words, not calls.
+  [/[,.;]?\s*\b(?:i think |i believe |i guess )?(?:it'?s|that'?s|they'?re|its) called\b/g, ''],
+  // "So thats the answer rate. how many missed calls…": the last answer said back, then the question.
+  [/^(?:(?:ok(?:ay)?|right|got it|great|thanks)[,.]? )*so (?:that'?s|thats|that is) [^.?!]*[.!]\s+(?=\S)/g, ''],
+  [/\bhow many days (does|did|do) it take\b/g, 'how long $1 it take'],
+  // "And what percentage of those deals were leases, as opposed to finance or cash?": the part is the first.
+  [/,?\s*\b(?:as opposed to|rather than)\s+[^?!.;]*/g, ''],
+  // "Break that average down by make": the same figure, broken down.
+  [
+    /\bbreak (that|this|the|those) (?:average|avg|total|figure|number|rate|percentage|count)s? down\b/g,
+    'break $1 down',
+  ],
   [/\bdept\b/g, 'department'],
   // An F&I office's shorthand: "tot be mtd", "fe", "l/m", "fin deals", "lse", "amt financed".
   [/\btot\b/g, 'total'],
@@ -1286,7 +1325,7 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no one who took or missed a call; I read calls with their rooftop, source, status and length',
   ],
   [
-    /\bivr\b|\bhold times?\b|\btime on hold\b|\basa\b|\bring times?\b|\btranscripts?\b|\bmenu options?\b/,
+    /\bivr\b|\bhold times?\b|\btime on hold\b|\b(?:stuck|waiting|waited|wait|sat|sitting|left|kept|put) on hold\b|\bon hold (?:for|before)\b|\basa\b|\bring times?\b|\btranscripts?\b|\bmenu options?\b/,
     'the data holds no call-platform detail (IVR paths, hold or ring times, transcripts); I read calls with their rooftop, source, status, length and recording',
   ],
   [
