@@ -121,6 +121,14 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-82', fixture: fixture('assistant-unseen-82-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-83', fixture: fixture('assistant-unseen-83-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-84', fixture: fixture('assistant-unseen-84-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-85', fixture: fixture('assistant-unseen-85-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-86', fixture: fixture('assistant-unseen-86-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-87', fixture: fixture('assistant-unseen-87-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-88', fixture: fixture('assistant-unseen-88-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-89', fixture: fixture('assistant-unseen-89-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-90', fixture: fixture('assistant-unseen-90-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-91', fixture: fixture('assistant-unseen-91-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-92', fixture: fixture('assistant-unseen-92-questions.json'), size: 40, declined: 8, unanswerable: 4 },
 ];
 
 const PASSWORD = 'assistant-test-password';
@@ -677,8 +685,15 @@ describe('the assistant without a provider', () => {
             says_not: 'Not used',
           },
         },
-        // A measure the data does not hold is said plainly, never answered with another one.
-        { q: 'avg msrp of new suvs', expect: { unanswerable: true, says: 'msrp' } },
+        // A measure the data does not hold is said plainly, never answered with another one; MSRP is held.
+        { q: 'avg curb weight of new suvs', expect: { unanswerable: true, says: 'curb weight' } },
+        {
+          q: 'avg msrp of new suvs',
+          expect: {
+            value:
+              "SELECT avg(v.msrp)::float8 AS value FROM vehicles v WHERE v.dealer_group_id {g} AND {lot} AND v.condition = 'new' AND v.body_style = 'SUV'",
+          },
+        },
         { q: 'whats our average apr on finance deals', expect: { unanswerable: true, says: 'apr' } },
       ],
     ],

@@ -200,6 +200,8 @@ const vehicleLine = (vehicle: VehicleRow) =>
 
 const FIELD_WORDS: Record<string, { label: string; format: (value: number) => string }> = {
   price: { label: 'price', format: dollars },
+  msrp: { label: 'MSRP', format: dollars },
+  internet_price: { label: 'internet price', format: dollars },
   days_on_lot: { label: 'days on the lot', format: (value) => `${one(value)} days` },
   days_to_sell: { label: 'days to sell (from stock-in to sale)', format: (value) => `${one(value)} days` },
   mileage: { label: 'mileage', format: (value) => `${number(Math.round(value))} miles` },

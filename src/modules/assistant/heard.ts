@@ -144,7 +144,7 @@ const ATTRIBUTED =
 
 /** Leads assigned to no one: "any w no salesperson", "unassigned", "nobody's on it". */
 export const UNASSIGNED =
-  /\b(?:no|without(?: an?)?|missing(?: an?)?|not assigned to(?: an?| any)?) (?:salesperson|salespeople|sales ?person|owner|assignee|one assigned)\b|\bunassigned\b|\bnot (?:yet )?(?:been )?ass?igned\b|\b(?:nobody|no ?one|no body)(?:'s| is)? (?:ass?igned|on (?:it|them|em|those))\b/;
+  /\b(?:no|without(?: an?)?|missing(?: an?)?|not assigned to(?: an?| any)?) (?:salesperson|salespeople|sales ?person|owner|assignee|one assigned)\b|\bunassigned\b|\bnot (?:yet )?(?:been )?ass?igned\b|\b(?:nobody|no ?one|no body)(?:'s| is| has)? (?:(?:been|gotten|got) )?(?:ass?igned|on (?:it|them|em|those))\b/;
 
 /** What each subject's query can filter on; anything else the question names is said back as not used. */
 export const SUPPORTED: Record<Subject, ReadonlyArray<keyof QueryFilters>> = {
@@ -794,6 +794,8 @@ const VEHICLE_WORDS = new Set(
     'older newest newer longest highest lowest top bottom recent latest fresh freshest aged aging average avg biggest',
     'smallest largest fewest best worst popular deals deal sales units unit leads calls did do done slowest fastest quickest',
     'excluding exclude except other than besides minus first ytd mtd qtd wtd front back end gross sale asking amount financed last',
+    // Where stock is: "units on the ground chevy aurora".
+    'ground lot hand stock',
   ]
     .join(' ')
     .split(' '),

@@ -41,7 +41,15 @@ export const GROUPINGS = [
   'department',
 ] as const;
 /** days_to_sell: a sold vehicle's days from stock-in to sale (its days on the lot when it sold). */
-export const VEHICLE_FIELDS = ['price', 'days_on_lot', 'mileage', 'year', 'days_to_sell'] as const;
+export const VEHICLE_FIELDS = [
+  'price',
+  'msrp',
+  'internet_price',
+  'days_on_lot',
+  'mileage',
+  'year',
+  'days_to_sell',
+] as const;
 /** What a vehicle may be listed without: "no internet price", "no photos". */
 const MISSING_SQL: Record<string, Prisma.Sql> = {
   price: Prisma.sql`v.price IS NULL`,
@@ -244,7 +252,7 @@ export const QUERY_SCHEMA = {
       type: 'string',
       enum: [...VEHICLE_FIELDS, ...SALE_FIELDS, ...CALL_FIELDS, ...RATE_FIELDS],
       description:
-        'The figure for average/max/min/sum/list order: vehicles price, days_on_lot, mileage, year, days_to_sell (sold vehicles only: days from stock-in to sale); sales sale_price, front_gross, back_gross, total_gross, amount_financed (deals with one); calls duration (seconds) or duration_minutes. For rate: sold (leads), answered, missed or voicemail (calls).',
+        'The figure for average/max/min/sum/list order: vehicles price, msrp, internet_price, days_on_lot, mileage, year, days_to_sell (sold vehicles only: days from stock-in to sale); sales sale_price, front_gross, back_gross, total_gross, amount_financed (deals with one); calls duration (seconds) or duration_minutes. For rate: sold (leads), answered, missed or voicemail (calls).',
     },
     group_by: {
       type: 'string',
@@ -534,6 +542,8 @@ function inventoryArgs(filters: QueryFilters): InventoryFilterArgs {
 
 const VEHICLE_FIELD_SQL: Record<string, Prisma.Sql> = {
   price: Prisma.sql`v.price`,
+  msrp: Prisma.sql`v.msrp`,
+  internet_price: Prisma.sql`v.internet_price`,
   days_on_lot: DAYS_ON_LOT_SQL,
   mileage: Prisma.sql`v.mileage::numeric`,
   year: Prisma.sql`v.year::numeric`,
@@ -647,12 +657,16 @@ async function runVehicles(caller: Caller, query: AssistantQuery): Promise<Query
   if (query.measure !== 'count' && query.measure !== 'list' && !(VEHICLE_FIELDS as readonly string[]).includes(field))
     throw badInput('field', `vehicles have ${VEHICLE_FIELDS.join(', ')}`);
   const figure = VEHICLE_FIELD_SQL[field]!;
+  // "Avg MSRP": over the vehicles that have one, and "across N" counts those.
+  const valued = ['average', 'sum', 'max', 'min'].includes(query.measure)
+    ? Prisma.sql` AND ${figure} IS NOT NULL`
+    : Prisma.empty;
   const limit = Math.min(query.limit ?? 10, 25);
   const [totals] = await caller.db.$queryRaw<
     Array<{ count: number; average: number | null; sum: number | null; max: number | null; min: number | null }>
   >(Prisma.sql`/* assistantVehicleTotals */
     SELECT count(*)::int AS count, avg(${figure})::float8 AS average, sum(${figure})::float8 AS sum, max(${figure})::float8 AS max, min(${figure})::float8 AS min
-    FROM vehicles v WHERE ${where}`);
+    FROM vehicles v WHERE ${where}${valued}`);
   const count = totals?.count ?? 0;
   const value =
     query.measure === 'average'

@@ -347,7 +347,7 @@ describe('reading questions', () => {
     expect(read('how long do used cars sit on average')).toMatchObject({ field: 'days_on_lot' });
     expect(read('how long do used cars sit on average')!.filters.status).toBeUndefined();
     for (const [question, named] of [
-      ['avg msrp of new suvs', '"msrp"'],
+      ['avg curb weight of new suvs', '"curb weight"'],
       ['whats our average apr on finance deals', '"apr"'],
       ['average days supply on used cars', '"days supply"'],
       ['median price of used cars', 'medians'],
@@ -616,7 +616,7 @@ describe('figures as dealers name them', () => {
       });
     expect(read('avg back end gross last wk')).toMatchObject({ field: 'back_gross', filters: { from: '2026-11-09' } });
     // Still unsupported: a figure it does not read.
-    for (const question of ['avg msrp of new suvs mtd', 'average apr on finance deals ytd'])
+    for (const question of ['avg curb weight of new suvs mtd', 'average apr on finance deals ytd'])
       expect(understand(question, vocabulary, null, NOW)).toMatchObject({
         query: null,
         reason: expect.stringContaining('is not a figure I read'),
@@ -3286,6 +3286,93 @@ describe('follow-ups that order, narrow, compare or act', () => {
     expectNotInData('and on average how long were people stuck on hold before somebody picked up?');
   });
 
+  it('reads what the eighty-fifth to ninetieth sets written apart from the rules found it missing', () => {
+    // A principal dictating: someone over there to call back.
+    expect(
+      understand('ok have somebody over there call back every one of the missed ones today', vocabulary, null, NOW),
+    ).toMatchObject({ query: null, declined: true });
+    // An F&I director: back pvr, lease pen, AF, MSRP (a column: read now), who sends the most back gross,
+    // "his deals" after his figure (those deals), "break out" (not an Outback).
+    const outback = { ...vocabulary, models: [...vocabulary.models, 'Outback'] };
+    const pvr = understand(
+      'break out back pvr by salesperson',
+      outback,
+      read('total back-end gross last 30 days'),
+      NOW,
+    );
+    expect(pvr.query).toMatchObject({ measure: 'average', field: 'back_gross', group_by: 'salesperson' });
+    expect(pvr.query?.filters).not.toHaveProperty('model');
+    expect(chain(['deal count by contract type last 90 days', 'lease pen?'])[1]).toMatchObject({
+      share: true,
+      filters: { contract_type: ['lease'] },
+    });
+    const [, , af, his] = chain([
+      'whos sending the most back gross to the box last 90 days',
+      'finance deals only',
+      "alex rivera's avg AF on those",
+      'pull up his deals',
+    ]);
+    expect(af).toMatchObject({ field: 'amount_financed', filters: { salesperson: 'Alex Rivera' } });
+    expect(his).toMatchObject({ measure: 'list', filters: { salesperson: 'Alex Rivera', contract_type: ['finance'] } });
+    expect(chain(['how many new units on the ground at the toyota store', 'avg msrp on those'])[1]).toMatchObject({
+      measure: 'average',
+      field: 'msrp',
+      filters: { dealer_id: ['stn'], condition: ['new'] },
+    });
+    expect(read('what is the highest msrp in stock')).toMatchObject({ measure: 'max', field: 'msrp' });
+    // A gruff GM: "honda vs toyota store" (both stores), "the honda deals" then (the store's), "% of deals" afresh.
+    const [, stores, cash, leases] = chain([
+      'deals by store last 90',
+      'honda vs toyota store',
+      'how many of the honda deals were cash',
+      'what % of deals were leases, whole group',
+    ]);
+    expect(stores).toMatchObject({ subject: 'sales', group_by: 'dealer', filters: { dealer_id: ['stn', 'shd'] } });
+    expect(cash).toMatchObject({ filters: { dealer_id: ['shd'], contract_type: ['cash'], from: '2026-08-24' } });
+    expect(cash?.filters).not.toHaveProperty('make');
+    expect(leases).toMatchObject({ share: true, filters: { contract_type: ['lease'] } });
+    expect(leases).not.toHaveProperty('whole_filters');
+    // An analyst comparing: rows broken out after a rate (counted), the figure "on that" per rooftop, "for each?",
+    // "group wide" after rooftops compared, "which of those have been sitting longest" (several), test driven.
+    expect(chain(['leads last month', 'close rate on those', 'break em out by source'])[2]).toMatchObject({
+      measure: 'count',
+      group_by: 'source',
+    });
+    const [, onThat, groupWide] = chain([
+      'avg days to sell last month',
+      'toyota north vs honda downtown on that',
+      'and group wide for this month so far?',
+    ]);
+    expect(onThat).toMatchObject({ measure: 'average', field: 'days_to_sell', group_by: 'dealer' });
+    expect(groupWide).toMatchObject({ measure: 'average', field: 'days_to_sell', filters: { from: '2026-11-01' } });
+    expect(groupWide).not.toHaveProperty('group_by');
+    expect(chain(['units on the ground chevy aurora vs ford westside?', 'avg DOL for each?'])[1]).toMatchObject({
+      measure: 'average',
+      group_by: 'dealer',
+      filters: { dealer_id: ['sfw', 'sca'] },
+    });
+    expect(chain(['trucks at aurora', 'which of those have been sitting longest'])[1]).toMatchObject({
+      measure: 'list',
+      limit: 10,
+    });
+    expectNotInData('how many of those were test driven before they sold');
+    // A fleet manager: 4x4 asked alone, fleet accounts, "10 units sitting the longest".
+    expectNotInData('which of those are 4x4?');
+    expectNotInData('how many of the missed calls were fleet/commercial accounts vs retail?');
+    expect(read('10 units sitting the longest at the chevy store')).toMatchObject({ measure: 'list', limit: 10 });
+    // A principal's yes/no questions: nobody's been assigned, the total asking on all the aged new ones.
+    expect(read("r there any leads from the last 30 days nobody's been assigned to?")).toMatchObject({
+      filters: { unassigned: true },
+    });
+    expect(
+      chain([
+        'do we have anything on the lot over 120 days?',
+        'any of those new units',
+        'whats the total asking on all the aged new ones',
+      ])[2],
+    ).toMatchObject({ measure: 'sum', field: 'price', filters: { days_on_lot_min: 121, condition: ['new'] } });
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -3321,6 +3408,8 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'so thats the answer rate. its called under 500 front those 30 days of calls as opposed to ',
       // Keywords and an intern's words.
       'avg talk time secs pct (avail + pending + in transit) attribution sources new units vs pre-owned ',
+      // F&I shorthand, stores compared, fleets and drivetrains.
+      'back pvr lease pen af msrp honda vs toyota store break out which of those are 4x4 nobodys been assigned ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

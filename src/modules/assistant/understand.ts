@@ -151,6 +151,10 @@ function measureOf(
       /\b(\d{1,2})\s+(?:most|least|cheapest|oldest|newest|priciest|highest|lowest|longest|latest|most recent)\b/.exec(
         counted,
       ) ??
+      // "10 units sitting the longest at the chevy store": as many as it says.
+      /^(\d{1,2})\s+(?:units|cars|vehicles|trucks|suvs|sedans|ones|leads|calls|deals)\b(?!\s+(?:in|on|at|over|under)\b.*\?$)/.exec(
+        counted,
+      ) ??
       // "Cheapest 3?": the number after the word that orders them.
       /\b(?:cheapest|oldest|newest|priciest|most expensive|highest|lowest|longest|latest|worst|best|bottom|slowest|fastest|quickest)\s+(\d{1,2})\b(?!\s*(?:days?|weeks?|months?|years?|hours?|k\b|grand|miles|%|percent))/.exec(
         counted,
@@ -159,7 +163,7 @@ function measureOf(
   })();
   // "Which ones have been sitting the longest": several, longest first; "which one" is the extreme.
   const several =
-    /\b(?:show|list|give|pull up|bring up)(?: me| us)? (?:the |our |all )?(?:[a-z]+ ){0,2}(?:cars|vehicles|units|trucks|suvs|sedans|ones)\b|\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b|\b(?:cheapest|priciest|most expensive|newest|oldest) (?:[a-z0-9-]+ )?(?:units|cars|vehicles|trucks|suvs|sedans|ones|stuff|arrivals|inventory)\b/.test(
+    /\b(?:show|list|give|pull up|bring up)(?: me| us)? (?:the |our |all )?(?:[a-z]+ ){0,2}(?:cars|vehicles|units|trucks|suvs|sedans|ones)\b|\bwhich (?:[a-z]+ ){0,2}ones\b|\bwhat (?:[a-z]+ ){0,2}ones\b|\bwhich (?:cars|vehicles|units|trucks|suvs|sedans)\b|\bwhich of (?:those|these|them|'?em) (?:have|are|were)\b|\blist\b|\b(?:cheapest|priciest|most expensive|newest|oldest|longest|lowest|highest|least|most)(?: [a-z]+)? first\b|\b(?:cheapest|priciest|most expensive|newest|oldest) (?:[a-z0-9-]+ )?(?:units|cars|vehicles|trucks|suvs|sedans|ones|stuff|arrivals|inventory)\b/.test(
       q,
     );
   const vehicles = subject === 'vehicles';
@@ -223,13 +227,13 @@ function measureOf(
   }
   if (vehicles) {
     if (
-      /\bmost expensive\b|\bpriciest\b|\bhighest[- ]priced\b|\bhighest (?:asking |list |sticker |internet )?price\b|\bmost costly\b/.test(
+      /\bmost expensive\b|\bpriciest\b|\bhighest[- ]priced\b|\bhighest (?:asking |list |sticker )?price\b|\bmost costly\b/.test(
         q,
       )
     )
       return superlative('max', 'price');
     if (
-      /\bcheapest\b|\bleast expensive\b|\blowest[- ]priced\b|\blowest (?:asking |list |sticker |internet )?price\b|\bmost affordable\b/.test(
+      /\bcheapest\b|\bleast expensive\b|\blowest[- ]priced\b|\blowest (?:asking |list |sticker )?price\b|\bmost affordable\b/.test(
         q,
       )
     )
@@ -267,6 +271,11 @@ function measureOf(
     // On a lot, the newest are those that arrived last (as the oldest have sat the longest).
     if (/\bnewest\b|\bmost recent arrivals?\b|\bjust arrived\b|\bfreshest\b|\bfewest days\b/.test(q))
       return superlative('min', 'days_on_lot');
+    if (/\b(?:highest|biggest|largest|top) (?:msrp|sticker)\b/.test(q)) return superlative('max', 'msrp');
+    if (/\b(?:lowest|smallest) (?:msrp|sticker)\b/.test(q)) return superlative('min', 'msrp');
+    if (/\b(?:highest|biggest|largest|top) (?:internet|online|web) price\b/.test(q))
+      return superlative('max', 'internet_price');
+    if (/\b(?:lowest|smallest) (?:internet|online|web) price\b/.test(q)) return superlative('min', 'internet_price');
     if (/\bhighest (?:mileage|miles)\b|\bmost (?:miles|mileage)\b/.test(q)) return superlative('max', 'mileage');
     if (/\blowest (?:mileage|miles)\b|\bfewest miles\b|\bleast (?:miles|mileage)\b/.test(q))
       return superlative('min', 'mileage');
@@ -366,6 +375,12 @@ function fieldOf(q: string, subject: Subject): string | undefined {
       /\b(?:average|mean|typical|total|highest|lowest|biggest|largest|smallest)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)/.exec(
         q,
       )?.[1] ?? '';
+    if (/\b(?:msrp|sticker)\b/.test(figure) || /\bmsrp\b/.test(q)) return 'msrp';
+    if (
+      /\b(?:internet|online|web(?:site)?) price\b/.test(`${figure} ${q}`) &&
+      !/\b(?:no|missing|without|w\/o)\b/.test(q)
+    )
+      return 'internet_price';
     if (/\b(?:price|priced|pricing|asking|listed|listing|sale price)\b/.test(figure)) return 'price';
     if (/\b(?:miles|mileage|odometer|odo)\b/.test(figure)) return 'mileage';
     if (/\b(?:days?|age|aging|time)\b/.test(figure)) return 'days_on_lot';
@@ -415,7 +430,7 @@ const FIGURE_WORDS = new Set(
     // What the figure is of, pointed at: "lowest miles one?".
     'one ones',
     // A call's length as said: "avg talk time secs answered calls".
-    'second seconds minute minutes answered',
+    'second seconds minute minutes answered msrp sticker internet online web',
   ]
     .join(' ')
     .split(' '),
@@ -527,7 +542,7 @@ function groupOf(q: string, subject: Subject): Grouping | null {
   if (
     (subject === 'sales' || subject === 'leads') &&
     !((subject === 'leads' || subject === 'sales') && UNASSIGNED.test(q)) &&
-    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff|consultants?|associates?)\b|\breps\b|\bclosers?\b|\bwho(?:'s| has| have)? (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| are)? (?:writing|selling|closing|delivering|moving|booking) (?:the )?(?:most|best)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\b(?:leading|led|topped|tops|ran|runs) the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
+    /\bsalespe(?:rson|ople)\b|\bsales ?(?:people|persons?|reps?|guys|team|staff|consultants?|associates?)\b|\breps\b|\bclosers?\b|\bwho(?:'s| has| have)? (?:sold|closed|delivered|has|had|converted|wrote|booked|did|moved|retailed|retails)\b|\bwho(?:'s| is| are)? (?:writing|selling|closing|delivering|moving|booking|sending|bringing|turning in|producing|generating) (?:in )?(?:the )?(?:most|best)\b|\bwho(?:'s| is| has| had| was| were)? (?:got |gets )?(?:the )?(?:best|top|highest|most|lowest|worst)\b|\b(?:top|best|worst) (?:guy|guys|gal|rep|person|seller|producer)s?\b|\b(?:by|per|each) (?:guy|gal|rep|person|seller|producer|closer)s?\b|\bwho (?:are|were|is|was) (?:they|those|these|them|em|it) assigned to\b|\bassigned to whom\b|\bwho(?:'s| is| was)? (?:leading|winning|ahead|on top)\b|\b(?:leading|led|topped|tops|ran|runs) the (?:floor|board|team|group|pack)\b|\b(?:top of|on top of|leading) the board\b/.test(
       // "All reps", "across the team": everyone together, not a breakdown.
       RANKING.test(q)
         ? q
@@ -749,8 +764,8 @@ function withLastUnit(q: string, previous: AssistantQuery | null): string {
 /** Words that name a figure of each subject: without them, "per deal" or "on average" is of the last figure. */
 const FIGURE_NAMED: Record<Subject, RegExp> = {
   vehicles:
-    /\bpric|\bmiles\b|\bmileage\b|\bodo|\bdays?\b|\bage\b|\baging\b|\byears?\b|\bold\b|\bsitting\b|\blong\b|\bsell\b/,
-  sales: /\bpric|\bgross|\bfront|\bback|\bprofit|\bpvr\b|\brevenue|\bsold for\b/,
+    /\bmsrp\b|\bsticker\b|\binternet\b|\bpric|\bmiles\b|\bmileage\b|\bodo|\bdays?\b|\bage\b|\baging\b|\byears?\b|\bold\b|\bsitting\b|\blong\b|\bsell\b/,
+  sales: /\bpric|\bgross|\bfront|\bback|\bprofit|\bpvr\b|\brevenue|\bsold for\b|\bfinanced\b/,
   calls: /\blength|\bduration|\btalk|\bminutes?\b|\bmins?\b|\bseconds?\b|\blong\b/,
   leads: /$^/,
 };
@@ -929,6 +944,9 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
     keys.length > 0 &&
     keys.every((key) => JSON.stringify(heard[key]) === JSON.stringify(previous.filters[key])) &&
     /\bthe (?:[a-z0-9-]+ ){1,3}(?:units|ones|cars|vehicles|trucks|suvs|sedans|leads|calls|deals)\b/.test(q),
+  // "Avg DOL for each?" after a breakdown: the figure, for each of its rows.
+  ({ q, subject, previous }) =>
+    subject === previous.subject && previous.group_by !== undefined && /\b(?:for|of|at|in) each(?: one)?\??$/.test(q),
   // "Which store missed the most over the last 30 days" after missed calls: the same rows, ranked.
   ({ q, explicitSubject, group }) => !explicitSubject && group !== null && RANKING.test(q),
   // A short question naming no subject that says something read ("just the Fords", "by store").
@@ -1116,6 +1134,8 @@ function leaderNamed(q: string, previous: AssistantQuery, vocabulary: Vocabulary
   if (group === 'salesperson' && other) return null;
   const pointers: Partial<Record<Grouping, Array<[RegExp, string]>>> = {
     salesperson: [
+      // "Pull up his deals" after Alex's finance deals: those deals, as the conversation has them.
+      ...(previous.leader ? [] : [[/\b(?:his|her) (deals|leads|sales|units|ones)\b/g, 'those $1'] as [RegExp, string]]),
       [/\b(?:his|her)\b/g, `${name}'s`],
       [/\b(?:he|she|him|that guy|that gal|that rep|that salesperson)\b/g, name],
     ],
@@ -1378,7 +1398,7 @@ function readQuestion(
   if (notRead)
     return {
       query: null,
-      reason: `"${notRead}" is not a figure I read (I give prices, days on the lot, days to sell, mileage, model years, deal prices and gross, and call lengths)`,
+      reason: `"${notRead}" is not a figure I read (I give prices and MSRP, days on the lot, days to sell, mileage, model years, deal prices and gross, and call lengths)`,
     };
   // "Exclude walk-ins": sources left out, not asked for (leads and calls with no source stay).
   const leftOutSources = (() => {
@@ -1408,15 +1428,26 @@ function readQuestion(
     }
   }
   // "Them chevy deals" after the Chevy store's: that store's deals, not Chevrolets (unless vehicles are named).
+  // "How many of the honda deals were cash" after the Honda and Toyota stores compared: the Honda store's.
   const [lastRooftop] = previous?.filters.dealer_id?.length === 1 ? previous.filters.dealer_id : [];
+  const storeOfMake = heard.make?.length === 1 ? rooftopsOfMake(heard.make[0]!, vocabulary.dealers) : [];
   if (
     lastRooftop &&
     subject !== 'vehicles' &&
-    heard.make?.length === 1 &&
     !heard.dealer_id &&
-    rooftopsOfMake(heard.make[0]!, vocabulary.dealers).some((dealer) => dealer.id === lastRooftop)
+    storeOfMake.some((dealer) => dealer.id === lastRooftop)
   )
     delete heard.make;
+  else if (
+    subject !== 'vehicles' &&
+    subject === previous?.subject &&
+    !heard.dealer_id &&
+    storeOfMake.length === 1 &&
+    ((previous.filters.dealer_id?.length ?? 0) > 1 || previous.group_by === 'dealer')
+  ) {
+    heard.dealer_id = [storeOfMake[0]!.id];
+    delete heard.make;
+  }
   // "How many leads got assigned to me" after "its casey nguyen - how many deals have i closed": the
   // salesperson the conversation named.
   if (ME.test(q) && !heard.salesperson) {
@@ -1740,8 +1771,16 @@ function readQuestion(
       !backReference;
     // "What % of last week's leads are still new" after last week's from Facebook: all of last week's.
     // "How many has that store marked sold this month" after the new ones in stock there: that store's sold ones.
+    // "What % of deals were leases, whole group" after the Honda store's cash deals: of all the period's deals.
     const shareOfPeriodRows =
-      !/\b(?:of|among) (?:those|these|them|'?em)\b/.test(q) && SHARE.test(q) && PERIOD_ROWS.test(q);
+      !/\b(?:of|among) (?:those|these|them|'?em)\b/.test(q) &&
+      SHARE.test(q) &&
+      (PERIOD_ROWS.test(q) ||
+        // Not "whats that as a % of all leads": that is the part.
+        (/(?:%|\bpercent(?:age)?|\bshare|\bproportion|\bpct) of (?:our |all (?:of )?(?:our |the )?)?(?:deals|leads|calls|units|vehicles|cars|sales)\b/.test(
+          q,
+        ) &&
+          !/\b(?:that|it|this|those|these|them|'?em)\b/.test(q)));
     const soldAfterStock =
       !backReference &&
       subject === 'vehicles' &&
@@ -1759,7 +1798,9 @@ function readQuestion(
     // A breakdown over what the last answer was narrowed to ("which source closes the best" after "and cars.com")
     // is over every value of it.
     const regrouped = grouping ? GROUP_FILTER[grouping] : undefined;
-    const regroupedBase = regrouped && !(regrouped in heard) ? omitKey(kept, regrouped) : kept;
+    // "Avg DOL for each store?" after two stores compared: over those two still.
+    const regroupedBase =
+      regrouped && !(regrouped in heard) && [kept[regrouped]].flat().length <= 1 ? omitKey(kept, regrouped) : kept;
     // "How bout group wide": the same, over every rooftop.
     const widened = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
     // What the question leaves open of the last answer's rows, unless it names it again: what it forgets
@@ -1779,7 +1820,10 @@ function readQuestion(
       ...(/\ball (?:of )?(?:the|our) (?!(?:other )?(?:stores?|rooftops?|dealers?|dealerships?|locations?|sites?)\b)|\ball (?:[a-z]+ )?(?:calls|leads|deals)\b|\btotal (?:calls|leads|deals|units|cars|vehicles)\b/.test(
         q,
       )
-        ? [...VEHICLE_RANGE_FILTERS, ...NARROWING]
+        ? // "The total asking on all the aged new ones": the age they were narrowed to stays.
+          [...VEHICLE_RANGE_FILTERS, ...NARROWING].filter(
+            (key) => !(/\baged\b/.test(q) && (key === 'days_on_lot_min' || key === 'days_on_lot_max')),
+          )
         : []),
       // "And how many leads did each of them get" after who closed the most: all their leads.
       ...(/\bhow many (?:leads|calls|deals) (?:did|do|does|have|has) (?:each|they|them|em|all|he|she)\b/.test(q)
@@ -1853,7 +1897,13 @@ function readQuestion(
         // after a close rate: the rows, counted.
         (!measured &&
           countsRows &&
-          !/\b(?:those|these|them|'?em)\b(?! (?:leads|calls|deals|sales|cars|vehicles|units)\b)/.test(q)) ||
+          !/\b(?:those|these|them|'?em)\b(?! (?:leads|calls|deals|sales|cars|vehicles|units)\b)/.test(q) &&
+          // "Toyota north vs honda downtown on that": the figure asked before, per rooftop.
+          !/\b(?:on|of|for|in) that\b/.test(q)) ||
+        // "Break em out by source" after a close rate: the rows, counted per source.
+        (!measured &&
+          previous.measure === 'rate' &&
+          /\b(?:break|broke|split|divide)s? (?:those|these|them|'?em)\b(?: (?:down|out|up))?/.test(q)) ||
         // "Where are those coming from" after a close rate: where the rows came from, how many from each.
         (!measured && grouping === 'source' && /\bwhere\b.*\b(?:come|comes|came|coming) from\b/.test(q)));
     // "Ok anything under 15k w less than 70k miles" after the cheapest one: every one of them, counted and listed.
@@ -1866,9 +1916,29 @@ function readQuestion(
       /\bany(?:thing|one|ones)?\b|\bwhat else\b|\bothers?\b/.test(q)
         ? { measure: 'count' as const }
         : null;
+    // "Which of those r black" after units sorted by miles names no order: those black ones, in the same order.
+    const orderAsked =
+      /\b(?:cheapest|priciest|pricie?r|expensive|most|least|highest|lowest|oldest|newest|longest|shortest|sort(?:ed)?|order(?:ed)?|first|last|top|bottom|fewest|biggest|smallest)\b/.test(
+        q,
+      );
+    const listedAgain =
+      sameSubject &&
+      subject === 'vehicles' &&
+      previous.measure === 'list' &&
+      measured?.measure === 'list' &&
+      !orderAsked &&
+      OF_THOSE.test(q)
+        ? {
+            measure: 'list' as const,
+            field: previous.field,
+            order: previous.order,
+            limit: measured.limit ?? previous.limit,
+          }
+        : null;
     const measure =
       ordered ??
       anyOfThem ??
+      listedAgain ??
       usable(sameFigure(measured, previous, subject, q)) ??
       // "Missed by store" after an answer rate: the missed calls, counted (a rate of them would be 0%).
       (sameSubject && !countedRanking && !(previous.measure === 'rate' && heard.status !== undefined)
@@ -1902,8 +1972,10 @@ function readQuestion(
       ) &&
       !oneRow &&
       !ofThat &&
-      // "What is the overall average for Toyota North alone" after a breakdown: one figure.
+      // "What is the overall average for Toyota North alone" after a breakdown: one figure; "and group wide" after
+      // a breakdown by rooftop: the group's one figure.
       !/\boverall\b/.test(q) &&
+      !(groupWide && previous.group_by === 'dealer') &&
       // "What % of last wk's calls were first time callers" after calls by channel: of all of them, not per channel.
       // "Whats lease penetration MTD, as a % of deals" after deals per salesperson: one share, in its own period.
       // "What proportion of those leads have we closed" after leads by source: one share of those leads.
@@ -1972,7 +2044,9 @@ function readQuestion(
       OF_THOSE.test(q) &&
       (measure.measure === 'max' ||
         measure.measure === 'min' ||
-        (measure.measure === 'list' && (measure.field !== previous.field || measure.order !== previous.order)));
+        (measure.measure === 'list' &&
+          orderAsked &&
+          (measure.field !== previous.field || measure.order !== previous.order)));
     const ofListedActivity =
       subject !== 'vehicles' &&
       previous.limit !== undefined &&

@@ -433,7 +433,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade|e-?mail|text|forward) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|(?:^|[.!?;]\s+)(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|ugh|hmm|well|alright|cool|great|fine|man|dude|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|(?:re-?)?map|set up|e-?mail me|text me|send me (?!the (?:number|count|total|list of))|have (?!(?:we|you|i|they|any|there)\b)(?:[a-z]+ ){1,2}(?:call|text|e-?mail|contact|follow up)|wholesale(?= (?:those|these|them|'?em|it|that|the|this|all|every|\d))|auction off|grab (?:the )?recordings?|knock (?:[\w$]+ ){1,3}off|stick (?:it|that|them|'?em) (?:out )?(?:front|on the line|up front)|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|(?<!\b(?:did|do|does|we|you|they|i|was|were) )\b(?:drop|lower|raise|cut|reduce|bump) (?:the )?(?:price|asking)s? (?:by )?\$?\d[\d,.]*k?\b|(?<!\b(?:did|do|does|we|you|they|i|was|were) )\b(?:drop|lower|raise|cut|reduce|bump) (?:the |its |their )?(?:(?:asking|internet|sticker|list) )?(?:price|asking)s?(?: (?:of|on))? (?:it|that|this|the|those|these|them)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    /\b(?:move|transfer|send|ship|swap|trade|e-?mail|text|forward) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|(?:^|[.!?;]\s+)(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|ugh|hmm|well|alright|cool|great|fine|man|dude|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|(?:re-?)?map|set up|e-?mail me|text me|send me (?!the (?:number|count|total|list of))|have (?!(?:we|you|i|they|any|there)\b)(?:[a-z]+ ){1,4}(?:call|text|e-?mail|contact|follow up)\b(?! (?:volume|count|rate|log)s?\b)|wholesale(?= (?:those|these|them|'?em|it|that|the|this|all|every|\d))|auction off|grab (?:the )?recordings?|knock (?:[\w$]+ ){1,3}off|stick (?:it|that|them|'?em) (?:out )?(?:front|on the line|up front)|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|(?<!\b(?:did|do|does|we|they|i|was|were) )(?<!\b(?:did|do|does|have|had) you )\b(?:drop|lower|raise|cut|reduce|bump) (?:the )?(?:price|asking)s? (?:by )?\$?\d[\d,.]*k?\b|(?<!\b(?:did|do|does|we|they|i|was|were) )(?<!\b(?:did|do|does|have|had) you )\b(?:drop|lower|raise|cut|reduce|bump) (?:the |its |their )?(?:(?:asking|internet|sticker|list) )?(?:price|asking)s?(?: (?:of|on))? (?:it|that|this|the|those|these|them)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
     'I cannot act on your records or for your staff (move, mark, order, print, tell someone); I answer questions about your data',
   ],
   [
@@ -541,7 +541,7 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
     /,?\s*(?:like|e\.?g\.?|i\.?e\.?|such as|for example|for instance)\s+[^?!]*?\b(?:etc\.?|and so on|and such)(?=[\s?!.,]|$)/g,
     '',
   ],
-  [/\([^()]*\b(?:sorry|i think|i mean|still learning|new here|not sure)\b[^()]*\)/g, ' '],
+  [/\([^()]*\b(?:sorry|i think|i mean|still learning|new here|not sure|mean|means|meaning|stand for)\b[^()]*\)/g, ' '],
   [/\b(?:nobody|no one|noone|no body) (?:answered|picked up)\b/g, 'missed'],
   [
     /,?\s*(?:and )?not (?:the ones |ones |those |any )?(?:that |which )?(?:have |had |were |was |got )?(?:already )?(?:been )?sold(?: ones)?\b(?<=\b(?:on the (?:lot|ground)|in stock|on hand)\b.*)/g,
@@ -818,6 +818,21 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   [/\bsvc\b|\bsrvc\b/g, 'service'],
   [/\bshud\b|\bshld\b/g, 'should'],
   [/\bsecs\b/g, 'seconds'],
+  // "Is it quicker for trucks?" after days to sell: the same figure, for trucks.
+  [
+    /^(?:(?:and|so|but|ok) )?(?:(?:is|was) (?:it|that)|are (?:they|those)|were they )?\s*(?:any )?(?:quicker|faster|slower|longer|shorter|higher|lower|better|worse) (for|at|on|with|in) /g,
+    'and $1 ',
+  ],
+  // "The total asking on those": their asking prices, added up.
+  [/\b(total|sum of|average|avg) asking\b(?! prices?\b)/g, '$1 asking price'],
+  // "Honda vs toyota store": both stores.
+  [/\b([a-z]+) (vs\.?|versus) ([a-z]+) (stores?|rooftops?|dealerships?|locations?)\b/g, '$1 $4 $2 $3 $4'],
+  // "Break out back pvr by salesperson": a breakdown, not a Subaru Outback.
+  [/\b(break|broke|breaking) out\b/g, '$1 down'],
+  // An F&I office's words: "back pvr", "lease pen", "avg AF".
+  [/\b(front|back) pvr\b/g, '$1 end pvr'],
+  [/\b(lease|finance|cash|gap|vsc|warranty|cpo|certified) pen\b/g, '$1 penetration'],
+  [/\baf\b/g, 'amount financed'],
   [/\bpct\b/g, 'percent'],
   [/\bin-stock\b/g, 'in stock'],
   // "(avail + pending + in transit)": every status on the lot, which is what stock is.
@@ -1289,7 +1304,7 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no one who made or took a call; I read calls by rooftop, source, status and direction',
   ],
   [
-    /\bacquisition cost|\bcost basis\b|\binvoices?\b|\bhow much (?:are|r) we into\b|\bhave (?:into|in) (?:those|them|it|em|these)\b|\bcost[- ]?wise\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bwhat (?:did|do) (?:we|i|you) pay\b|\bhow much (?:did|do) (?:we|i) pay\b|\bbook value\b|\bacv\b/,
+    /\bacquisition cost|\bcost basis\b|\binvoices?\b|\bhow much (?:are|r) we into\b|\bhave (?:into|in) (?:those|them|it|em|these)\b|\bcost[- ]?wise\b|\bwhat (?:we|did we) paid\b|\bwhat we paid\b|\bwhat (?:did|do) (?:we|i|you)(?: actually| really| originally)? pay\b|\bhow much (?:did|do) (?:we|i)(?: actually| really| originally)? pay\b|\bour cost\b|\bbook value\b|\bacv\b/,
     'the data holds no acquisition cost (what a vehicle cost us); I read its asking price',
   ],
   [
@@ -1309,7 +1324,20 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no paperwork or funding (titles, stips, funding from the bank); I read deals with their contract type, amounts and salesperson',
   ],
   [
-    /\btest[- ]?drives?\b|\bdemo drives?\b/,
+    /\b(?:employees|headcount|head count|staff(?:ing)? (?:count|size|levels?)|how many (?:people|staff|employees) (?:do we have|work|are on))\b/,
+    'the data holds no staff records (employees, headcount); I read the salespeople named on deals and leads',
+  ],
+  [
+    // Asked about alone ("which of those are 4x4?"); "4x4 trucks under 40k" is answered with the 4x4 said back.
+    /\b(?:are|is|were|r|have|has)(?: (?:a|an|got))? (?:4x4s?|4wd|awd|2wd|fwd|rwd|four[- ]wheel[- ]drive|all[- ]wheel[- ]drive)\s*\??$|\bdrive ?trains?\b/,
+    'the data holds no drivetrain (4x4, AWD); I read make, model, trim, body style, colour, year, mileage and price',
+  ],
+  [
+    /\b(?:fleet|commercial|business|government) (?:accounts?|customers?|buyers?|callers?|clients?)\b|\bfleet\b.*\bvs\.? retail\b/,
+    'the data holds no customer types (fleet, commercial, retail); I read leads, calls and deals by source, rooftop and salesperson',
+  ],
+  [
+    /\btest[- ]?drives?\b|\btest[- ]?(?:driven|drove|driving)\b|\bdemo drives?\b/,
     'the data holds no test drives; I read leads (with their appointment and showed statuses), calls and deals',
   ],
   [
