@@ -129,6 +129,20 @@ const UNSEEN_FIXTURES = [
   { name: 'unseen-90', fixture: fixture('assistant-unseen-90-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-91', fixture: fixture('assistant-unseen-91-questions.json'), size: 40, declined: 8, unanswerable: 4 },
   { name: 'unseen-92', fixture: fixture('assistant-unseen-92-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-93', fixture: fixture('assistant-unseen-93-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-94', fixture: fixture('assistant-unseen-94-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-95', fixture: fixture('assistant-unseen-95-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-96', fixture: fixture('assistant-unseen-96-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-97', fixture: fixture('assistant-unseen-97-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-98', fixture: fixture('assistant-unseen-98-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  { name: 'unseen-99', fixture: fixture('assistant-unseen-99-questions.json'), size: 40, declined: 8, unanswerable: 4 },
+  {
+    name: 'unseen-100',
+    fixture: fixture('assistant-unseen-100-questions.json'),
+    size: 40,
+    declined: 8,
+    unanswerable: 4,
+  },
 ];
 
 const PASSWORD = 'assistant-test-password';
@@ -327,7 +341,7 @@ describe('the assistant without a provider', () => {
       const rows = await sql<{ label: string; n: string | number }>(expectation.groups);
       // Labels compare without case: a salesperson is one person however the DMS spells the name.
       const got = new Map(figures.slice(1).map((entry) => [entry.label.toLowerCase(), Number(entry.value)]));
-      for (const row of rows) row.label = row.label.toLowerCase();
+      for (const row of rows) row.label = String(row.label).toLowerCase();
       if (got.size !== rows.length) return `${got.size} groups, expected ${rows.length}: ${[...got.keys()].join(', ')}`;
       // A figure's label names its group and then the figure ("alex rivera total gross"): either matches the group.
       const valueOf = (label: string) => got.get(label) ?? [...got].find(([key]) => key.startsWith(`${label} `))?.[1];

@@ -136,7 +136,7 @@ const FROM_SOURCES: ReadonlyArray<keyof QueryFilters> = [
 
 /** Rows with no source only: "leads where source is null", "unattributed calls". */
 const UNATTRIBUTED =
-  /\bunsourced\b|\b(?<!\b(?:including|incl|plus|counting|as well as) (?:any |the |all )?(?:leads |calls |ones )?(?:that |which )?)(?:with|w\/?|have|has|had) no source\b|\bwithout (?:a |any )?source\b|\bunattributed (?:ones|leads|calls)\b|\b(?:ones|leads|calls) (?:that are |that were )?unattributed\b|\bunknown sources? (?:leads|calls)\b|\bno[- ]source (?:leads|calls)\b/;
+  /\bunsourced\b|\b(?<!\b(?:including|incl|plus|counting|as well as) (?:any |the |all )?(?:leads |calls |ones )?(?:that |which )?)(?:with|w\/?|have|has|had) no source\b|\bwithout (?:a |any )?source\b|\bunattributed (?:ones|leads|calls)\b|\b(?:ones|leads|calls) (?:that are |that were )?unattributed\b|\b(?:were|are|was|is) unattributed\b|\bunknown sources? (?:leads|calls)\b|\bno[- ]source (?:leads|calls)\b/;
 
 /** Rows with a source only: "exclude unattributed", "attributed only". */
 const ATTRIBUTED =
@@ -575,7 +575,7 @@ export function filtersOf(q: string, subject: Subject, vocabulary: Vocabulary, n
     else if (/\boutbound\b|\boutgoing\b/.test(q)) filters.direction = 'outbound';
     // "Sales dept calls", "calls to service".
     const department =
-      /\b(sales|service|parts) (?:dept|department|line|desk|calls)\b|\bcalls? (?:to|for|into) (?:the )?(sales|service|parts)\b/.exec(
+      /\b(sales|service|parts) (?:dept|department|line|desk|calls)\b|\b(?:calls? (?:to|for|into)|(?:ones|missed|answered) in) (?:the )?(sales|service|parts)\b/.exec(
         q,
       );
     if (department) filters.department = department[1] ?? department[2];

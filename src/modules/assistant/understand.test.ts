@@ -3373,6 +3373,141 @@ describe('follow-ups that order, narrow, compare or act', () => {
     ).toMatchObject({ measure: 'sum', field: 'price', filters: { days_on_lot_min: 121, condition: ['new'] } });
   });
 
+  it('reads what the ninety-first to hundredth sets written apart from the rules found it missing', () => {
+    // A new owner: asides asking what a word means, requests said politely, cost and staff not in the data,
+    // "is it quicker for trucks?" after days to sell.
+    expect(
+      chain([
+        'how many vehicles in stock',
+        'how does that split between new, used and certified? (what does certified mean exactly, is it just a nicer used car?)',
+      ])[1],
+    ).toMatchObject({ group_by: 'condition' });
+    expect(
+      understand('Could you drop the price on the oldest one by $500 please?', vocabulary, null, NOW),
+    ).toMatchObject({ query: null, declined: true });
+    expectNotInData('what did we actually pay for those honda SUVs? i mean our cost, not the sticker price');
+    expectNotInData('how many employees do we have at westside?');
+    expect(chain(['avg days to sell', 'is it quicker for trucks?'])[1]).toMatchObject({
+      measure: 'average',
+      field: 'days_to_sell',
+      filters: { body_style: ['Truck'] },
+    });
+    // A merchandiser: the internet price as a figure, "which of those r black" after a list sorted by miles.
+    expect(chain(['how many f-150s on the ground', 'avg internet price on those?'])[1]).toMatchObject({
+      field: 'internet_price',
+      filters: { model: ['F-150'] },
+    });
+    expect(read('units with no internet price')).toMatchObject({ filters: { missing: ['internet_price'] } });
+    const black = chain([
+      'used (non-cpo) units on the lot under 30k miles, sort lowest miles first',
+      'which of those r black',
+    ])[1];
+    expect(black).toMatchObject({ measure: 'list', field: 'mileage', order: 'asc', filters: { color: ['black'] } });
+    expect(black).not.toHaveProperty('within');
+    // A Texan: dropped g's, "add up to", a model of deals, add-ons, stores compared on a figure, a bare breakdown.
+    expect(
+      chain([
+        '10 oldest units at westside',
+        'how many over 90 days',
+        'what do all them over 90 add up to in askin price',
+      ])[2],
+    ).toMatchObject({ measure: 'sum', field: 'price', filters: { days_on_lot_min: 91 } });
+    expect(chain(['how many Silverados did yall sell the last 90 days', 'and F-150s?'])[1]).toMatchObject({
+      subject: 'sales',
+      filters: { model: ['F-150'], from: '2026-08-24' },
+    });
+    expectNotInData('how many of them F-150 buyers went for the spray-in bedliner add on');
+    expect(
+      chain(['avg days to sell trucks last 90 days', 'toyota store vs the chevy store on days to sell'])[1],
+    ).toMatchObject({ field: 'days_to_sell', group_by: 'dealer', filters: { body_style: ['Truck'] } });
+    expect(
+      chain(['what percent of stock is trucks', 'break the honda store down by body style for me'])[1],
+    ).toMatchObject({ group_by: 'body_style', filters: { dealer_id: ['shd'] } });
+    // A marketing analyst: parts of months, "who" after a contract-type split, CTR, "what about calls".
+    expect(read('whats our call answer rate for the first two weeks of November?')?.filters).toMatchObject({
+      from: '2026-11-01',
+      to: '2026-11-14',
+    });
+    expect(read('leads in the last week of october')?.filters).toMatchObject({ from: '2026-10-25', to: '2026-10-31' });
+    expect(
+      chain(['# of deals in Q3', 'split by contract type', 'who had the most lease deals in Q3'])[2],
+    ).toMatchObject({
+      group_by: 'salesperson',
+    });
+    expectNotInData("what's the CTR on our google ads for that same stretch");
+    expect(understand('knock $1,000 off the oldest one', vocabulary, null, NOW)).toMatchObject({
+      query: null,
+      declined: true,
+    });
+    expect(chain(['Honda vs Toyota store - leads last month', 'what about calls'])[1]).toMatchObject({
+      subject: 'calls',
+      group_by: 'dealer',
+      filters: { dealer_id: ['stn', 'shd'] },
+    });
+    // A BDC director: "honda dt", "1st time", blasting a text, agents, opt-outs, appointments by rep.
+    expect(chain(['leads last 30 days still in new status', 'and honda dt?'])[1]).toMatchObject({
+      subject: 'leads',
+      filters: { dealer_id: ['shd'], status: ['new'] },
+    });
+    expect(read('how many of the missed were 1st time callers')).toMatchObject({ filters: { first_time: true } });
+    expect(understand('ok blast those a txt to get em in for an appt', vocabulary, null, NOW)).toMatchObject({
+      declined: true,
+    });
+    expectNotInData('which bdc agent let the most ring out');
+    expectNotInData('how many leads opted out of texting this yr');
+    expect(chain(['unassigned leads last month', 'appts by rep'])[1]?.filters).not.toHaveProperty('unassigned');
+    // A CEO: trailing windows, the same ranking on another figure or period, total units in stock.
+    expect(read('Call answer rate across the group, trailing 90 days.')?.filters).toMatchObject({ from: '2026-08-24' });
+    const [, , units, q3] = chain([
+      'Total gross QTD',
+      'Rank the rooftops on total gross QTD.',
+      'Same ranking on unit volume.',
+      'Now the same view for Q3.',
+    ]);
+    expect(units).toMatchObject({ measure: 'count', group_by: 'dealer' });
+    expect(q3).toMatchObject({ measure: 'count', group_by: 'dealer', filters: { from: '2026-07-01' } });
+    expect(read('Total units in stock across the group?')).toMatchObject({ subject: 'vehicles', measure: 'count' });
+    // A used-car manager and a pre-owned director: a make against a rooftop, price pushes declined, the same
+    // breakdown ranked, sold in under a week, the band again after a share of it, the department kept.
+    expect(
+      chain([
+        'avg days to sell used units at westside last 90 days',
+        'and at the honda store',
+        'honda vs toyota north',
+      ])[2],
+    ).toMatchObject({ group_by: 'dealer', filters: { dealer_id: ['shd', 'stn'] } });
+    expect(
+      understand('knock those down 5% and push the new prices to the website', vocabulary, null, NOW),
+    ).toMatchObject({ declined: true });
+    expect(chain(['used inventory by make', 'which make has the most sitting over 90'])[1]).toMatchObject({
+      group_by: 'make',
+      filters: { condition: ['used'], days_on_lot_min: 91 },
+    });
+    expect(
+      chain(['avg days to sell used units sold last 30', 'which used ones went in under a week'])[1],
+    ).toMatchObject({ subject: 'vehicles', filters: { status: ['sold'], days_on_lot_max: 6 } });
+    const band = chain([
+      'chevy store used stock 15-25k',
+      'what % of that band is over 60 days',
+      '15-25k ones over 75k mi - count',
+    ])[2];
+    expect(band).toMatchObject({ filters: { price_min: 15000, mileage_min: 75001 } });
+    expect(band?.filters).not.toHaveProperty('days_on_lot_min');
+    expect(chain(['sales dept calls last 30 - answer rate', 'missed calls by store'])[1]).toMatchObject({
+      group_by: 'dealer',
+      filters: { department: 'sales', status: ['missed'] },
+    });
+    // A store's GM and an internet director: "lastest", one share of those after a breakdown, a remark after the
+    // question.
+    expect(read('show me the lastest 5 leads')).toMatchObject({ measure: 'list', limit: 5 });
+    expect(
+      chain(['front gross by salesman at honda last 90 days', 'what % of those were leases'])[1],
+    ).not.toHaveProperty('group_by');
+    expect(
+      chain(['how many F-150s on the ground', 'which of those are white? getting a lot of web leads on white ones'])[1],
+    ).toMatchObject({ subject: 'vehicles', filters: { model: ['F-150'], color: ['white'] } });
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).
@@ -3410,6 +3545,8 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'avg talk time secs pct (avail + pending + in transit) attribution sources new units vs pre-owned ',
       // F&I shorthand, stores compared, fleets and drivetrains.
       'back pvr lease pen af msrp honda vs toyota store break out which of those are 4x4 nobodys been assigned ',
+      // Parts of months, dropped g's, remarks after a question, bands and weeks.
+      'first two weeks of november askin sittin? getting a lot of web leads 15-25k ones went in under a week ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();

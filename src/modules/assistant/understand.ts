@@ -207,7 +207,7 @@ function measureOf(
   )
     return { measure: 'average', field: fieldOf(q, subject) };
   if (
-    /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much inventory\b|\btotal (?:inventory|units|stock)\b$|^(?:units|deals|leads|calls|volume|unit count)\b/.test(
+    /\bhow many\b|\bnumber of\b|\bcount\b|\bhow much inventory\b|\btotal (?:inventory|units|stock)\b$|\btotal (?:units|cars|vehicles) (?:in stock|on the (?:lot|ground))\b|^(?:units|deals|leads|calls|volume|unit count)\b/.test(
       q,
     )
   )
@@ -219,7 +219,7 @@ function measureOf(
   )
     return superlative('max', fieldOf(q, subject) ?? 'sale_price');
   if (
-    /\btotal (?:inventory )?value\b|\b(?:inventory|stock) (?:\$|dollars?)|\$ (?:at|of|in) (?:asking|list|sticker)\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume|amount financed|financed)\b|\btotal (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|^\$ /.test(
+    /\btotal (?:inventory )?value\b|\b(?:inventory|stock) (?:\$|dollars?)|\$ (?:at|of|in) (?:asking|list|sticker)\b|\bworth\b|\bvalue of\b|\bsum of\b|\btotal (?:revenue|gross|sales volume|amount financed|financed)\b|\btotal (?:front|back)\b(?! (?:of|door|seat|row|line|lot|desk|to)\b)|\bhow much (?:revenue|gross)\b|\btotal \$|\$ ?total\b|\btotal dollars?\b|\bdollar (?:volume|amount|total)\b|\bhow much \$|\bin dollars\b|\bhow much money\b|\btotal (?:asking |list(?:ed)? |sticker )?prices?\b|\btied up\b|\badds? up\b|\badd(?:ed)? up to\b|^\$ /.test(
       q,
     )
   ) {
@@ -621,7 +621,14 @@ const OF_THOSE =
 const ARRIVED =
   /\b(?:came|come|comes|coming|checked|stocked|brought|taken|took|traded|trade[ds]?)\s+in\b|\bgot in\b(?! (?:stock|inventory))|\barriv(?:e|es|ed|als?|ing)\b|\b(?:hit|landed on|landed at|got to) the (?:lot|ground)\b|\bstocked\b|\bnew (?:to|on) the lot\b|\badded to (?:inventory|stock|the lot)\b/;
 /** What a follow-up about another subject, or a ranking named afresh, keeps of the last question. */
-const CONTEXT_FILTERS: ReadonlyArray<keyof QueryFilters> = [...PLACE_AND_PERIOD, 'source', 'sources', 'salesperson'];
+// A call's department is where it went, like its rooftop: "missed calls by store" after sales-department calls keeps it.
+const CONTEXT_FILTERS: ReadonlyArray<keyof QueryFilters> = [
+  ...PLACE_AND_PERIOD,
+  'source',
+  'sources',
+  'salesperson',
+  'department',
+];
 
 /** What narrows a set without moving it in place or time: a status, condition, colour, body style, kind of deal. */
 const NARROWING: ReadonlyArray<keyof QueryFilters> = [
@@ -949,6 +956,17 @@ const FOLLOWS_UP: ReadonlyArray<(asked: Asked) => boolean> = [
     subject === previous.subject && previous.group_by !== undefined && /\b(?:for|of|at|in) each(?: one)?\??$/.test(q),
   // "Which store missed the most over the last 30 days" after missed calls: the same rows, ranked.
   ({ q, explicitSubject, group }) => !explicitSubject && group !== null && RANKING.test(q),
+  // "Which make has the most sitting over 90" after used stock by make: the same breakdown, ranked and narrowed.
+  ({ q, group, subject, previous }) =>
+    group !== null && RANKING.test(q) && subject === previous.subject && previous.group_by === group,
+  // "Toyota store vs the chevy store on days to sell": the rows being talked about, compared across rooftops.
+  ({ q, subject, previous, heard, keys }) =>
+    subject === previous.subject &&
+    (heard.dealer_id?.length ?? 0) > 1 &&
+    keys.every((key) => key === 'dealer_id') &&
+    /\bvs\.?\b|\bversus\b/.test(q),
+  // "Break the honda store down by body style for me": a breakdown naming no subject is of the conversation's.
+  ({ explicitSubject, group }) => !explicitSubject && group !== null,
   // A short question naming no subject that says something read ("just the Fords", "by store").
   ({ explicitSubject, words, measured, group, keys }) =>
     !explicitSubject && words <= 8 && (measured !== null || group !== null || keys.length > 0),
@@ -1327,6 +1345,14 @@ function readQuestion(
       subjectText,
     );
   // "How many of those are still sitting in new status" after leads: "sitting" alone does not make it vehicles.
+  // "And F-150s?" after Silverado deals: the deals of that model.
+  const sameOfAnother =
+    readAs === 'vehicles' &&
+    previous !== null &&
+    previous.subject === 'sales' &&
+    (previous.filters.model !== undefined || previous.filters.make !== undefined) &&
+    /^(?:and|what about|how about|now) (?:the )?[a-z0-9 -]+\??$/.test(q) &&
+    q.split(' ').length <= 4;
   const stillPrevious =
     readAs === 'vehicles' &&
     previous !== null &&
@@ -1346,7 +1372,7 @@ function readQuestion(
   // "How many of em sold since the 1st" after vehicles marked sold: those vehicles, sold in the period.
   const afterSoldVehicles =
     readAs === 'sales' && previous?.subject === 'vehicles' && previous.filters.status?.includes('sold') === true;
-  const soldVehicles = afterSoldVehicles && /\b(?:of (?:those|these|them|em)|those|them|'?em)\b/.test(q);
+  const soldVehicles = afterSoldVehicles && /\b(?:of (?:those|these|them|em)|those|them|'?em|ones)\b/.test(q);
   // "And how many units have been sold today?" after units sold per the vehicle records: still vehicles.
   const soldUnits =
     afterSoldVehicles &&
@@ -1368,7 +1394,7 @@ function readQuestion(
       ? 'vehicles'
       : unitsOfDeals
         ? 'sales'
-        : stillPrevious || sameQuestion || leadsBySalesperson || soldVehicles
+        : stillPrevious || sameOfAnother || sameQuestion || leadsBySalesperson || soldVehicles
           ? null
           : readAs;
   // Read once, as about the subject named or else the previous question's.
@@ -1424,6 +1450,19 @@ function readQuestion(
     const rooftops = heard.make.flatMap((make) => rooftopsOfMake(make, vocabulary.dealers));
     if (rooftops.length) {
       heard.dealer_id = rooftops.map((dealer) => dealer.id);
+      delete heard.make;
+    }
+  }
+  // "Honda vs toyota north": a make compared with a rooftop is the rooftop it names.
+  if (
+    /\bvs\.?\b|\bversus\b/.test(q) &&
+    heard.dealer_id?.length === 1 &&
+    heard.make?.length === 1 &&
+    rooftopsOfMake(heard.make[0]!, vocabulary.dealers).length === 1
+  ) {
+    const [store] = rooftopsOfMake(heard.make[0]!, vocabulary.dealers);
+    if (store!.id !== heard.dealer_id[0]) {
+      heard.dealer_id = [store!.id, ...heard.dealer_id];
       delete heard.make;
     }
   }
@@ -1541,8 +1580,7 @@ function readQuestion(
   const groupNamed = groupOf(q, subject);
   const group =
     groupNamed === 'salesperson' &&
-    previous?.group_by &&
-    previous.group_by !== 'salesperson' &&
+    (previous?.group_by === 'dealer' || previous?.group_by === 'source') &&
     previous.subject === subject &&
     !/\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff|consultants?|associates?)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b|\bfloor\b|\bboard\b|\bsold\b/.test(
       q,
@@ -1750,7 +1788,20 @@ function readQuestion(
         (grouping !== null && !/^(?:and |ok |now )?(?:by|per|each) [a-z ]+\??$/.test(q))) &&
       !/\b(?:those|these|them|'?em|ones|they|that|it)\b/.test(q)
         ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
-        : previous.filters;
+        : // "15-25k ones over 75k mi" after "what % of that band is over 60 days": the band again, not its part.
+          previous.share &&
+            previous.whole_filters &&
+            (Object.keys(heard) as Array<keyof QueryFilters>).some(
+              (key) =>
+                !PLACE_AND_PERIOD.includes(key) &&
+                key in previous.whole_filters! &&
+                JSON.stringify(heard[key]) === JSON.stringify(previous.whole_filters![key]),
+            ) &&
+            !(Object.keys(heard) as Array<keyof QueryFilters>).some(
+              (key) => key in previous.filters && !(key in previous.whole_filters!),
+            )
+          ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
+          : previous.filters;
     const { status: _status, ...unrated } = last;
     const context = (filters: QueryFilters) =>
       pickFilters(filters, (key) => CONTEXT_FILTERS.includes(key) && carried(key));
@@ -1800,7 +1851,9 @@ function readQuestion(
     const regrouped = grouping ? GROUP_FILTER[grouping] : undefined;
     // "Avg DOL for each store?" after two stores compared: over those two still.
     const regroupedBase =
-      regrouped && !(regrouped in heard) && [kept[regrouped]].flat().length <= 1 ? omitKey(kept, regrouped) : kept;
+      regrouped && !(regrouped in heard) && [(kept as QueryFilters)[regrouped]].flat().length <= 1
+        ? omitKey(kept, regrouped)
+        : kept;
     // "How bout group wide": the same, over every rooftop.
     const widened = groupWide && !heard.dealer_id ? omitKey(regroupedBase, 'dealer_id') : regroupedBase;
     // What the question leaves open of the last answer's rows, unless it names it again: what it forgets
@@ -1810,6 +1863,13 @@ function readQuestion(
     // of them ("avg days on lot for all the used there", "now break out all inbound calls").
     const leftOpen = new Set<keyof QueryFilters>([
       ...forgotten,
+      // "Avg days to sell on new silverados there" after the ones in stock over 60 days: days on the lot were the
+      // stock's, not the sold ones'.
+      ...(measured?.field === 'days_to_sell' && !aboutSoldVehicles(previous)
+        ? (['days_on_lot_min', 'days_on_lot_max'] as const)
+        : []),
+      // "Appts by rep" after the unassigned leads: every rep's, not the unassigned ones (none of them has a rep).
+      ...(grouping === 'salesperson' && !heard.unassigned ? (['unassigned'] as const) : []),
       // "How many 90+ there" after 60-90 days: a new bound of a range replaces the range.
       ...RANGES.filter((pair) => pair.some((key) => key in heard)).flat(),
       ...(Object.keys(ANY_OF) as Array<keyof QueryFilters>).filter((key) => ANY_OF[key]!.test(q)),
@@ -1889,7 +1949,9 @@ function readQuestion(
     const countsRows =
       /\b(?:sold|sell|deals|units|cars|vehicles|calls|leases|delivered|deliveries|moved|retailed)\b|\bleads\b|\bthe most of (?:them|those|these|em)\b/.test(
         q,
-      ) || namedValues;
+      ) ||
+      // "New versus used?" after days to sell by rooftop: the same figure of each; "split lease/finance/cash": counts.
+      (namedValues && !/\bvs\.?\b|\bversus\b/.test(q));
     const countedRanking =
       grouping !== null &&
       ((RANKING.test(q) && (countsRows || !['sum', 'average'].includes(previous.measure))) ||
@@ -1962,8 +2024,11 @@ function readQuestion(
       (!measured ||
         measured.measure === previous.measure ||
         figureAlone ||
-        // "Close rate for each?" after a breakdown: each of its rows.
-        /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b|\b(?:for|of|at|in) each\b/.test(q)) &&
+        // "Close rate for each?" after a breakdown: each of its rows; "same ranking on unit volume", "the same view
+        // for Q3": the breakdown again.
+        /\b(?:re-?)?rank(?:ed)?\b|\bsort(?:ed)?\b|\b(?:for|of|at|in) each\b|\bsame (?:ranking|breakdown|view|split|list)\b/.test(
+          q,
+        )) &&
       // "And how many of those are used vehicles?" after stock by store: of each row.
       !(
         measured?.measure === 'count' &&
@@ -1983,7 +2048,9 @@ function readQuestion(
         SHARE.test(q) &&
         (PERIOD_ROWS.test(q) ||
           /\bof all\b/.test(q) ||
-          /\bof (?:those|these|the|that) (?:deals|leads|calls|units|vehicles|cars|sales)\b/.test(q) ||
+          /\bof (?:(?:those|these|the|that) (?:deals|leads|calls|units|vehicles|cars|sales)|those|these|them|'?em)\b/.test(
+            q,
+          ) ||
           (heard.from !== undefined &&
             /\bof (?:all )?(?:the |our )?(?:deals|leads|calls|units|vehicles|sales)\b/.test(q)))
       );
@@ -2092,7 +2159,13 @@ function readQuestion(
           ? { group_by: grouping, ...(RANKING.test(q) ? { ranked: true, ...topOf(measured, q) } : {}) }
           : keepGroup && sameSubject && previous.group_by && measure.measure !== 'list'
             ? { group_by: previous.group_by, ...(previous.ranked ? { ranked: true } : {}) }
-            : {}),
+            : // "What about calls" after leads at two stores compared: calls, compared the same way.
+              !sameSubject &&
+                previous.group_by &&
+                SUPPORTED_GROUPS[subject].includes(previous.group_by) &&
+                /^(?:and |what about |how about |now |same for )(?:the )?(?:calls|leads|deals|sales)\??$/.test(q)
+              ? { group_by: previous.group_by }
+              : {}),
         ...listedRows,
         filters: withSources({ ...base, ...filters }, filters),
       },

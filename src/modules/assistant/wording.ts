@@ -183,13 +183,37 @@ export function periodsOf(q: string, now = new Date(), options: { years?: boolea
 
   type Matcher = [RegExp, (match: RegExpExecArray) => { from: string; to: string; note?: string } | null, string?];
   const matchers: Matcher[] = [
+    // "The first two weeks of November", "the last week of oct", "the second half of october": part of a month.
+    [
+      new RegExp(
+        String.raw`\b(?:the\s+)?(?:(first|last|1st)\s+(?:(one|two|three|1|2|3)\s+)?weeks?|(second|2nd)\s+week|(first|second|1st|2nd)\s+half)\s+of\s+(?:the\s+month\s+of\s+)?${MONTH_DAY}`,
+        'g',
+      ),
+      (match) => {
+        const named = dated(match.slice(5, 5 + MONTH_GROUPS), 'of');
+        if (!named || named.from.getTime() === named.to.getTime()) return null;
+        const days = (from: Date, count: number) => new Date(from.getTime() + count * 86_400_000);
+        const weeks = { one: 1, two: 2, three: 3, '1': 1, '2': 2, '3': 3 }[match[2] ?? 'one'] ?? 1;
+        const [from, to] = match[1]
+          ? /^(?:first|1st)$/.test(match[1])
+            ? [named.from, days(named.from, weeks * 7 - 1)]
+            : [days(named.to, -(weeks * 7 - 1)), named.to]
+          : match[3]
+            ? [days(named.from, 7), days(named.from, 13)]
+            : /^(?:first|1st)$/.test(match[4]!)
+              ? [named.from, days(named.from, 14)]
+              : [days(named.from, 15), named.to];
+        const end = to > named.to ? named.to : to;
+        return { from: isoDay(from), to: isoDay(end > today ? today : end) };
+      },
+    ],
     [/\btoday\b/g, () => day(0)],
     [/\b(?:the )?day before yesterday\b/g, () => day(2)],
     [/\byesterday\b/g, () => day(1)],
     [/\blast night\b/g, () => day(1), 'the time of day (I count whole days)'],
     [/\b(?:tonight|this morning|this afternoon|this evening)\b/g, () => day(0), 'the time of day (I count whole days)'],
     [
-      /\b(?:last|past|previous)\s+(\d+)\s+(day|week|month)s?\b|\b(?:past|previous)\s+()(week|month)\b/g,
+      /\b(?:last|past|previous|trailing|rolling)\s+(\d+)\s+(day|week|month)s?\b|\b(?:past|previous)\s+()(week|month)\b/g,
       (match) => {
         const span =
           Number(match[1] || 1) * ((match[2] ?? match[4]) === 'day' ? 1 : (match[2] ?? match[4]) === 'week' ? 7 : 30);
@@ -433,7 +457,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     "I do not know manufacturers' incentives or rebates; I answer questions about your own data",
   ],
   [
-    /\b(?:move|transfer|send|ship|swap|trade|e-?mail|text|forward) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|(?:^|[.!?;]\s+)(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|ugh|hmm|well|alright|cool|great|fine|man|dude|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|(?:re-?)?map|set up|e-?mail me|text me|send me (?!the (?:number|count|total|list of))|have (?!(?:we|you|i|they|any|there)\b)(?:[a-z]+ ){1,4}(?:call|text|e-?mail|contact|follow up)\b(?! (?:volume|count|rate|log)s?\b)|wholesale(?= (?:those|these|them|'?em|it|that|the|this|all|every|\d))|auction off|grab (?:the )?recordings?|knock (?:[\w$]+ ){1,3}off|stick (?:it|that|them|'?em) (?:out )?(?:front|on the line|up front)|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|(?<!\b(?:did|do|does|we|they|i|was|were) )(?<!\b(?:did|do|does|have|had) you )\b(?:drop|lower|raise|cut|reduce|bump) (?:the )?(?:price|asking)s? (?:by )?\$?\d[\d,.]*k?\b|(?<!\b(?:did|do|does|we|they|i|was|were) )(?<!\b(?:did|do|does|have|had) you )\b(?:drop|lower|raise|cut|reduce|bump) (?:the |its |their )?(?:(?:asking|internet|sticker|list) )?(?:price|asking)s?(?: (?:of|on))? (?:it|that|this|the|those|these|them)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
+    /\b(?:move|transfer|send|ship|swap|trade|e-?mail|text|forward) (?:those|these|them|'?em|it|that|the \w+|\w+ units?) (?:over )?(?:to|into)\b|(?:^|[.!?;]\s+)(?:(?:ok(?:ay)?|pls|please|plz|kindly|hey|yo|bro|lowkey|ngl|ugh|hmm|well|alright|cool|great|fine|man|dude|and|so|now|then|also|just|go ahead and|go|(?:can|could|would|will) (?:u|you)(?: please| pls)?),? )*(?:move|transfer|ship|swap|reassign|re-assign|assign|hand (?:off|over)|put|place|hold|delete|remove|archive|print|export|order|reorder|cancel|approve|reprice|discount|(?:re-?)?map|set up|e-?mail me|text me|send me (?!the (?:number|count|total|list of))|have (?!(?:we|you|i|they|any|there)\b)(?:[a-z]+ ){1,4}(?:call|text|e-?mail|contact|follow up)\b(?! (?:volume|count|rate|log)s?\b)|wholesale(?= (?:those|these|them|'?em|it|that|the|this|all|every|\d))|auction off|grab (?:the )?recordings?|knock (?:[\w$,.%]+ ){1,3}(?:off|down)\b|push (?:the )?(?:new )?(?:prices?|them|those|it) (?:to|live)\b|stick (?:it|that|them|'?em) (?:out )?(?:front|on the line|up front)|(?:mark|flag|tag)(?! (?:as )?(?:sold|pending|units|cars|vehicles)\b)|update (?:the|that|this|those|these|it|them|his|her|their|our|my)|change (?:the|that|this|those|these|it|them|his|her|their|our|my)|fix (?:the|that|this|those|these|it|them)|adjust|post (?:the|that|this|those|these|it|them)|publish|upload|book|schedule|lock|unlock|write off|close out|make sure|arrange|tell (?!me\b|us\b)(?:the |my |our )?\w+ (?:to|that)\b|let (?!me\b|us\b)(?:the |my |our )?\w+ know|ask (?!you\b)(?:the |my |our )?\w+ to)\b(?! (?:by|of|rate|rates|me (?:the|a|all|how|what|which|who)|us (?:the|a|all|how|what|which|who))\b)|\b(?<!\b(?:did|do|does|we|you|they|i|was|were|been|get|got) )(?:mark|flag) (?!as\b)(?:[\w#'-]+ ){1,4}(?:as )?(?:sold|pending|lost|hot|dead|available|held|on hold)\b|(?<!\b(?:did|do|does|we|they|i|was|were) )(?<!\b(?:did|do|does|have|had) you )\b(?:drop|lower|raise|cut|reduce|bump) (?:the )?(?:price|asking)s? (?:by )?\$?\d[\d,.]*k?\b|(?<!\b(?:did|do|does|we|they|i|was|were) )(?<!\b(?:did|do|does|have|had) you )\b(?:drop|lower|raise|cut|reduce|bump) (?:the |its |their )?(?:(?:asking|internet|sticker|list) )?(?:price|asking)s?(?: (?:of|on))? (?:it|that|this|the|those|these|them)\b|\b(?:have|get) (?:the |my |our |a )?(?:\w+ )?(?:bdc|team|reps?|salespe\w+|guys|manager|desk|someone|somebody|porter|lot (?:guy|attendant)|detail(?:er)?s?) (?:to )?(?:call|text|e-?mail|contact|reach out|follow up|pull|move|bring|wash|detail|clean|gas)\b|\bmark (?:\w+ ){0,2}(?:closed|closed out|done|complete)\b|\bclose out (?:the |this |that )?(?:month|books|october|november|december|\w+ deals?)\b|\barrange for\b|\bto be (?:called|contacted|texted|e-?mailed|followed up)\b|\b(?:schedule|book|set up) (?:an? |the )?(?:appt|appointment|test drive|meeting|call ?back)\b|\bto be (?:transferred|moved|shipped|sent over|relocated|printed|ordered|reassigned)\b|\bget (?:those|these|them|'?em|it|that|the \w+)(?: \d+)? (?:moved|transferred|shipped|sent|relocated)\b|\b(?:tag|flag|mark) (?:everything|all|those|them|'?em|the \w+)\b.*\bfor (?:wholesale|auction|the auction)\b|\bsend (?:that|the|this) list\b|\b(?:order|reorder) (?:me |us )?(?:more |some |\d+ )\b|\bprint (?:me |us )?(?:a |the )?(?:window sticker|sticker|buyers guide)/,
     'I cannot act on your records or for your staff (move, mark, order, print, tell someone); I answer questions about your data',
   ],
   [
@@ -457,7 +481,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
     'I do not know the weather or the roads; I answer questions about your own data',
   ],
   [
-    /\b(?:write|writing|draft|drafting|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?|announcements?|memos?|flyers?|signs?|captions?|blurbs?|newsletters?|spiffs?|speech(?:es)?|job (?:postings?|ads?|descriptions?|listings?)|postings?)\b|\b(?:write|draft|compose) (?:up |me |us )*(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b|\b(?:shoot|fire off|send) (?:[\w#]+ ){0,6}(?:a |an )?(?:quick )?(?:text|txt|e-?mail|message|msg|note|dm)\b/,
+    /\b(?:write|writing|draft|drafting|compose|reply to|respond to|word)\b.*\b(?:e-?mails?|letters?|messages?|texts?|notes?|replies|reply|posts?|ads?|descriptions?|scripts?|reviews?|announcements?|memos?|flyers?|signs?|captions?|blurbs?|newsletters?|spiffs?|speech(?:es)?|job (?:postings?|ads?|descriptions?|listings?)|postings?)\b|\b(?:write|draft|compose) (?:up |me |us )*(?:an?|the|some)\b|\b(?:send|text|e-?mail) (?:the |a |this |that )?(?:customer|client|buyer|lead)\b|\b(?:shoot|fire off|send|blast) (?:[\w#]+ ){0,6}(?:a |an )?(?:quick )?(?:text|txt|e-?mail|message|msg|note|dm)\b/,
     'writing messages is not a question about your data',
   ],
   // "Text alex rivera congrats on his month": a message to someone, named.
@@ -818,6 +842,23 @@ const SHORTHAND: Array<[RegExp, string | ((match: string, ...groups: string[]) =
   [/\bsvc\b|\bsrvc\b/g, 'service'],
   [/\bshud\b|\bshld\b/g, 'should'],
   [/\bsecs\b/g, 'seconds'],
+  [/\bdt\b/g, 'downtown'],
+  [/\blastest\b|\blates\b/g, 'latest'],
+  // "Which of those are white? getting a lot of web leads on white ones": the question, then why it is asked.
+  [
+    /\?\s+(?:(?:getting|trying|building|working|doing|prepping|preparing|putting|fyi|asking because|because|since|im|i'm|we're|we are|need (?:it|this|that) for|for (?:my|a|the|our) (?:report|deck|meeting|boss|gm))\b[^?]*)$/g,
+    '?',
+  ],
+  // "Which used ones went in under a week": sold within seven days of stocking in.
+  [/\b(?:went|sold|moved|gone|turned)(?: in)? (?:under|less than|within) (?:a|one) week\b/g, 'sold in under 7 days'],
+  [/\b(?:under|less than) (?:a|one) week\b/g, 'under 7 days'],
+  [/\btxt\b/g, 'text'],
+  [/\b1st (time|timers?)\b/g, 'first $1'],
+  // Dropped g's: "askin price", "sittin", "sellin".
+  [
+    /\b(ask|sitt|sell|mov|clos|gett|com|go|look|work|think|spend|tell|runn|call|answer|pick|send|hold|miss|buy|trad)in\b/g,
+    '$1ing',
+  ],
   // "Is it quicker for trucks?" after days to sell: the same figure, for trucks.
   [
     /^(?:(?:and|so|but|ok) )?(?:(?:is|was) (?:it|that)|are (?:they|those)|were they )?\s*(?:any )?(?:quicker|faster|slower|longer|shorter|higher|lower|better|worse) (for|at|on|with|in) /g,
@@ -1324,6 +1365,18 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no paperwork or funding (titles, stips, funding from the bank); I read deals with their contract type, amounts and salesperson',
   ],
   [
+    /\bopt(?:ed|s)?[- ]?outs?\b|\bopted out\b|\bunsubscrib\w*|\bdo not (?:call|text|contact) list\b|\bdnc\b/,
+    'the data holds no contact preferences (opt-outs, do-not-call); I read leads with their source, status and assignee',
+  ],
+  [
+    /\bbedliners?\b|\badd[- ]ons?\b|\baccessor(?:y|ies)\b|\baftermarket\b|\bspray[- ]in\b/,
+    "the data holds no add-ons or accessories sold with a deal; I read deals' prices, gross and contract type",
+  ],
+  [
+    /\bctr\b|\bclick[- ]?through\b|\bclicks\b|\bimpressions\b|\bcost per click\b|\bcpc\b/,
+    'the data holds no advertising clicks or impressions; I read leads and calls by source',
+  ],
+  [
     /\b(?:employees|headcount|head count|staff(?:ing)? (?:count|size|levels?)|how many (?:people|staff|employees) (?:do we have|work|are on))\b/,
     'the data holds no staff records (employees, headcount); I read the salespeople named on deals and leads',
   ],
@@ -1349,7 +1402,7 @@ export const NOT_MEASURED: Array<[RegExp, string]> = [
     'the data holds no be-backs or repeat visits; I read leads with their statuses (appointment, showed, sold, lost), calls and deals',
   ],
   [
-    /\bwho (?:was|were|is) on the phones?\b|\b(?:talk ?time|calls?|call (?:length|time)|answered|missed)\b(?: \w+){0,3} (?:per|by|for each|of each) (?:agent|rep|person|employee|bdc (?:agent|rep))\b|\bwhich (?:rep|salesperson|agent|person|one of us|employee) (?:was |were )?(?:on the phones?|answered|took|picked up|handled)\b|\bwho (?:answered|took|picked up|handled) (?:the |those |these |them|it)\b/,
+    /\bwho (?:was|were|is) on the phones?\b|\b(?:talk ?time|calls?|call (?:length|time)|answered|missed)\b(?: \w+){0,3} (?:per|by|for each|of each) (?:agent|rep|person|employee|bdc (?:agent|rep))\b|\bwhich (?:rep|salesperson|agent|person|one of us|employee) (?:was |were )?(?:on the phones?|answered|took|picked up|handled)\b|\bwho (?:answered|took|picked up|handled) (?:the |those |these |them|it)\b|\b(?:which|what) (?:bdc |call |phone )?(?:agent|rep)s? (?:let|missed|answered|took|dropped|picked up)\b/,
     'the data holds no one who took or missed a call; I read calls with their rooftop, source, status and length',
   ],
   [
