@@ -143,6 +143,20 @@ const UNSEEN_FIXTURES = [
     declined: 8,
     unanswerable: 4,
   },
+  {
+    name: 'unseen-101',
+    fixture: fixture('assistant-unseen-101-questions.json'),
+    size: 40,
+    declined: 8,
+    unanswerable: 4,
+  },
+  {
+    name: 'unseen-102',
+    fixture: fixture('assistant-unseen-102-questions.json'),
+    size: 40,
+    declined: 8,
+    unanswerable: 4,
+  },
 ];
 
 const PASSWORD = 'assistant-test-password';

@@ -3508,6 +3508,22 @@ describe('follow-ups that order, narrow, compare or act', () => {
     ).toMatchObject({ subject: 'vehicles', filters: { model: ['F-150'], color: ['white'] } });
   });
 
+  it('reads what the hundred-and-first and hundred-and-second sets written apart from the rules found it missing', () => {
+    // A controller: a request after thanks, a breakdown after a close rate (the rows counted).
+    expect(understand('Great - email that breakdown to our CFO by EOD', vocabulary, null, NOW)).toMatchObject({
+      declined: true,
+    });
+    expect(chain(['leads last 90 days', 'close rate', 'breakdown by lead source pls'])[2]).toMatchObject({
+      measure: 'count',
+      group_by: 'source',
+    });
+    expect(chain(['leads last 90 days', 'close rate', 'by source?'])[2]).toMatchObject({ measure: 'rate' });
+    // An owner texting: "% of the lot", "# by store" after that share (the part, per store).
+    const [, lot, byStore] = chain(['how many units over 90 days', 'what % of the lot is that', '# by store']);
+    expect(lot).toMatchObject({ subject: 'vehicles', share: true, filters: { days_on_lot_min: 91 } });
+    expect(byStore).toMatchObject({ group_by: 'dealer', filters: { days_on_lot_min: 91 } });
+  });
+
   it('reads the longest question allowed in a bounded time, however its words repeat', () => {
     // Every vehicle noun walks back over the words before it: each word is looked up once, not once per
     // noun (2,000 characters of "good condition trucks" took 400 ms, holding every other request).

@@ -113,7 +113,7 @@ function subjectOf(q: string, vocabulary: Vocabulary, mentionsVehicle: boolean):
     return 'sales';
   if (
     mentionsVehicle ||
-    /\bwhat(?:'s| has| have)? (?:arrived|landed|came in|come in)\b|\b(?:cars?|vehicles?|inventory|units?|stock|vins?|models?|certified|arrivals?|pending|in[- ]transit|(?:hit|on|to|onto) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
+    /\bwhat(?:'s| has| have)? (?:arrived|landed|came in|come in)\b|\b(?:cars?|vehicles?|inventory|units?|stock|vins?|models?|certified|arrivals?|pending|in[- ]transit|(?:hit|on|to|onto|of) the lot|on the ground|in stock|on hand|days in (?:stock|inventory)|priced?|prices|msrp|mileage|days on (?:the )?lot|sitting|aged|aging)\b/.test(
       q,
     )
   )
@@ -1785,7 +1785,8 @@ function readQuestion(
       previous.share &&
       ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) ||
         // "By store?" alone after "how many of those are CPO": those, by store.
-        (grouping !== null && !/^(?:and |ok |now )?(?:by|per|each) [a-z ]+\??$/.test(q))) &&
+        (grouping !== null &&
+          !/^(?:and |ok |now )?(?:(?:number|count|counts|numbers)(?: of)? )?(?:by|per|each) [a-z ]+\??$/.test(q))) &&
       !/\b(?:those|these|them|'?em|ones|they|that|it)\b/.test(q)
         ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
         : // "15-25k ones over 75k mi" after "what % of that band is over 60 days": the band again, not its part.
@@ -1962,10 +1963,12 @@ function readQuestion(
           !/\b(?:those|these|them|'?em)\b(?! (?:leads|calls|deals|sales|cars|vehicles|units)\b)/.test(q) &&
           // "Toyota north vs honda downtown on that": the figure asked before, per rooftop.
           !/\b(?:on|of|for|in) that\b/.test(q)) ||
-        // "Break em out by source" after a close rate: the rows, counted per source.
+        // "Break em out by source", "breakdown by lead source pls" after a close rate: the rows, counted per source.
         (!measured &&
           previous.measure === 'rate' &&
-          /\b(?:break|broke|split|divide)s? (?:those|these|them|'?em)\b(?: (?:down|out|up))?/.test(q)) ||
+          /\b(?:break|broke|split|divide)s? (?:those|these|them|'?em)\b(?: (?:down|out|up))?|^(?:and |ok |now )?(?:a )?break ?(?:down|out) by\b/.test(
+            q,
+          )) ||
         // "Where are those coming from" after a close rate: where the rows came from, how many from each.
         (!measured && grouping === 'source' && /\bwhere\b.*\b(?:come|comes|came|coming) from\b/.test(q)));
     // "Ok anything under 15k w less than 70k miles" after the cheapest one: every one of them, counted and listed.

@@ -496,7 +496,7 @@ export const NOT_DATA: Array<[RegExp, string]> = [
   ],
   // "Please email last month's sales summary to my business partner": something sent to someone.
   [
-    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |kindly |go ahead and |and |now |then |ok(?:ay)? |also |just )*(?:e-?mail|send|forward|text)\s+(?!me\b|us\b)[^?]{1,80}?\bto (?:my|our|his|her|their|the) (?:[a-z]+ ){0,2}(?:partners?|managers?|gm|boss|team|accountant|owners?|cfo|controller|office|banker|lender|wife|husband)\b/,
+    /^(?:(?:can|could|would|will) (?:you|u) |please |pls |plz |kindly |go ahead and |and |now |then |ok(?:ay)? |also |just |(?:great|thanks|thank you|perfect|cool|awesome|got it)\W*\s)*(?:e-?mail|send|forward|text)\s+(?!me\b|us\b)[^?]{1,80}?\bto (?:my|our|his|her|their|the) (?:[a-z]+ ){0,2}(?:partners?|managers?|gm|boss|team|accountant|owners?|cfo|controller|office|banker|lender|wife|husband)\b/,
     'I cannot send texts, emails, messages or calls to anyone; I answer questions about your data',
   ],
   [
