@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,11 +70,29 @@ export interface BenchRow {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time of the serving process's main thread (its JavaScript) per request, ms; null where unknown. */
+  cpuPerRequest: number | null;
 }
 
 export interface BenchTarget {
   name: string;
   options: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
+  /** The process that serves it (its main thread runs the JavaScript); this one unless said. */
+  servedBy?: number;
+}
+
+/**
+ * CPU time the main thread of process `pid` has run, in ms (Linux: the scheduler's own count, in
+ * nanoseconds, from /proc); null elsewhere. The load generator runs in a worker thread, so it is not
+ * counted; the database's processes are not either.
+ */
+export function mainThreadCpuMs(pid: number): number | null {
+  try {
+    const [onCpu] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ');
+    return Number(onCpu) / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 /** Counts an answer that carries GraphQL errors as an error (autocannon's worker loads it by path). */
@@ -145,13 +163,20 @@ export async function drive(
         verifyBody: ANSWERED as unknown as (body: unknown) => boolean,
       });
     if (options.warmup) await load(options.warmup);
+    const pid = target.servedBy ?? process.pid;
+    const cpuBefore = mainThreadCpuMs(pid);
     const result = await load(duration);
+    const cpuAfter = mainThreadCpuMs(pid);
     rows.push({
       name: target.name,
       rps: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
       errors: result.non2xx + result.errors + result.mismatches,
+      cpuPerRequest:
+        cpuBefore !== null && cpuAfter !== null && result.requests.total
+          ? (cpuAfter - cpuBefore) / result.requests.total
+          : null,
     });
   }
   return rows;

@@ -42,6 +42,8 @@ const warmup = Math.max(1, Math.round(duration / 5));
 const GOAL_VS_PEER = 1.5;
 const GOAL_VS_BEST = 0.8;
 const GOAL_VS_FORMER = 20;
+/** Node time per request at most this many times PostGraphile's (main thread CPU ms per request). */
+const GOAL_NODE_TIME = 1.5;
 
 const bench = await startBenchApp();
 const { app } = bench;
@@ -136,12 +138,12 @@ const verdict = (rps: number, base: number | undefined, goal: number, differs: s
 function printRows(rows: BenchRow[], bases: { best?: number; peer?: number; former?: number }) {
   const formerColumn = bases.former !== undefined;
   console.log(
-    `| target | requests/s | p50 ms | p99 ms | errors | vs best SQL | ${formerColumn ? 'vs former' : 'vs PostGraphile'} |`,
+    `| target | requests/s | p50 ms | p99 ms | errors | vs best SQL | ${formerColumn ? 'vs former' : 'vs PostGraphile'} | Node ms/request |`,
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     console.log(
-      `| ${row.name} | ${row.rps.toFixed(1)} | ${row.p50} | ${row.p99} | ${row.errors} | ${ratio(row.rps, bases.best)} | ${ratio(row.rps, formerColumn ? bases.former : bases.peer)} |`,
+      `| ${row.name} | ${row.rps.toFixed(1)} | ${row.p50} | ${row.p99} | ${row.errors} | ${ratio(row.rps, bases.best)} | ${ratio(row.rps, formerColumn ? bases.former : bases.peer)} | ${row.cpuPerRequest === null ? '–' : row.cpuPerRequest.toFixed(2)} |`,
     );
   }
 }
@@ -177,6 +179,7 @@ async function runShape(
                 headers: json,
                 body: JSON.stringify({ query: shape.postgraphile.query, variables: shape.postgraphile.variables }),
               },
+              servedBy: peer?.pid,
             },
             read: read.postgraphile,
           },
@@ -220,7 +223,15 @@ async function runShape(
   if (urls.peerUrl) console.log(`PostGraphile: ${shape.postgraphile.note}.`);
   const rest = row('REST')?.rps ?? 0;
   const graphql = row('GraphQL')?.rps ?? 0;
-  return `| ${shape.key}. ${shape.label} | ${verdict(rest, peerRps, GOAL_VS_PEER, differs('REST'))} | ${verdict(graphql, peerRps, GOAL_VS_PEER, differs('GraphQL'))} | ${verdict(rest, bestRps, GOAL_VS_BEST, differs('REST'))} | ${verdict(graphql, bestRps, GOAL_VS_BEST, differs('GraphQL'))} |`;
+  // Node time: ours over PostGraphile's, each its main thread's CPU per request (lower is better).
+  const peerCpu = row('PostGraphile')?.cpuPerRequest ?? null;
+  const nodeTime = (prefix: string) => {
+    const ours = row(prefix)?.cpuPerRequest ?? null;
+    if (ours === null || !peerCpu) return '–';
+    const value = ours / peerCpu;
+    return `${value.toFixed(2)} ${value <= GOAL_NODE_TIME ? 'pass' : 'fail'}`;
+  };
+  return `| ${shape.key}. ${shape.label} | ${verdict(rest, peerRps, GOAL_VS_PEER, differs('REST'))} | ${verdict(graphql, peerRps, GOAL_VS_PEER, differs('GraphQL'))} | ${verdict(rest, bestRps, GOAL_VS_BEST, differs('REST'))} | ${verdict(graphql, bestRps, GOAL_VS_BEST, differs('GraphQL'))} | ${nodeTime('REST')} | ${nodeTime('GraphQL')} |`;
 }
 
 /** A warning row under the table for each target whose answer is not the reference's, with why if known. */
@@ -398,11 +409,13 @@ try {
   const conflictsGoal = picked.has('conflicts') ? await runConflicts(groupId, { bestUrl, auth }) : null;
 
   console.log(
-    `\ngoals: REST and GraphQL at least ${GOAL_VS_PEER}× PostGraphile and ${GOAL_VS_BEST}× the best SQL on each question; the conflicts list at least ${GOAL_VS_FORMER}× the former query\n`,
+    `\ngoals: REST and GraphQL at least ${GOAL_VS_PEER}× PostGraphile and ${GOAL_VS_BEST}× the best SQL on each question, their Node time per request at most ${GOAL_NODE_TIME}× PostGraphile's; the conflicts list at least ${GOAL_VS_FORMER}× the former query\n`,
   );
   if (summary.length) {
-    console.log('| question | REST ÷ PostGraphile | GraphQL ÷ PostGraphile | REST ÷ best SQL | GraphQL ÷ best SQL |');
-    console.log('|---|---:|---:|---:|---:|');
+    console.log(
+      "| question | REST ÷ PostGraphile | GraphQL ÷ PostGraphile | REST ÷ best SQL | GraphQL ÷ best SQL | REST Node time ÷ PostGraphile's | GraphQL Node time ÷ PostGraphile's |",
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const line of summary) console.log(line);
   }
   if (conflictsGoal) console.log(`\n${conflictsGoal}`);
