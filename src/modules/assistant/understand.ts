@@ -1453,23 +1453,21 @@ function readQuestion(
       delete heard.make;
     }
   }
+  // The one rooftop whose name holds the one make named, if there is one.
+  const storeOfMake = heard.make?.length === 1 ? rooftopsOfMake(heard.make[0]!, vocabulary.dealers) : [];
   // "Honda vs toyota north": a make compared with a rooftop is the rooftop it names.
   if (
     /\bvs\.?\b|\bversus\b/.test(q) &&
     heard.dealer_id?.length === 1 &&
-    heard.make?.length === 1 &&
-    rooftopsOfMake(heard.make[0]!, vocabulary.dealers).length === 1
+    storeOfMake.length === 1 &&
+    storeOfMake[0]!.id !== heard.dealer_id[0]
   ) {
-    const [store] = rooftopsOfMake(heard.make[0]!, vocabulary.dealers);
-    if (store!.id !== heard.dealer_id[0]) {
-      heard.dealer_id = [store!.id, ...heard.dealer_id];
-      delete heard.make;
-    }
+    heard.dealer_id = [storeOfMake[0]!.id, ...heard.dealer_id];
+    delete heard.make;
   }
   // "Them chevy deals" after the Chevy store's: that store's deals, not Chevrolets (unless vehicles are named).
   // "How many of the honda deals were cash" after the Honda and Toyota stores compared: the Honda store's.
   const [lastRooftop] = previous?.filters.dealer_id?.length === 1 ? previous.filters.dealer_id : [];
-  const storeOfMake = heard.make?.length === 1 ? rooftopsOfMake(heard.make[0]!, vocabulary.dealers) : [];
   if (
     lastRooftop &&
     subject !== 'vehicles' &&
@@ -1781,6 +1779,11 @@ function readQuestion(
     // A rate counts its own statuses (sold, answered…): the previous status filter would make it 0 or 100%.
     // After "what % of last month's deals were leases", "and our pvr for the month" is of the deals, not the
     // leases; "list them" is of the leases.
+    // The rows a share was of: its place, period and whole.
+    const wholeRows = {
+      ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)),
+      ...previous.whole_filters,
+    };
     const last =
       previous.share &&
       ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) ||
@@ -1788,7 +1791,7 @@ function readQuestion(
         (grouping !== null &&
           !/^(?:and |ok |now )?(?:(?:number|count|counts|numbers)(?: of)? )?(?:by|per|each) [a-z ]+\??$/.test(q))) &&
       !/\b(?:those|these|them|'?em|ones|they|that|it)\b/.test(q)
-        ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
+        ? wholeRows
         : // "15-25k ones over 75k mi" after "what % of that band is over 60 days": the band again, not its part.
           previous.share &&
             previous.whole_filters &&
@@ -1801,7 +1804,7 @@ function readQuestion(
             !(Object.keys(heard) as Array<keyof QueryFilters>).some(
               (key) => key in previous.filters && !(key in previous.whole_filters!),
             )
-          ? { ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)), ...previous.whole_filters }
+          ? wholeRows
           : previous.filters;
     const { status: _status, ...unrated } = last;
     const context = (filters: QueryFilters) =>
