@@ -1580,9 +1580,8 @@ function readQuestion(
     groupNamed === 'salesperson' &&
     (previous?.group_by === 'dealer' || previous?.group_by === 'source') &&
     previous.subject === subject &&
-    !/\bsalespe|\bsales ?(?:people|persons?|reps?|guys|team|staff|consultants?|associates?)\b|\breps?\b|\bclosers?\b|\bguys?\b|\bgals?\b|\bperson\b|\bfloor\b|\bboard\b|\bsold\b/.test(
-      q,
-    )
+    !SALESPEOPLE_NAMED.test(q) &&
+    !/\bfloor\b|\bboard\b|\bsold\b/.test(q)
       ? previous.group_by
       : groupNamed;
   // "Highest price", "most miles" after a count or list: the same vehicles, in that order.
@@ -1784,28 +1783,21 @@ function readQuestion(
       ...pickFilters(previous.filters, (key) => PLACE_AND_PERIOD.includes(key)),
       ...previous.whole_filters,
     };
-    const last =
-      previous.share &&
+    const figureOfWhole =
       ((measured !== null && ['average', 'sum', 'rate'].includes(measured.measure)) ||
         // "By store?" alone after "how many of those are CPO": those, by store.
         (grouping !== null &&
           !/^(?:and |ok |now )?(?:(?:number|count|counts|numbers)(?: of)? )?(?:by|per|each) [a-z ]+\??$/.test(q))) &&
-      !/\b(?:those|these|them|'?em|ones|they|that|it)\b/.test(q)
-        ? wholeRows
-        : // "15-25k ones over 75k mi" after "what % of that band is over 60 days": the band again, not its part.
-          previous.share &&
-            previous.whole_filters &&
-            (Object.keys(heard) as Array<keyof QueryFilters>).some(
-              (key) =>
-                !PLACE_AND_PERIOD.includes(key) &&
-                key in previous.whole_filters! &&
-                JSON.stringify(heard[key]) === JSON.stringify(previous.whole_filters![key]),
-            ) &&
-            !(Object.keys(heard) as Array<keyof QueryFilters>).some(
-              (key) => key in previous.filters && !(key in previous.whole_filters!),
-            )
-          ? wholeRows
-          : previous.filters;
+      !/\b(?:those|these|them|'?em|ones|they|that|it)\b/.test(q);
+    // "15-25k ones over 75k mi" after "what % of that band is over 60 days": the band again, not its part.
+    const whole = previous.whole_filters ?? {};
+    const heardKeys = Object.keys(heard) as Array<keyof QueryFilters>;
+    const restatesWhole =
+      heardKeys.some(
+        (key) =>
+          !PLACE_AND_PERIOD.includes(key) && key in whole && JSON.stringify(heard[key]) === JSON.stringify(whole[key]),
+      ) && !heardKeys.some((key) => key in previous.filters && !(key in whole));
+    const last = previous.share && (figureOfWhole || restatesWhole) ? wholeRows : previous.filters;
     const { status: _status, ...unrated } = last;
     const context = (filters: QueryFilters) =>
       pickFilters(filters, (key) => CONTEXT_FILTERS.includes(key) && carried(key));
