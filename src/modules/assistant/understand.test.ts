@@ -3563,6 +3563,8 @@ describe('follow-ups that order, narrow, compare or act', () => {
       'back pvr lease pen af msrp honda vs toyota store break out which of those are 4x4 nobodys been assigned ',
       // Parts of months, dropped g's, remarks after a question, bands and weeks.
       'first two weeks of november askin sittin? getting a lot of web leads 15-25k ones went in under a week ',
+      // A share of the first named in a comparison: the lookbehind walks back to "share".
+      'what share were new units vs pre-owned ',
     ]) {
       const question = unit.repeat(Math.ceil(2000 / unit.length)).slice(0, 2000);
       const started = performance.now();
