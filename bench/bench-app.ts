@@ -23,6 +23,9 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<{
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ddp-bench-'));
   const app = await startApp(
     loadConfig({
+      // The benchmark's process runs with NODE_ENV=production (package.json), as a deployment does, so
+      // libraries take their production paths (graphql-js skips its development-only checks); the
+      // app's own settings are these, so it needs none of production's secrets.
       NODE_ENV: 'development',
       PORT: '0',
       HOST: '127.0.0.1',

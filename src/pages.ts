@@ -1,6 +1,7 @@
 import type { FieldRef, ObjectRef } from '@pothos/core';
 import type { PrismaModelTypes, PrismaObjectRef } from '@pothos/plugin-prisma';
 import type { Db } from './db/database';
+import { directReadsOf } from './db/direct-reads';
 import { builder, type BuilderTypes } from './builder';
 import { inIdOrder, type CursorPage, type IdPage, type Page, type PageRef, type PageWindow } from './pagination';
 
@@ -79,7 +80,8 @@ function delegateOf<Row>(db: Db, model: string): Delegate<Row> {
 
 /**
  * Rows of `model` by id, read with the GraphQL selection (`query`, so relations come in the same
- * statements) and put back in the order of `ids`; no statement at all for no ids.
+ * statements) and put back in the order of `ids`; no statement at all for no ids. On the app's own
+ * client a plain selection is read without the client's mapping (direct-reads.ts).
  */
 export async function rowsByIds<Row extends { id: string }>(
   db: Db,
@@ -88,7 +90,10 @@ export async function rowsByIds<Row extends { id: string }>(
   ids: string[],
 ): Promise<Row[]> {
   if (!ids.length) return [];
-  return inIdOrder(ids, await delegateOf<Row>(db, model).findMany({ ...query, where: { id: { in: ids } } }));
+  const rows =
+    directReadsOf(db)?.rowsByIds<Row>(model, query, ids) ??
+    delegateOf<Row>(db, model).findMany({ ...query, where: { id: { in: ids } } });
+  return inIdOrder(ids, await rows);
 }
 
 /** Items of an `IdPage`: the rows of its ids, in that order. */

@@ -6,6 +6,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { parse as parseArray } from 'postgres-array';
 import { PrismaClient } from '../generated/prisma/client';
 import { startEmbeddedPostgres } from './embedded';
+import { attachDirectReads, DirectReads, modelsOf } from './direct-reads';
 import { DataDirInUseError, lockDataDir, type DataDirLock, type DataDirOpener, type LockHolder } from './data-dir-lock';
 
 export type Db = PrismaClient;
@@ -187,6 +188,7 @@ export function connectDatabase(
     adapter: new PrismaPg(pool, options.preparedStatements ? { statementNameGenerator: statementName } : undefined),
     transactionOptions: { maxWait: 15_000, timeout: 30_000 },
   });
+  attachDirectReads(prisma, new DirectReads(pool, modelsOf(prisma), options.preparedStatements ?? false));
   return {
     prisma,
     pool,

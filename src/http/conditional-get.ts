@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BytesResponse } from './bytes-response';
 
 /**
  * Conditional reads (RFC 9110 §13): every successful REST read carries an entity tag, a digest of
@@ -86,5 +87,5 @@ export async function tagRead(
     for (const name of BODY_HEADERS) headers.delete(name);
     return { response: new Response(null, { status: 304, headers }), notModified: true };
   }
-  return { response: new Response(body, { status: 200, headers }), notModified: false };
+  return { response: new BytesResponse(body, { status: 200, headers }), notModified: false };
 }

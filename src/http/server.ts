@@ -8,6 +8,7 @@ import { rateLimitHeaders } from '../auth/rate-limit';
 import type { Authenticator } from '../auth/authenticate';
 import { Exchange, type ExchangeServerContext } from './exchange';
 import { ALLOWED_METHODS, pathProblem, queryProblem } from './edge';
+import { BytesResponse } from './bytes-response';
 
 /**
  * The HTTP front: request ids, edge checks, body limits, security headers, time limits, the JWKS
@@ -81,7 +82,12 @@ async function send(res: ServerResponse, response: Response, requestId: string):
     res.end();
     return;
   }
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  const body =
+    response instanceof BytesResponse
+      ? response.content
+      : response.body
+        ? Buffer.from(await response.arrayBuffer())
+        : null;
   if (body) headers['content-length'] = String(body.length);
   res.writeHead(response.status, headers);
   res.end(body);

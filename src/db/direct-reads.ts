@@ -1,0 +1,238 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { Prisma } from '../generated/prisma/client';
+import { getDatamodel } from '../generated/pothos-types';
+
+/**
+ * The list pages' reads sent straight through the pool, answered in the shape the Prisma client
+ * gives: the page's ids (any raw statement, as `$queryRaw` answers it) and its rows by id, where the
+ * selection is plain: a model's columns and, at most, the to-one relations whose key it holds (a
+ * vehicle's dealer), which is what a page's usual selection asks. The client plans each query and
+ * maps each row in JavaScript, which for a page of 25 vehicles with their dealers cost about three
+ * times the Node time of sending the one statement below and reading its rows. Any other selection
+ * (a nested relation, a list, a count, arguments) is not plain: `rowsByIds` answers null and the
+ * caller asks the client. Only the app's own client has direct reads (`directReadsOf`): a
+ * transaction's client reads inside its transaction.
+ */
+export class DirectReads {
+  private readonly statements = new Map<string, Statement | null>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly models: Models,
+    /** Names each statement for the server to prepare once per connection (not on the embedded engine). */
+    private readonly prepared: boolean,
+  ) {}
+
+  /**
+   * The rows of `model` with these ids (in no particular order) and the relations Pothos' `query`
+   * includes, as the client would answer `findMany({ ...query, where: { id: { in: ids } } })`; null
+   * when the selection is not plain.
+   */
+  rowsByIds<Row>(model: string, query: object, ids: readonly string[]): Promise<Row[]> | null {
+    const key = plainKey(model, query);
+    if (key === null) return null;
+    let statement = this.statements.get(key);
+    if (statement === undefined) {
+      statement = plainStatement(this.models, model, key);
+      this.statements.set(key, statement);
+    }
+    if (!statement) return null;
+    const { text, name, read } = statement;
+    return this.pool
+      .query({ text, values: [ids], rowMode: 'array', types: CLIENT_TYPES, ...(this.prepared ? { name } : {}) })
+      .then((result) => result.rows.map((values: unknown[]) => read(values) as Row));
+  }
+
+  /** A raw statement's rows, typed as `$queryRaw` types them (a bigint as a BigInt, a numeric as a Decimal). */
+  async query<Row>(sql: Prisma.Sql): Promise<Row[]> {
+    const values = sql.values.map((value) =>
+      // What the client sends for these; pg would send a Decimal as a JSON string, and cannot send a BigInt.
+      value instanceof Prisma.Decimal || typeof value === 'bigint' ? value.toString() : value,
+    );
+    const { rows } = await this.pool.query({
+      text: sql.text,
+      values,
+      types: CLIENT_TYPES,
+      ...(this.prepared ? { name: statementName(sql.text) } : {}),
+    });
+    return rows as Row[];
+  }
+}
+
+const READERS = new WeakMap<object, DirectReads>();
+
+/** Gives the app's client its direct reads (database.ts, once). */
+export function attachDirectReads(prisma: object, reads: DirectReads): void {
+  READERS.set(prisma, reads);
+}
+
+/** The direct reads of `db` when it is the app's own client; none for a transaction's client. */
+export function directReadsOf(db: object): DirectReads | undefined {
+  return READERS.get(db);
+}
+
+const statementName = (text: string) => `direct_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`;
+
+/** The models as the statements need them: tables, columns, keys and to-one relations. */
+export type Models = Map<string, Model>;
+
+interface Model {
+  table: string;
+  /** The single-column primary key's column; null for a composite key. */
+  idColumn: string | null;
+  columns: Column[];
+  /** Whether a column has a type read differently here than by the client (bytes). */
+  unsupported: boolean;
+  relations: Map<string, { model: string; keyColumn: string } | null>;
+}
+
+interface Column {
+  field: string;
+  column: string;
+  list: boolean;
+  /** A list of enum values, whose array type pg does not parse: read as text[]. */
+  enumList: boolean;
+}
+
+interface Statement {
+  text: string;
+  name: string;
+  read(values: unknown[]): Record<string, unknown>;
+}
+
+/**
+ * How the client answers each PostgreSQL type where pg's default parser differs: a date as
+ * midnight UTC, a numeric as a Decimal, a bigint as a BigInt, a timestamp without time zone as UTC.
+ */
+const CLIENT_PARSERS: Record<number, (text: string) => unknown> = {
+  1082: (text) => new Date(`${text}T00:00:00.000Z`),
+  1114: (text) => new Date(`${text.replace(' ', 'T')}Z`),
+  1700: (text) => new Prisma.Decimal(text),
+  20: (text) => BigInt(text),
+};
+const CLIENT_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    CLIENT_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** The include keys of a plain selection (`{}` or `{ include: { dealer: true } }`), as a statement's key; null otherwise. */
+function plainKey(model: string, query: object): string | null {
+  const keys = Object.keys(query);
+  if (keys.length === 0) return model;
+  if (keys.length !== 1 || keys[0] !== 'include') return null;
+  const include = (query as { include: Record<string, unknown> }).include;
+  const relations = Object.keys(include);
+  if (!relations.every((relation) => include[relation] === true)) return null;
+  return [model, ...relations.sort()].join(' ');
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The statement for a plain key, or null where a model, relation or column is not one this reads. */
+function plainStatement(models: Models, modelName: string, key: string): Statement | null {
+  const [, ...relationNames] = key.split(' ');
+  const model = models.get(modelName);
+  if (!model || model.unsupported || !model.idColumn) return null;
+  const joins: Array<{ field: string; alias: string; model: Model; keyColumn: string }> = [];
+  for (const [index, field] of relationNames.entries()) {
+    const relation = model.relations.get(field);
+    const related = relation ? models.get(relation.model) : undefined;
+    if (!relation || !related || related.unsupported || !related.idColumn) return null;
+    joins.push({ field, alias: `r${index}`, model: related, keyColumn: relation.keyColumn });
+  }
+  const select = (alias: string, columns: Column[]) =>
+    columns.map(({ column, enumList }) => `${alias}.${quote(column)}${enumList ? '::text[]' : ''}`);
+  const text = [
+    `/* rowsByIds ${key} */ SELECT`,
+    [...select('t', model.columns), ...joins.flatMap((join) => select(join.alias, join.model.columns))].join(', '),
+    `FROM ${quote(model.table)} t`,
+    ...joins.map(
+      (join) =>
+        `LEFT JOIN ${quote(join.model.table)} ${join.alias} ON ${join.alias}.${quote(join.model.idColumn!)} = t.${quote(join.keyColumn)}`,
+    ),
+    `WHERE t.${quote(model.idColumn)} = ANY($1)`,
+  ].join(' ');
+  const readColumns = (columns: Column[], values: unknown[], from: number) => {
+    const row: Record<string, unknown> = {};
+    for (let index = 0; index < columns.length; index += 1) {
+      const { field, list } = columns[index]!;
+      const value = values[from + index];
+      // The client answers a NULL list as an empty one.
+      row[field] = list ? (value ?? []) : value;
+    }
+    return row;
+  };
+  // Where each relation's columns start in a row, and where its id is among them.
+  let start = model.columns.length;
+  const relations = joins.map((join) => {
+    const at = {
+      ...join,
+      from: start,
+      id: start + join.model.columns.findIndex((c) => c.column === join.model.idColumn),
+    };
+    start += join.model.columns.length;
+    return at;
+  });
+  return {
+    text,
+    name: statementName(text),
+    read(values) {
+      const row = readColumns(model.columns, values, 0);
+      for (const relation of relations)
+        // A relation whose key is NULL (or points nowhere) is null, as the client answers it.
+        row[relation.field] =
+          values[relation.id] === null ? null : readColumns(relation.model.columns, values, relation.from);
+      return row;
+    },
+  };
+}
+
+interface RuntimeField {
+  name: string;
+  kind: string;
+  dbName?: string | null;
+}
+
+/**
+ * The models from the client's runtime data model (table and column names) and Pothos' data model
+ * (lists, keys and relations), which together say how each model is stored.
+ */
+export function modelsOf(prisma: object): Models {
+  const runtime = (
+    prisma as { _runtimeDataModel: { models: Record<string, { dbName: string | null; fields: RuntimeField[] }> } }
+  )._runtimeDataModel.models;
+  const { models: pothos } = getDatamodel().datamodel;
+  const models: Models = new Map();
+  for (const [name, described] of Object.entries(pothos)) {
+    const stored = runtime[name];
+    if (!stored) continue;
+    const columnOf = new Map(stored.fields.map((field) => [field.name, field.dbName ?? field.name]));
+    const scalars = described.fields.filter((field) => field.kind === 'scalar' || field.kind === 'enum');
+    const id = described.fields.find((field) => field.isId);
+    const relations = new Map<string, { model: string; keyColumn: string } | null>();
+    for (const field of described.fields) {
+      if (field.kind !== 'object') continue;
+      const from = field.relationFromFields ?? [];
+      relations.set(
+        field.name,
+        !field.isList && from.length === 1 ? { model: field.type, keyColumn: columnOf.get(from[0]!)! } : null,
+      );
+    }
+    models.set(name, {
+      table: stored.dbName ?? name,
+      idColumn: id ? columnOf.get(id.name)! : null,
+      columns: scalars.map((field) => ({
+        field: field.name,
+        column: columnOf.get(field.name)!,
+        list: field.isList,
+        enumList: field.isList && field.kind === 'enum',
+      })),
+      unsupported: scalars.some(
+        (field) => field.type === 'Bytes' || (field.isList && field.kind === 'scalar' && field.type !== 'String'),
+      ),
+      relations,
+    });
+  }
+  return models;
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../src/generated/prisma/client';
+import { directReadsOf, modelsOf } from '../src/db/direct-reads';
+import { seedDealerGroup } from '../src/seed/demo';
+import { seedActivity } from '../src/seed/activity';
+import { startTestApp, type TestApp } from './helpers/app';
+
+/**
+ * The list pages read their ids and plain rows straight through the pool (src/db/direct-reads.ts);
+ * what they answer must be what the Prisma client answers, field by field, for every model and every
+ * to-one relation a page may include, on rows with NULLs, empty and NULL lists, money, dates and JSON.
+ */
+let app: TestApp;
+let groupId: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  groupId = await seedDealerGroup(app.database.pool, {
+    name: 'Direct reads',
+    slug: `direct-${randomUUID()}`,
+    vehicles: 60,
+    seed: 11,
+  });
+  await seedActivity(app.database.pool, { dealerGroupId: groupId, calls: 40, leads: 40, sales: 20, seed: 3 });
+  // Columns the seed fills: left NULL on a few rows, so both readers meet NULL lists, money and dates.
+  await app.database.pool.query(
+    `UPDATE vehicles SET photos = NULL, msrp = NULL, sold_at = NULL, trim = NULL
+     WHERE id IN (SELECT id FROM vehicles WHERE dealer_group_id = $1 ORDER BY id LIMIT 3)`,
+    [groupId],
+  );
+  await app.database.pool.query(
+    `UPDATE dealers SET franchises = NULL WHERE id = (SELECT id FROM dealers WHERE dealer_group_id = $1 ORDER BY id LIMIT 1)`,
+    [groupId],
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+type Delegate = { findMany(args: object): Promise<Array<{ id: string }>> };
+
+describe('direct reads', () => {
+  it('answer every model and each to-one relation it holds the key of as the client does', async () => {
+    const prisma = app.database.prisma;
+    const direct = directReadsOf(prisma)!;
+    expect(direct).toBeDefined();
+    const compared = new Map<string, number>();
+    for (const [name, model] of modelsOf(prisma)) {
+      const delegate = (prisma as unknown as Record<string, Delegate>)[name.charAt(0).toLowerCase() + name.slice(1)]!;
+      if (!model.idColumn || model.unsupported) continue;
+      // Any 40 rows (other suites' too); the seeded NULLs are compared below.
+      const rows = await delegate.findMany({ take: 40, orderBy: { id: 'asc' } }).catch(() => []);
+      const ids = rows.map((row) => row.id);
+      if (!ids.length) continue;
+      const byId = (list: Array<{ id: string }>) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const plain = await direct.rowsByIds<{ id: string }>(name, {}, ids);
+      expect(byId(plain!), name).toEqual(byId(await delegate.findMany({ where: { id: { in: ids } } })));
+      compared.set(name, ids.length);
+      for (const [relation, target] of model.relations) {
+        if (!target) continue;
+        const query = { include: { [relation]: true } };
+        const joined = await direct.rowsByIds<{ id: string }>(name, query, ids);
+        expect(joined, `${name}.${relation}`).not.toBeNull();
+        expect(byId(joined!), `${name}.${relation}`).toEqual(
+          byId(await delegate.findMany({ ...query, where: { id: { in: ids } } })),
+        );
+      }
+    }
+    // The models the pages list were among those compared.
+    for (const name of ['Vehicle', 'Dealer', 'Call', 'Lead', 'Sale'])
+      expect(compared.get(name), name).toBeGreaterThan(0);
+  });
+
+  it('read NULL money, dates and lists as the client does (a NULL list is empty)', async () => {
+    const { rows } = await app.database.pool.query<{ id: string }>(
+      'SELECT id FROM vehicles WHERE dealer_group_id = $1 AND photos IS NULL',
+      [groupId],
+    );
+    expect(rows).toHaveLength(3);
+    const ids = rows.map((row) => row.id).sort();
+    const query = { include: { dealer: true }, where: { id: { in: ids } }, orderBy: { id: 'asc' as const } };
+    const plain = await directReadsOf(app.database.prisma)!.rowsByIds<{
+      id: string;
+      photos: string[];
+      msrp: null;
+      dealer: { franchises: string[] };
+    }>('Vehicle', { include: { dealer: true } }, ids);
+    plain!.sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(plain).toEqual(await app.database.prisma.vehicle.findMany(query));
+    expect(plain!.map((row) => [row.photos, row.msrp])).toEqual(ids.map(() => [[], null]));
+    const dealerIds = (
+      await app.database.pool.query<{ id: string }>(
+        'SELECT id FROM dealers WHERE dealer_group_id = $1 AND franchises IS NULL',
+        [groupId],
+      )
+    ).rows.map((row) => row.id);
+    expect(dealerIds.length).toBeGreaterThan(0);
+    const dealers = await directReadsOf(app.database.prisma)!.rowsByIds<{ id: string; franchises: string[] }>(
+      'Dealer',
+      {},
+      dealerIds,
+    );
+    expect(dealers).toEqual(await app.database.prisma.dealer.findMany({ where: { id: { in: dealerIds } } }));
+    expect(dealers!.every((row) => row.franchises.length === 0)).toBe(true);
+  });
+
+  it('answer a raw statement with the types $queryRaw gives', async () => {
+    const sql = Prisma.sql`SELECT count(*) OVER () AS total, v.price, v.msrp, v.date_in_stock, v.updated_at, v.sold_at,
+      v.id, v.photos, v.field_sources, v.condition, v.year, ${new Prisma.Decimal('12.50')}::numeric AS sent_money,
+      ${42n}::bigint AS sent_bigint, ${new Date('2026-01-02T03:04:05.678Z')}::timestamptz AS sent_date
+      FROM vehicles v WHERE v.dealer_group_id = ${groupId}::uuid ORDER BY v.id LIMIT 10`;
+    const direct = await directReadsOf(app.database.prisma)!.query(sql);
+    expect(direct).toEqual(await app.database.prisma.$queryRaw(sql));
+    expect(direct[0]).toMatchObject({ total: 60n, sent_bigint: 42n });
+  });
+
+  it('leave any selection that is not plain to the client', () => {
+    const direct = directReadsOf(app.database.prisma)!;
+    const ids = [randomUUID()];
+    expect(direct.rowsByIds('Vehicle', { include: { sourceRecords: true } }, ids)).toBeNull();
+    expect(direct.rowsByIds('Vehicle', { include: { dealer: { include: { dealerGroup: true } } } }, ids)).toBeNull();
+    expect(direct.rowsByIds('Vehicle', { select: { id: true } }, ids)).toBeNull();
+    expect(direct.rowsByIds('Vehicle', { include: { _count: true } }, ids)).toBeNull();
+  });
+
+  it('are not given to a transaction, which reads inside itself', async () => {
+    await app.database.prisma.$transaction(async (tx) => {
+      expect(directReadsOf(tx)).toBeUndefined();
+    });
+  });
+});
