@@ -24,9 +24,15 @@ export function childPageLoader<Row extends { id: string }>(
       const picked = await pickIds([...parentIds]);
       const rows = picked.length ? await loadRows(picked.map((entry) => entry.id)) : [];
       const byId = new Map(rows.map((row) => [row.id, row]));
-      return parentIds.map((parentId) =>
-        picked.filter((entry) => entry.parent_id === parentId).flatMap((entry) => byId.get(entry.id) ?? []),
-      );
+      const byParent = new Map<string, Row[]>();
+      for (const entry of picked) {
+        const row = byId.get(entry.id);
+        if (!row) continue;
+        const siblings = byParent.get(entry.parent_id);
+        if (siblings) siblings.push(row);
+        else byParent.set(entry.parent_id, [row]);
+      }
+      return parentIds.map((parentId) => byParent.get(parentId) ?? []);
     });
     context.loaders.set(key, loader as DataLoader<string, unknown>);
   }

@@ -1,6 +1,6 @@
 import { Prisma } from './generated/prisma/client';
 import type { Db } from './db/database';
-import { directReadsOf } from './db/direct-reads';
+import { queryRows } from './db/direct-reads';
 import { badInput } from './errors';
 import { decodeCursor, encodeCursor, keysetCondition, orderBySql, type Cursor, type ListOrder } from './keyset';
 
@@ -144,11 +144,8 @@ export async function pageOfIds(
     );
     pageSql = Prisma.sql`${name()} SELECT ${columns}, ${total} FROM (${Prisma.join(ranges.map(part), ' UNION ALL ')}) p ORDER BY p.part, ${merged} LIMIT ${limit + 1}`;
   }
-  // The app's own client reads straight through its pool (direct-reads.ts); a transaction's through the client.
-  const direct = directReadsOf(db);
-  const read = <Row>(sql: Prisma.Sql) => (direct ? direct.query<Row>(sql) : db.$queryRaw<Row[]>(sql));
-  const rows = await read<Record<string, string | null> & { id: string; total: bigint }>(pageSql);
-  const [count] = rows.length ? rows : await read<{ total: bigint }>(countSql);
+  const rows = await queryRows<Record<string, string | null> & { id: string; total: bigint }>(db, pageSql);
+  const [count] = rows.length ? rows : await queryRows<{ total: bigint }>(db, countSql);
   const shown = rows.slice(0, limit);
   const last = rows.length > limit ? shown[shown.length - 1] : undefined;
   const next_cursor = last

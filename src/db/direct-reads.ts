@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { Prisma } from '../generated/prisma/client';
 import { getDatamodel } from '../generated/pothos-types';
+import type { RawSqlClient } from './database';
 
 /**
  * The list pages' reads sent straight through the pool, answered in the shape the Prisma client
@@ -70,6 +71,15 @@ export function attachDirectReads(prisma: object, reads: DirectReads): void {
 /** The direct reads of `db` when it is the app's own client; none for a transaction's client. */
 export function directReadsOf(db: object): DirectReads | undefined {
   return READERS.get(db);
+}
+
+/**
+ * A raw statement's rows as `$queryRaw` answers them: straight through the pool on the app's own
+ * client, through the client in a transaction.
+ */
+export function queryRows<Row>(db: RawSqlClient, sql: Prisma.Sql): Promise<Row[]> {
+  const direct = READERS.get(db);
+  return direct ? direct.query<Row>(sql) : db.$queryRaw<Row[]>(sql);
 }
 
 const statementName = (text: string) => `direct_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`;

@@ -2,6 +2,7 @@ import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import { Prisma } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { childPageLoader } from '../../loaders';
+import { queryRows } from '../../db/direct-reads';
 import { inConsentedDealers, mayReadAt } from '../../tenancy';
 import type { DataKind } from '../../auth/consent';
 import { builder, Deletion, type BuilderTypes } from '../../builder';
@@ -107,10 +108,12 @@ function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args ext
         context,
         `${list.name}:${JSON.stringify([args, query])}`,
         (ids) =>
-          context.db
-            .$queryRaw(Prisma.sql`${Prisma.raw(`/* ${list.name} */`)} SELECT p.parent_id, ${alias}.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
+          queryRows<{ parent_id: string; id: string }>(
+            context.db,
+            Prisma.sql`${Prisma.raw(`/* ${list.name} */`)} SELECT p.parent_id, ${alias}.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
           SELECT ${alias}.id FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${alias}.dealer_id = p.parent_id ${filter}
-          ORDER BY ${list.orderBy} LIMIT ${limit} OFFSET ${offset}) ${alias}`),
+          ORDER BY ${list.orderBy} LIMIT ${limit} OFFSET ${offset}) ${alias}`,
+          ),
         (ids) => rowsByIds<PrismaTypes[Model]['Shape']>(context.db, model, query, ids),
       ).load(dealer.id);
     },

@@ -11,6 +11,7 @@ import type { SourcePriority } from './merge';
 import { remergeVehicles } from './vehicle-writer';
 import { lockDealerMerges } from './merge-lock';
 import { inTransaction } from '../../db/bulk';
+import { queryRows } from '../../db/direct-reads';
 import { refreshDealerConflicts } from './conflicts';
 
 /** Field-level source priority per rooftop, re-merging after a change, and the conflicts and discrepancies list (Multi-source section of docs/operations.md). */
@@ -179,7 +180,9 @@ export async function conflicts(
   // stops at the window, so a page costs what it shows however many conflicts there are; only the
   // page's rows are then joined to their details and vehicles.
   const [rows, [count]] = await Promise.all([
-    caller.db.$queryRaw<Conflict[]>`/* multiSourceConflicts */
+    queryRows<Conflict>(
+      caller.db,
+      Prisma.sql`/* multiSourceConflicts */
       WITH page AS (
         SELECT picked.* FROM unnest(${[...caller.session.dealerGroupIds]}::uuid[]) AS g(id)
         CROSS JOIN LATERAL (
@@ -191,8 +194,12 @@ export async function conflicts(
         c.difference, c.details, c.detected_at
       FROM page JOIN vehicle_conflicts c USING (vehicle_id, field, kind) JOIN vehicles v ON v.id = c.vehicle_id
       ORDER BY page.detected_at DESC, page.vehicle_id, page.field`,
-    caller.db.$queryRaw<Array<{ total: number }>>`/* multiSourceConflictsCount */
+    ),
+    queryRows<{ total: number }>(
+      caller.db,
+      Prisma.sql`/* multiSourceConflictsCount */
       SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${callerGroupsSql(caller.session, 'c')} ${filtered}`,
+    ),
   ]);
   return { items: rows, total: count?.total ?? 0, limit, offset };
 }
