@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { Prisma } from '../generated/prisma/client';
+import { Prisma, type PrismaClient } from '../generated/prisma/client';
 import { getDatamodel } from '../generated/pothos-types';
-import type { RawSqlClient } from './database';
 
 /**
  * The list pages' reads sent straight through the pool, answered in the shape the Prisma client
@@ -77,7 +76,7 @@ export function directReadsOf(db: object): DirectReads | undefined {
  * A raw statement's rows as `$queryRaw` answers them: straight through the pool on the app's own
  * client, through the client in a transaction.
  */
-export function queryRows<Row>(db: RawSqlClient, sql: Prisma.Sql): Promise<Row[]> {
+export function queryRows<Row>(db: Pick<PrismaClient, '$queryRaw'>, sql: Prisma.Sql): Promise<Row[]> {
   const direct = READERS.get(db);
   return direct ? direct.query<Row>(sql) : db.$queryRaw<Row[]>(sql);
 }
