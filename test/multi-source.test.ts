@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, testVin, type SeededGroup } from './helpers/seed';
 import { connect, deliver, FIXTURES, syncNow } from './helpers/feeds';
 import { generatedLine, generatedVin, writeGeneratedFeed } from './helpers/generated-feed';
+import { CONFLICT_KINDS } from '../src/modules/multi-source/multi-source.service';
 
 describe('multi-source merge, conflicts and discrepancies (Multi-source section of docs/operations.md)', () => {
   let app: TestApp;
@@ -67,6 +68,22 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     admin = await group.login(app.client);
   });
   afterAll(() => app?.stop());
+
+  /**
+   * The list's total without filters (the rooftops' conflict totals, kept by triggers) is the number
+   * of conflicts it lists, and the sum of the totals by kind (counted from the conflicts).
+   */
+  async function expectTotalsAddUp(token: string, dealerId?: string) {
+    const only = dealerId ? `&dealer_id=${dealerId}` : '';
+    const { body } = await app.client.get(`/multi-source/conflicts?limit=500${only}`, token);
+    expect(body.pagination.total).toBe(body.conflicts.length);
+    let byKind = 0;
+    for (const kind of CONFLICT_KINDS)
+      byKind += (await app.client.get(`/multi-source/conflicts?limit=1&kind=${kind}${only}`, token)).body.pagination
+        .total;
+    expect(body.pagination.total).toBe(byKind);
+    return body.pagination.total as number;
+  }
 
   it('sets field-level priorities per rooftop, refusing unknown fields', async () => {
     const refused = await app.client.request('PUT', '/api/v1/multi-source/priorities', {
@@ -185,9 +202,12 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     deliver(app, second.integration.id, cheaper, 'lot-feed-again.csv');
     await syncNow(app, admin, second.integration.id);
     expect((await priceConflict()).detected_at).toBe(found.detected_at);
+    expect(await expectTotalsAddUp(admin, dealerId)).toBeGreaterThan(0);
     deliver(app, second.integration.id, same);
     await syncNow(app, admin, second.integration.id);
     expect(await priceConflict()).toBeUndefined();
+    await expectTotalsAddUp(admin, dealerId);
+    await expectTotalsAddUp(admin);
     // A rooftop whose conflicts its writers keep current is not re-checked at the next start.
     expect(
       (await app.database.prisma.dealer.findUniqueOrThrow({ where: { id: dealerId } })).conflictsCheckedAt,
@@ -219,6 +239,7 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
         .sort();
     deliver(app, integration.id, day1);
     await syncNow(app, token, integration.id);
+    expect(await expectTotalsAddUp(token)).toBeGreaterThan(1);
     expect(await duplicates()).toEqual(
       [
         [generatedVin(0, 'STOCK'), [generatedVin(1, 'STOCK')]],
@@ -228,6 +249,7 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     deliver(app, integration.id, day2);
     await syncNow(app, token, integration.id);
     expect(await duplicates()).toEqual([]);
+    await expectTotalsAddUp(token);
     rmSync(directory, { recursive: true, force: true });
   });
 });

@@ -122,6 +122,13 @@ describe('rollups kept by every writer', () => {
        GROUP BY GROUPING SETS ((dealer_group_id, dealer_id, day, source_key), (dealer_group_id, day, source_key)) ORDER BY 1, 2, 3, 4`,
     );
     expect(leadRollup).toEqual(leadRows);
+    const conflictTotals = await query(
+      `SELECT dealer_group_id, dealer_id, conflicts FROM vehicle_conflict_totals WHERE conflicts <> 0 ORDER BY 1, 2`,
+    );
+    const conflictRows = await query(
+      `SELECT dealer_group_id, dealer_id, count(*)::int AS conflicts FROM vehicle_conflicts GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    expect(conflictTotals).toEqual(conflictRows);
   }
 
   /**
