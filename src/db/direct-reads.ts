@@ -110,11 +110,24 @@ interface Statement {
   read(values: unknown[]): Record<string, unknown>;
 }
 
+const parseTimestamptz = pg.types.getTypeParser(1184) as (text: string) => Date;
+/** A timestamptz as PostgreSQL writes it to a UTC session: `2026-11-25 05:02:02.157123+00`. */
+const UTC_TIMESTAMPTZ = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d{1,6})?\+00$/;
+
+/**
+ * A timestamptz as pg reads it, the usual UTC form by the engine's own ISO parser (half the time of
+ * pg's, which tries every form PostgreSQL can write); any other form (an offset, BC, infinity) by pg's.
+ */
+export function readTimestamptz(text: string): Date {
+  return UTC_TIMESTAMPTZ.test(text) ? new Date(`${text.slice(0, 10)}T${text.slice(11, -3)}Z`) : parseTimestamptz(text);
+}
+
 /**
  * How the client answers each PostgreSQL type where pg's default parser differs: a date as
  * midnight UTC, a numeric as a Decimal, a bigint as a BigInt, a timestamp without time zone as UTC.
  */
 const CLIENT_PARSERS: Record<number, (text: string) => unknown> = {
+  1184: (text) => readTimestamptz(text),
   1082: (text) => new Date(`${text}T00:00:00.000Z`),
   1114: (text) => new Date(`${text.replace(' ', 'T')}Z`),
   1700: (text) => new Prisma.Decimal(text),
