@@ -127,7 +127,7 @@ export function readTimestamptz(text: string): Date {
  * midnight UTC, a numeric as a Decimal, a bigint as a BigInt, a timestamp without time zone as UTC.
  */
 const CLIENT_PARSERS: Record<number, (text: string) => unknown> = {
-  1184: (text) => readTimestamptz(text),
+  1184: readTimestamptz,
   1082: (text) => new Date(`${text}T00:00:00.000Z`),
   1114: (text) => new Date(`${text.replace(' ', 'T')}Z`),
   1700: (text) => new Prisma.Decimal(text),

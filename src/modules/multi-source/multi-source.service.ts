@@ -195,19 +195,16 @@ export async function conflicts(
       FROM page JOIN vehicle_conflicts c USING (vehicle_id, field, kind) JOIN vehicles v ON v.id = c.vehicle_id
       ORDER BY page.detected_at DESC, page.vehicle_id, page.field`,
     ),
-    // Without a kind or vehicle filter the rooftops' totals (kept by triggers) add up to the count.
-    kinds || filters.vehicle_id
-      ? queryRows<{ total: number }>(
-          caller.db,
-          Prisma.sql`/* multiSourceConflictsCount */
-      SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${callerGroupsSql(caller.session, 'c')} ${filtered}`,
-        )
-      : queryRows<{ total: number }>(
-          caller.db,
-          Prisma.sql`/* multiSourceConflictTotals */
+    queryRows<{ total: number }>(
+      caller.db,
+      // Without a kind or vehicle filter the rooftops' totals (kept by triggers) add up to the count.
+      kinds || filters.vehicle_id
+        ? Prisma.sql`/* multiSourceConflictsCount */
+      SELECT count(*)::int AS total FROM vehicle_conflicts c WHERE ${callerGroupsSql(caller.session, 'c')} ${filtered}`
+        : Prisma.sql`/* multiSourceConflictTotals */
       SELECT coalesce(sum(c.conflicts), 0)::int AS total FROM vehicle_conflict_totals c
       WHERE ${callerGroupsSql(caller.session, 'c')} ${filtered}`,
-        ),
+    ),
   ]);
   return { items: rows, total: count?.total ?? 0, limit, offset };
 }
