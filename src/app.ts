@@ -27,6 +27,7 @@ import { useExchange, type ExchangeServerContext } from './http/exchange';
 import { useGraphqlEdge } from './http/graphql-edge';
 import { graphiqlOptions, offlineGraphiQL } from './http/graphiql';
 import { useGraphqlLimits } from './http/graphql-limits';
+import { useCompiledExecution } from './http/compiled-execution';
 import { FieldRateLimiter } from './http/field-rate-limits';
 import { databaseErrorFor } from './db/errors';
 import { bootstrap, seedDemoFeeds } from './seed/bootstrap';
@@ -177,11 +178,9 @@ export async function startApp(config: Config): Promise<App> {
         const known = databaseErrorFor(original);
         if (known) {
           if (known.extensions.code !== 'CONFLICT') logger.warn('statement cancelled', { error: original?.message });
-          return new GraphQLError(known.message, {
-            nodes: (error as GraphQLError).nodes,
-            path: (error as GraphQLError).path,
-            extensions: known.extensions,
-          });
+          // Where in the document: compiled execution's errors say it by position, not by node.
+          const { nodes, source, positions, path } = error as GraphQLError;
+          return new GraphQLError(known.message, { nodes, source, positions, path, extensions: known.extensions });
         }
         if (original && !(original as { extensions?: object }).extensions)
           logger.error('resolver failed', { error: original });
@@ -231,6 +230,7 @@ export async function startApp(config: Config): Promise<App> {
           args.rootValue = services;
         },
       },
+      useCompiledExecution(logger),
       useExchange(),
       useRestApi({
         basePath: '/api/v1',
