@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
-import { useCompiledExecution } from './compiled-execution';
+import { compileOnRun, MAX_COMPILED_FIELDS, useCompiledExecution } from './compiled-execution';
 import type { Logger } from '../logger';
 
 /** When a document runs compiled and when the interpreter keeps it; errors keep their locations. */
@@ -90,6 +90,31 @@ describe('compiled execution', () => {
     for (const answer of answers) expect(answer).toEqual(answers[0]);
     expect(answers[0]!.body.errors[0].message).toMatch(/^Variable "\$n" got invalid value "many"/);
     expect((await ask(query, { n: 3 })).body).toEqual({ data: { twice: 6 } });
+    expect(compilations()).toBe(1);
+    // Compiled by now, and still refused by the interpreter's words.
+    expect(await ask(query, { n: 'many' })).toEqual(answers[0]);
+    expect((await ask(query, { n: 4 })).body).toEqual({ data: { twice: 8 } });
+  });
+
+  it('compiles a larger operation on a later run, and never one of more than MAX_COMPILED_FIELDS fields', async () => {
+    const { ask, compilations } = server();
+    const aliases = (count: number) =>
+      `{ ${Array.from({ length: count }, (_, index) => `e${index}: echo(text: "${index}")`).join(' ')} }`;
+    const hundred = aliases(100);
+    expect(compileOnRun(100)).toBe(4);
+    for (let run = 1; run < 4; run += 1) await ask(hundred);
+    expect(compilations()).toBe(0);
+    const compiled = await ask(hundred);
+    expect(compilations()).toBe(1);
+    expect(compiled.body.data.e99).toBe('99');
+
+    // The same fields reached through fragments count as often as they are spread.
+    const spread = `{ ...A ...A2 } fragment A on Query { ...B ...B } fragment A2 on Query { ...B }
+      fragment B on Query { ${Array.from({ length: 200 }, (_, index) => `b${index}: echo(text: "b")`).join(' ')} }`;
+    for (let run = 0; run < compileOnRun(MAX_COMPILED_FIELDS) + 2; run += 1)
+      expect((await ask(spread)).body.data.b199).toBe('b');
+    const large = aliases(MAX_COMPILED_FIELDS + 1);
+    for (let run = 0; run < compileOnRun(MAX_COMPILED_FIELDS) + 2; run += 1) await ask(large);
     expect(compilations()).toBe(1);
   });
 
