@@ -6,6 +6,8 @@ import type { Logger } from '../logger';
 
 /** When a document runs compiled and when the interpreter keeps it; errors keep their locations. */
 
+const ITEM = { name: 'a', tags: ['x'], children: [[{ name: 'b', tags: [] }]], parent: { name: 'p', tags: [] } };
+
 function server() {
   const logged: string[] = [];
   const note = (message: string) => void logged.push(message);
@@ -17,6 +19,14 @@ function server() {
           echo(text: String!): String!
           twice(n: Int!): Int!
           missing: String!
+          items: [Item!]!
+          item: Item!
+        }
+        type Item {
+          name: String!
+          tags: [String!]!
+          children: [[Item!]]
+          parent: Item
         }
         type Subscription {
           ticks: Int!
@@ -29,6 +39,8 @@ function server() {
           missing: () => {
             throw new GraphQLError('nothing here', { extensions: { code: 'NOT_FOUND' } });
           },
+          items: () => [ITEM, ITEM],
+          item: () => ITEM,
         },
         Subscription: {
           ticks: {
@@ -131,6 +143,26 @@ describe('compiled execution', () => {
       expect(compiled).toEqual(interpreted);
     }
     expect(compilations()).toBe(3);
+  });
+
+  it('keeps operations whose lists nest with the interpreter, and compiles one list of objects with lists of scalars', async () => {
+    const { ask, compilations } = server();
+    const runs = async (query: string) => {
+      const answers = [];
+      for (let run = 0; run < 4; run += 1) answers.push(await ask(query));
+      for (const answer of answers) expect(answer).toEqual(answers[0]);
+      return answers[0]!.body.data;
+    };
+    expect(await runs('{ items { name tags parent { name } } }')).toEqual({
+      items: [ITEM, ITEM].map(({ name, tags, parent }) => ({ name, tags, parent: { name: parent.name } })),
+    });
+    expect(compilations()).toBe(1);
+    await runs('{ items { children { name } } }');
+    await runs('{ item { children { name } } }');
+    await runs(
+      '{ ...Deep } fragment Deep on Query { items { ... on Item { parent { ...Named } } } } fragment Named on Item { children { name } }',
+    );
+    expect(compilations()).toBe(1);
   });
 
   it('keeps subscriptions with the interpreter', async () => {

@@ -1,11 +1,20 @@
 import {
   getOperationAST,
   getVariableValues,
+  getNamedType,
   GraphQLError,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  isWrappingType,
   Kind,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type Source,
@@ -28,8 +37,7 @@ export function compileOnRun(fields: number): number {
 
 interface OperationRuns {
   runs: number;
-  /** Its fields with fragments expanded, counted up to MAX_COMPILED_FIELDS + 1. */
-  fields: number;
+  shape: OperationShape;
   /** Its compiled form once compiled; null if the compiler refused it. */
   compiled?: CompiledQuery | null;
 }
@@ -41,6 +49,10 @@ interface OperationRuns {
  * answer differently or gain nothing on:
  * - an operation's first runs (an analyst's one-off query does not pay for compiling);
  * - operations of more than MAX_COMPILED_FIELDS fields;
+ * - operations whose lists nest: compiled code builds each field's response path afresh on every
+ *   call, and the Prisma plugin looks its loaded selections up by that path, which then costs more
+ *   than compiling saves (a 50-rooftop dashboard with each rooftop's calls, leads and deals ran at
+ *   half the interpreter's speed);
  * - subscriptions (their event streams stay with Yoga's executor);
  * - variables that do not fit their types, so the refusal names the variable and field as the
  *   GraphQL specification's coercion does;
@@ -58,10 +70,11 @@ export function useCompiledExecution(logger: Logger): Plugin {
     if (!operations) byDocument.set(document, (operations = new Map()));
     const name = operationName ?? '';
     let state = operations.get(name);
-    if (!state) operations.set(name, (state = { runs: 0, fields: fieldsOf(document, operation) }));
+    if (!state) operations.set(name, (state = { runs: 0, shape: shapeOf(schema, document, operation) }));
     state.runs += 1;
-    if (state.compiled === null || state.fields > MAX_COMPILED_FIELDS) return null;
-    if (state.compiled === undefined && state.runs < compileOnRun(state.fields)) return null;
+    const { fields, nestedLists } = state.shape;
+    if (state.compiled === null || fields > MAX_COMPILED_FIELDS || nestedLists) return null;
+    if (state.compiled === undefined && state.runs < compileOnRun(fields)) return null;
     const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues ?? {}, {
       maxErrors: 1,
     });
@@ -70,7 +83,7 @@ export function useCompiledExecution(logger: Logger): Plugin {
       const result = compileQuery(schema, document, operationName ?? undefined);
       if (isCompiledQuery(result)) {
         state.compiled = result;
-        logger.debug('operation compiled', { operation: operationName ?? null, fields: state.fields });
+        logger.debug('operation compiled', { operation: operationName ?? null, fields });
       } else {
         state.compiled = null;
         logger.warn('operation left to the interpreter', { errors: result.errors?.map((error) => error.message) });
@@ -94,27 +107,52 @@ export function useCompiledExecution(logger: Logger): Plugin {
   };
 }
 
+/** What decides whether an operation is compiled: its size and whether its lists nest. */
+export interface OperationShape {
+  /** Its fields with fragments expanded, counted up to one past MAX_COMPILED_FIELDS. */
+  fields: number;
+  /** A list of objects inside another (a page of rooftops, each with its calls). */
+  nestedLists: boolean;
+}
+
 /**
- * The fields `operation` selects with its fragments expanded (as the compiled code will hold them),
- * counted up to one past MAX_COMPILED_FIELDS. Validation has refused fragment cycles already.
+ * The shape of `operation` as the compiled code would hold it (fragments expanded). Validation has
+ * refused fragment cycles and unknown fields already.
  */
-export function fieldsOf(document: DocumentNode, operation: OperationDefinitionNode): number {
-  const fragments = new Map<string, SelectionSetNode>();
+export function shapeOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) {
+  const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions)
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
-  let fields = 0;
-  const walk = (selections: SelectionSetNode | undefined): void => {
-    for (const selection of selections?.selections ?? []) {
-      if (fields > MAX_COMPILED_FIELDS) return;
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const shape: OperationShape = { fields: 0, nestedLists: false };
+  const walk = (selections: SelectionSetNode, parent: GraphQLNamedType | null | undefined, lists: number): void => {
+    for (const selection of selections.selections) {
+      if (shape.fields > MAX_COMPILED_FIELDS) return;
       if (selection.kind === Kind.FIELD) {
-        fields += 1;
-        walk(selection.selectionSet);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
-      else walk(fragments.get(selection.name.value));
+        shape.fields += 1;
+        if (!selection.selectionSet) continue;
+        const field =
+          isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+        const within = lists + (field ? listsAround(field.type) : 0);
+        if (within > 1) shape.nestedLists = true;
+        walk(selection.selectionSet, field && getNamedType(field.type), within);
+      } else {
+        const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
+        if (!fragment) continue;
+        const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
+        walk(fragment.selectionSet, condition, lists);
+      }
     }
   };
-  walk(operation.selectionSet);
-  return fields;
+  walk(operation.selectionSet, schema.getRootType(operation.operation), 0);
+  return shape;
+}
+
+/** How many lists wrap a field's type (`[[Call!]!]` is two). */
+function listsAround(type: GraphQLOutputType): number {
+  let lists = 0;
+  for (let wrapped: GraphQLOutputType = type; isWrappingType(wrapped); wrapped = wrapped.ofType)
+    if (isListType(wrapped)) lists += 1;
+  return lists;
 }
 
 /**
