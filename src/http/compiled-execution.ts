@@ -175,5 +175,7 @@ function withPositions(result: ExecutionResult, source: Source | undefined): Exe
           extensions: error.extensions,
         }),
   );
-  return { ...result, errors };
+  // Errors first, as the interpreter's answers have them.
+  const { data, extensions } = result;
+  return extensions ? { errors, data, extensions } : { errors, data };
 }
