@@ -1,12 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { parse as parseArray } from 'postgres-array';
 import { PrismaClient } from '../generated/prisma/client';
 import { startEmbeddedPostgres } from './embedded';
-import { attachDirectReads, DirectReads, modelsOf } from './direct-reads';
+import { attachDirectReads, DirectReads, modelsOf, statementName } from './direct-reads';
 import { DataDirInUseError, lockDataDir, type DataDirLock, type DataDirOpener, type LockHolder } from './data-dir-lock';
 
 export type Db = PrismaClient;
@@ -126,14 +125,6 @@ export interface Database {
 }
 
 /**
- * Names prepared statements by their SQL, so each connection parses and plans a statement once.
- * Only for a real PostgreSQL server: the embedded one serves every client from one session, where
- * two clients preparing the same name would collide.
- */
-const statementName = (query: { sql: string }) =>
-  `ddp_${createHash('sha1').update(query.sql).digest('base64url').slice(0, 24)}`;
-
-/**
  * The notifications heard lately. Every listening connection receives its own copy of each one, the
  * idle connections later than the busy: only the first copy is news.
  */
@@ -185,7 +176,13 @@ export function connectDatabase(
   // Generous transaction limits: under load (and on the single-threaded embedded engine) a
   // transaction may wait its turn for a connection longer than Prisma's 2 s default.
   const prisma = new PrismaClient({
-    adapter: new PrismaPg(pool, options.preparedStatements ? { statementNameGenerator: statementName } : undefined),
+    // Prepared statements named by their SQL, so each connection parses and plans a statement once.
+    // Only for a real PostgreSQL server: the embedded one serves every client from one session, where
+    // two clients preparing the same name would collide.
+    adapter: new PrismaPg(
+      pool,
+      options.preparedStatements ? { statementNameGenerator: (query) => statementName('ddp', query.sql) } : undefined,
+    ),
     transactionOptions: { maxWait: 15_000, timeout: 30_000 },
   });
   attachDirectReads(prisma, new DirectReads(pool, modelsOf(prisma), options.preparedStatements ?? false));

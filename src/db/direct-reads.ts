@@ -54,7 +54,7 @@ export class DirectReads {
       text: sql.text,
       values,
       types: CLIENT_TYPES,
-      ...(this.prepared ? { name: statementName(sql.text) } : {}),
+      ...(this.prepared ? { name: statementName('direct', sql.text) } : {}),
     });
     return rows as Row[];
   }
@@ -81,7 +81,13 @@ export function queryRows<Row>(db: Pick<PrismaClient, '$queryRaw'>, sql: Prisma.
   return direct ? direct.query<Row>(sql) : db.$queryRaw<Row[]>(sql);
 }
 
-const statementName = (text: string) => `direct_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`;
+/**
+ * A prepared statement's name for its text: `prefix` and a digest of the text. The client's
+ * statements and the direct reads name theirs under different prefixes, so on a connection the
+ * two never share a name prepared with the other's parameter types.
+ */
+export const statementName = (prefix: string, text: string) =>
+  `${prefix}_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`;
 
 /** The models as the statements need them: tables, columns, keys and to-one relations. */
 export type Models = Map<string, Model>;
@@ -198,7 +204,7 @@ function plainStatement(models: Models, modelName: string, key: string): Stateme
   });
   return {
     text,
-    name: statementName(text),
+    name: statementName('direct', text),
     read(values) {
       const row = readColumns(model.columns, values, 0);
       for (const relation of relations)

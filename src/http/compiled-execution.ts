@@ -36,9 +36,11 @@ export function compileOnRun(fields: number): number {
 }
 
 interface OperationRuns {
+  operation: OperationDefinitionNode;
+  /** Its fields with fragments expanded (see `shapeOf`). */
+  fields: number;
   runs: number;
-  shape: OperationShape;
-  /** Its compiled form once compiled; null if the compiler refused it. */
+  /** Its compiled form once compiled; null when it never is (see below), undefined until then. */
   compiled?: CompiledQuery | null;
 }
 
@@ -64,26 +66,28 @@ export function useCompiledExecution(logger: Logger): Plugin {
   const byDocument = new WeakMap<DocumentNode, Map<string, OperationRuns>>();
 
   function compiledFor({ schema, document, operationName, variableValues }: ExecutionArgs) {
-    const operation = getOperationAST(document, operationName);
-    if (!operation || operation.operation === 'subscription') return null;
     let operations = byDocument.get(document);
     if (!operations) byDocument.set(document, (operations = new Map()));
     const name = operationName ?? '';
     let state = operations.get(name);
-    if (!state) operations.set(name, (state = { runs: 0, shape: shapeOf(schema, document, operation) }));
+    if (!state) {
+      // Decided once per operation: what is never compiled, and its size.
+      const operation = getOperationAST(document, operationName);
+      if (!operation) return null;
+      const { fields, nestedLists } = shapeOf(schema, document, operation);
+      const never = operation.operation === 'subscription' || fields > MAX_COMPILED_FIELDS || nestedLists;
+      operations.set(name, (state = { operation, fields, runs: 0, ...(never ? { compiled: null } : {}) }));
+    }
     state.runs += 1;
-    const { fields, nestedLists } = state.shape;
-    if (state.compiled === null || fields > MAX_COMPILED_FIELDS || nestedLists) return null;
-    if (state.compiled === undefined && state.runs < compileOnRun(fields)) return null;
-    const { errors } = getVariableValues(schema, operation.variableDefinitions ?? [], variableValues ?? {}, {
-      maxErrors: 1,
-    });
-    if (errors) return null;
+    if (state.compiled === null || (state.compiled === undefined && state.runs < compileOnRun(state.fields)))
+      return null;
+    const { variableDefinitions = [] } = state.operation;
+    if (getVariableValues(schema, variableDefinitions, variableValues ?? {}, { maxErrors: 1 }).errors) return null;
     if (state.compiled === undefined) {
       const result = compileQuery(schema, document, operationName ?? undefined);
       if (isCompiledQuery(result)) {
         state.compiled = result;
-        logger.debug('operation compiled', { operation: operationName ?? null, fields });
+        logger.debug('operation compiled', { operation: operationName ?? null, fields: state.fields });
       } else {
         state.compiled = null;
         logger.warn('operation left to the interpreter', { errors: result.errors?.map((error) => error.message) });
