@@ -143,4 +143,20 @@ describe('compiled execution of repeated operations', () => {
     }
     expect(answers[0]!.body.vehicles.map((vehicle: { model: string }) => vehicle.model)).toEqual(['Corolla', 'Camry']);
   });
+
+  it("answers another group's vehicle with 404 and bad input with 400 on every request, compiled or not", async () => {
+    const other = await seedGroup(app.database.prisma, { vehicles: [{ make: 'Subaru' }] });
+    const foreign = other.vehicles[0]!.vin;
+    for (let run = 0; run <= COMPILED_BY; run += 1) {
+      const read = await app.client.get(`/inventory/${foreign}`, admin);
+      expect(read.status).toBe(404);
+      expect(read.body.error.code).toBe('NOT_FOUND');
+      const bad = await app.client.get('/inventory?price_min=abc', admin);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'price_min' } });
+    }
+    const lookup = await bothWays('query One($vin: String!) { vehicle(vin: $vin) { vin } }', { vin: foreign });
+    expect(lookup.interpreted.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expectSame(lookup);
+  });
 });
