@@ -11,7 +11,7 @@ import type { AppServices, FeedSettings } from './app-services';
 import { BackgroundWork } from './background-work';
 import { KeyRateLimiter, LoginThrottle } from './auth/rate-limit';
 import { LastUsedRecorder } from './auth/last-used';
-import { connectDatabase, openDatabaseServer, type Database } from './db/database';
+import { connectDatabase, LISTENING_LOST, openDatabaseServer, type Database } from './db/database';
 import { applyMigrations } from './db/schema-engine';
 import { loadSigningKeys } from './auth/signing-keys';
 import { createTokenService } from './auth/tokens';
@@ -28,6 +28,8 @@ import { useGraphqlEdge } from './http/graphql-edge';
 import { graphiqlOptions, offlineGraphiQL } from './http/graphiql';
 import { useGraphqlLimits } from './http/graphql-limits';
 import { useCompiledExecution } from './http/compiled-execution';
+import { ANSWER_CHANGES, AnswerCache, useAnswerCache } from './http/answer-cache';
+import { INVENTORY_ANSWERS } from './modules/inventory/inventory.schema';
 import { FieldRateLimiter } from './http/field-rate-limits';
 import { databaseErrorFor } from './db/errors';
 import { bootstrap, seedDemoFeeds } from './seed/bootstrap';
@@ -65,6 +67,7 @@ const CORS_EXPOSED_HEADERS = [
   'X-RateLimit-Reset',
   'ETag',
   'Idempotent-Replayed',
+  'Cache-Status',
 ];
 
 export async function startApp(config: Config): Promise<App> {
@@ -84,7 +87,7 @@ export async function startApp(config: Config): Promise<App> {
     preparedStatements: config.preparedStatements && !databaseServer.embedded,
     // The embedded engine runs one session for every client and cannot cancel a statement.
     statementTimeoutMs: databaseServer.embedded ? null : config.statementTimeoutMs,
-    listen: [AUTH_CHANGES],
+    listen: [AUTH_CHANGES, ANSWER_CHANGES],
   });
   const demoGroupId = await bootstrap(database, config, logger);
   const checked = await checkUncheckedDealers(database.pool);
@@ -152,6 +155,10 @@ export async function startApp(config: Config): Promise<App> {
     lastUsed,
     changes: database.notifications,
   });
+  const answers = new AnswerCache({
+    maxBytes: config.answerCacheBytes,
+    listening: database.listening,
+  }).follow(database.notifications, [AUTH_CHANGES, LISTENING_LOST]);
   const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
   const idempotency = new IdempotentRequests({ db: database.prisma, secrets, logger });
   await idempotency.start();
@@ -230,8 +237,9 @@ export async function startApp(config: Config): Promise<App> {
           args.rootValue = services;
         },
       },
-      useCompiledExecution(logger),
       useExchange(),
+      useAnswerCache(answers, INVENTORY_ANSWERS),
+      useCompiledExecution(logger),
       useRestApi({
         basePath: '/api/v1',
         title: 'Dealership Data Platform API',

@@ -47,6 +47,8 @@ export interface Config {
   fieldRateLimits: Record<string, { max: number; window: string }>;
   /** Longest a request's SQL statement may run before it is cancelled with a 503 (STATEMENT_TIMEOUT_MS). */
   statementTimeoutMs: number;
+  /** Memory for recent answers to repeated inventory reads (ANSWER_CACHE_MB); 0 computes every answer. */
+  answerCacheBytes: number;
   /** Time a client has to send its headers, and its whole request. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -246,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     fieldRateLimits: fieldRateLimits(env),
     statementTimeoutMs: integer(env, 'STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    answerCacheBytes: integer(env, 'ANSWER_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000, 1000, 300_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000, 1000, 3_600_000),
     requestLogFlushMs: integer(env, 'REQUEST_LOG_FLUSH_MS', 1000, 10, 60_000),

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { Prisma } from '../generated/prisma/client';
-import type { Db } from '../db/database';
+import { LISTENING_LOST, type Db } from '../db/database';
 import { forbidden, unauthenticated } from '../errors';
 import { ROLE_SCOPES, type Role } from './scopes';
 import { Session } from './session';
@@ -107,6 +107,8 @@ export class Authenticator {
     },
   ) {
     deps.changes.on(AUTH_CHANGES, () => this.remembered.forgetAll());
+    // With no connection listening, another instance's revocation would go unheard.
+    deps.changes.on(LISTENING_LOST, () => this.remembered.forgetAll());
   }
 
   async authenticate(authorization: string | null, ip: string | null): Promise<Authenticated> {

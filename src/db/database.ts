@@ -121,8 +121,16 @@ export interface Database {
    * once however many of the connections heard it.
    */
   notifications: EventEmitter;
+  /**
+   * Whether some connection is listening now. While none is (the pool closed its idle connections),
+   * another instance's changes go unheard; `notifications` emits LISTENING_LOST when the last one goes.
+   */
+  listening(): boolean;
   close(): Promise<void>;
 }
+
+/** Emitted on Database.notifications when no connection listens any more: what was heard may be missing changes. */
+export const LISTENING_LOST = 'listening-lost';
 
 /**
  * The notifications heard lately. Every listening connection receives its own copy of each one, the
@@ -163,6 +171,7 @@ export function connectDatabase(
   // returns (the embedded engine serves one session and hands a notification to the connection
   // that caused it), and idle ones hear of other instances' changes.
   const notifications = new EventEmitter();
+  const listeners = new Set<pg.PoolClient>();
   if (options.listen?.length) {
     const heard = new RecentlyHeard();
     pool.on('connect', (client) => {
@@ -170,7 +179,14 @@ export function connectDatabase(
         if (heard.first(`${message.channel} ${message.payload ?? ''}`))
           notifications.emit(message.channel, message.payload);
       });
-      for (const channel of options.listen!) client.query(`LISTEN ${channel}`).catch(() => {});
+      // A connection counts as listening once every LISTEN has run (they run before any other statement).
+      void Promise.all(options.listen!.map((channel) => client.query(`LISTEN ${channel}`))).then(
+        () => listeners.add(client),
+        () => {},
+      );
+    });
+    pool.on('remove', (client) => {
+      if (listeners.delete(client) && listeners.size === 0) notifications.emit(LISTENING_LOST);
     });
   }
   // Generous transaction limits: under load (and on the single-threaded embedded engine) a
@@ -190,6 +206,7 @@ export function connectDatabase(
     prisma,
     pool,
     notifications,
+    listening: () => listeners.size > 0,
     async close() {
       await prisma.$disconnect();
       await pool.end().catch(() => {});

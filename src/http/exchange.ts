@@ -4,6 +4,9 @@ import type { Authenticator } from '../auth/authenticate';
 import { rateLimited, type RateLimitState } from '../auth/rate-limit';
 import type { Session } from '../auth/session';
 
+/** How the answer cache served a request (answer-cache.ts), as RFC 9211's `Cache-Status` says it. */
+export type CacheStatus = 'hit' | 'fwd=miss' | 'fwd=request';
+
 /**
  * One HTTP request as the HTTP layer follows it, from arrival to its request-log entry: its id and
  * address, the caller it authenticated (once, on first need: static pages never need one), the
@@ -15,6 +18,10 @@ export class Exchange {
   operation: string | null = null;
   /** The API key's budget after this request, for the RateLimit-* headers. */
   rateLimit: RateLimitState | null = null;
+  /** The caller asked for an answer computed afresh (`Cache-Control: no-cache`), not a kept one. */
+  freshAnswer = false;
+  /** How the answer cache served this request, for the `Cache-Status` header; null when it had no part in it. */
+  cacheStatus: CacheStatus | null = null;
   /** The authenticated caller; null until authenticated, and when authentication refused the credential. */
   session: Session | null = null;
   private authenticated: Promise<Session> | null = null;

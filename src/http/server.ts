@@ -186,6 +186,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         authorization,
         options.authenticator,
       );
+      exchange.freshAnswer = /(^|,)\s*no-(cache|store)\s*(,|$|=)/i.test(String(req.headers['cache-control'] ?? ''));
       let status = 500;
       try {
         let response: Response;
@@ -242,6 +243,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           if (exchange.rateLimit)
             for (const [name, value] of Object.entries(rateLimitHeaders(exchange.rateLimit)))
               response.headers.set(name, value);
+          if (exchange.cacheStatus) response.headers.set('cache-status', `ddp; ${exchange.cacheStatus}`);
         }
         status = response.status;
         await send(res, response, requestId);

@@ -21,6 +21,7 @@ import {
 } from './inventory.service';
 import { choices, cursorListArgs, listArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
+import type { CacheableAnswers } from '../../http/answer-cache';
 
 const operation = restOperations('Inventory');
 
@@ -422,3 +423,40 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => inventoryFacets(context.db, context.session, asFilters(args)),
   }),
 }));
+
+/**
+ * The inventory list as the answer cache may keep it (http/answer-cache.ts): these fields read the
+ * vehicles and dealers rows of the caller's groups and nothing else, and those tables announce every
+ * change (migration inventory_change_notifications). Provenance and sources read the source records,
+ * and the `source` filter too: they are not here. A field added to this list must read only those rows.
+ */
+export const INVENTORY_ANSWERS: CacheableAnswers = {
+  fields: [
+    'Query.inventory',
+    'InventoryPage.vehicles',
+    'InventoryPage.pagination',
+    ...['limit', 'offset', 'total', 'next_cursor'].map((field) => `CursorPagination.${field}`),
+    ...['id', 'vin', ...MERGED_FIELDS, 'days_on_lot', 'sold_at', 'dealer_id', 'created_at', 'updated_at', 'dealer'].map(
+      (field) => `Vehicle.${field}`,
+    ),
+    ...[
+      'id',
+      'dealer_group_id',
+      'name',
+      'code',
+      'street',
+      'city',
+      'state',
+      'postal_code',
+      'phone',
+      'website',
+      'time_zone',
+      'franchises',
+      'external_ids',
+      'created_at',
+      'updated_at',
+      'archived_at',
+    ].map((field) => `Dealer.${field}`),
+  ],
+  uncachedArguments: ['Query.inventory.source'],
+};
