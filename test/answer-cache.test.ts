@@ -73,6 +73,12 @@ describe('the answer cache', () => {
       expect(field, coordinate).toBeDefined();
       expect(field?.extensions?.rateLimit, coordinate).toBeUndefined();
     }
+    for (const name of INVENTORY_ANSWERS.types ?? []) {
+      const type = schema.getType(name);
+      expect(isObjectType(type), name).toBe(true);
+      if (isObjectType(type))
+        for (const field of Object.values(type.getFields())) expect(field.extensions?.rateLimit).toBeUndefined();
+    }
   });
 
   it('answers a repeated read from the cache, the same bytes and tag, REST and GraphQL alike', async () => {
@@ -130,6 +136,23 @@ describe('the answer cache', () => {
     const after = await app.client.get(PAGE, admin);
     expect(status(after)).toBe('ddp; fwd=miss');
     expect(after.body.vehicles[0].vin).toBe(vin);
+  });
+
+  it('keeps the aggregates too, and forgets them on a change', async () => {
+    const paths = ['/inventory/stats', '/inventory/aging', '/inventory/facets'];
+    const before = [];
+    for (const path of paths) before.push(await app.client.get(path, admin));
+    expect(before.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    for (const path of paths) expect(status(await app.client.get(path, admin)), path).toBe('ddp; hit');
+    const { rows } = await app.database.pool.query(
+      `UPDATE vehicles SET price = price + 1000 WHERE dealer_group_id = $1 AND price IS NOT NULL RETURNING id`,
+      [group.groupId],
+    );
+    const stats = await app.client.get('/inventory/stats', admin);
+    expect(status(stats)).toBe('ddp; fwd=miss');
+    const valueOf = (body: { total_value: string }) => Number(body.total_value);
+    expect(valueOf(stats.body) - valueOf(before[0]!.body)).toBe(1000 * rows.length);
+    expect(status(await app.client.get('/inventory/aging', admin))).toBe('ddp; fwd=miss');
   });
 
   it("forgets on a rooftop's rename: the vehicles carry the new name", async () => {
@@ -192,7 +215,8 @@ describe('the answer cache', () => {
     const uncached = [
       await app.client.get(`/inventory/${group.vehicles[0]!.vin}`, admin),
       await app.client.get('/inventory?source=dms', admin),
-      await app.client.get('/inventory/stats', admin),
+      await app.client.get(`/inventory/${group.vehicles[0]!.vin}/history`, admin),
+      await app.client.get('/inventory/stats?source=dms', admin),
       await app.client.graphql(`{ inventory(limit: 2) { vehicles { vin sources { source } } } }`, {}, admin),
       await app.client.graphql(
         `query Q($s: [String!]) { inventory(source: $s) { vehicles { vin } } }`,

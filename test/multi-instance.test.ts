@@ -32,6 +32,26 @@ describe('several instances', () => {
     expect((await second.client.get('/inventory', partner.key)).status).toBe(401);
   });
 
+  it("a write on one instance reaches the other's kept inventory answers", async () => {
+    const path = '/inventory?sort=-price&limit=3';
+    await first.client.get(path, admin);
+    expect((await first.client.get(path, admin)).headers.get('cache-status')).toBe('ddp; hit');
+    const renamed = await second.client.request('PATCH', `/api/v1/dealers/${group.dealerIds[0]}`, {
+      token: admin,
+      body: { name: 'Renamed on the second instance' },
+    });
+    expect(renamed.status).toBe(200);
+    // The other instance hears the change as a notification, a moment after the commit.
+    let names: string[] = [];
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      const answer = await first.client.get(path, admin);
+      names = answer.body.vehicles.map((vehicle: { dealer: { name: string } }) => vehicle.dealer.name);
+      if (names.includes('Renamed on the second instance')) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(names).toContain('Renamed on the second instance');
+  });
+
   it('answers a burst of mixed reads and writes spread over both instances without an error', async () => {
     const partner = await createKey(first.client, admin, { name: 'busy partner', rateLimitPerHour: 100_000 });
     const query = `{ inventory(limit: 5, sort: "-days_on_lot") { pagination { total } vehicles { vin dealer { name } } } }`;

@@ -93,7 +93,11 @@ describe('planOperation', () => {
   `);
   const allowed = new Set(['Query.list', 'Page.items', 'Page.total', 'Item.id']);
   const plan = (source: string, operationName?: string) =>
-    planOperation(schema, parse(source), operationName, allowed, new Set(['Query.list.other']));
+    planOperation(schema, parse(source), operationName, {
+      allowed,
+      wholeTypes: new Set(),
+      uncachedArguments: new Set(['Query.list.other']),
+    });
 
   it('allows queries made of allowed fields only, through fragments too', () => {
     expect(plan('{ list { total items { id __typename } } }').cacheable).toBe(true);

@@ -24,6 +24,8 @@ export const ANSWER_CHANGES = 'ddp_inventory';
 export interface CacheableAnswers {
   /** `Type.field` of every field read from those tables alone (for the caller's groups); `__typename` always is. */
   fields: readonly string[];
+  /** Types whose every field reshapes what the field above them read (an aggregate's rows): all of their fields are. */
+  types?: readonly string[];
   /** `Type.field.argument`: given a value, the field reads other tables too, and its answer is not kept. */
   uncachedArguments: readonly string[];
 }
@@ -170,6 +172,7 @@ function approximateBytes(result: ExecutionResult): number {
  */
 export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): Plugin {
   const allowed = new Set(answers.fields);
+  const wholeTypes = new Set(answers.types ?? []);
   const uncachedArguments = new Set(answers.uncachedArguments);
   const plans = new WeakMap<DocumentNode, Map<string, OperationPlan>>();
   const documentIds = new WeakMap<DocumentNode, number>();
@@ -180,7 +183,11 @@ export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): P
     if (!byName) plans.set(document, (byName = new Map()));
     const name = operationName ?? '';
     let plan = byName.get(name);
-    if (!plan) byName.set(name, (plan = planOperation(schema, document, operationName, allowed, uncachedArguments)));
+    if (!plan)
+      byName.set(
+        name,
+        (plan = planOperation(schema, document, operationName, { allowed, wholeTypes, uncachedArguments })),
+      );
     return plan;
   }
 
@@ -239,9 +246,9 @@ export function planOperation(
   schema: GraphQLSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
-  allowed: ReadonlySet<string>,
-  uncachedArguments: ReadonlySet<string>,
+  answers: { allowed: ReadonlySet<string>; wholeTypes: ReadonlySet<string>; uncachedArguments: ReadonlySet<string> },
 ): OperationPlan {
+  const { allowed, wholeTypes, uncachedArguments } = answers;
   const refused = { cacheable: false, uncachedVariables: [] };
   const operation = getOperationAST(document, operationName);
   if (!operation || operation.operation !== 'query') return refused;
@@ -258,7 +265,7 @@ export function planOperation(
         if (!isObjectType(parent) && !isInterfaceType(parent)) return false;
         const name = `${parent.name}.${selection.name.value}`;
         const field = parent.getFields()[selection.name.value];
-        if (!field || !allowed.has(name)) return false;
+        if (!field || !(allowed.has(name) || wholeTypes.has(parent.name))) return false;
         for (const argument of selection.arguments ?? []) {
           if (!uncachedArguments.has(`${name}.${argument.name.value}`)) continue;
           if (argument.value.kind === Kind.VARIABLE) uncachedVariables.push(argument.value.name.value);

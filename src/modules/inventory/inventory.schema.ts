@@ -433,6 +433,9 @@ builder.queryFields((t) => ({
 export const INVENTORY_ANSWERS: CacheableAnswers = {
   fields: [
     'Query.inventory',
+    'Query.inventoryStats',
+    'Query.inventoryAging',
+    'Query.inventoryFacets',
     'InventoryPage.vehicles',
     'InventoryPage.pagination',
     ...['limit', 'offset', 'total', 'next_cursor'].map((field) => `CursorPagination.${field}`),
@@ -458,5 +461,18 @@ export const INVENTORY_ANSWERS: CacheableAnswers = {
       'archived_at',
     ].map((field) => `Dealer.${field}`),
   ],
-  uncachedArguments: ['Query.inventory.source'],
+  // The aggregates: one statement over the same rows each, reshaped by the types below them.
+  types: [
+    'InventoryStats',
+    'InventoryStatusStats',
+    'InventoryMakeStats',
+    'InventoryDealerStats',
+    'InventoryAging',
+    'AgingBucket',
+    'InventoryFacets',
+    'FacetValue',
+  ],
+  uncachedArguments: ['inventory', 'inventoryStats', 'inventoryAging', 'inventoryFacets'].map(
+    (field) => `Query.${field}.source`,
+  ),
 };
