@@ -567,6 +567,6 @@ const INFO_DESCRIPTION = `The Dealership Data Platform REST API: one view of inv
 
 **Cheap re-reads.** Every successful GET answer carries an \`ETag\`. Send it back in \`If-None-Match\`: while the answer is unchanged you get \`304 Not Modified\` without a body, and it is not counted against the key's hourly budget.
 
-**Repeated inventory reads.** \`GET /inventory\` answers a caller's repeated question from memory until that dealer group's vehicles or rooftops change (any change, by anyone, forgets it as it commits); the \`Cache-Status\` header says \`ddp; hit\` then. Send \`Cache-Control: no-cache\` for an answer computed now.
+**Repeated inventory reads.** \`GET /inventory\` and its aggregates (stats, aging, facets) answer a caller's repeated question from memory until that dealer group's vehicles or rooftops change (any change, by anyone, forgets it as it commits); the \`Cache-Status\` header says \`ddp; hit\` then. Send \`Cache-Control: no-cache\` for an answer computed now.
 
 **Safe retries.** Send an \`Idempotency-Key\` (any unique string up to 255 characters, a UUID say) with a POST or PATCH: for 24 hours the same key with the same request gets the first answer again, marked \`Idempotent-Replayed: true\`, and nothing runs twice. The same key with another request is a 422; while the first request still runs, a 409.`;
