@@ -158,7 +158,7 @@ export async function startApp(config: Config): Promise<App> {
   const answers = new AnswerCache({
     maxBytes: config.answerCacheBytes,
     listening: database.listening,
-  }).follow(database.notifications, [AUTH_CHANGES, LISTENING_LOST]);
+  }).follow(database.notifications, [LISTENING_LOST]);
   const requestLog = new RequestLogWriter(database.prisma, logger, config.requestLogFlushMs);
   const idempotency = new IdempotentRequests({ db: database.prisma, secrets, logger });
   await idempotency.start();

@@ -14,7 +14,7 @@ function cacheOf(maxBytes: number, listening = { now: true }) {
 describe('AnswerCache', () => {
   it('keeps an answer read while nothing changed, and forgets it when its group changes', () => {
     const changes = new EventEmitter();
-    const cache = cacheOf(1_000_000).follow(changes, ['auth']);
+    const cache = cacheOf(1_000_000).follow(changes, ['listening-lost']);
     cache.set('a', answer(10), ['g1'], cache.stamp(['g1']));
     cache.set('b', answer(10), ['g2'], cache.stamp(['g2']));
     expect(cache.get('a')).toEqual(answer(10));
@@ -24,7 +24,7 @@ describe('AnswerCache', () => {
     changes.emit(ANSWER_CHANGES, '* 124');
     expect(cache.get('b')).toBeNull();
     cache.set('c', answer(10), ['g2'], cache.stamp(['g2']));
-    changes.emit('auth', 'users 125');
+    changes.emit('listening-lost');
     expect(cache.size).toEqual({ answers: 0, bytes: 0 });
   });
 
@@ -54,6 +54,18 @@ describe('AnswerCache', () => {
     cache.set('b', answer(10), ['g1'], cache.stamp(['g1']));
     listening.now = true;
     expect(cache.get('b')).toBeNull();
+  });
+
+  it('keeps from the second asking on, and not again while one is kept', () => {
+    const cache = cacheOf(1_000_000);
+    expect(cache.worthKeeping('q')).toBe(false);
+    expect(cache.worthKeeping('q')).toBe(true);
+    cache.set('q', answer(10), ['g'], cache.stamp(['g']));
+    expect(cache.worthKeeping('q')).toBe(false);
+    // Forgotten with its group: the next asking keeps it again (it was asked twice already).
+    cache.forgetGroup('g');
+    expect(cache.worthKeeping('q')).toBe(false);
+    expect(cache.worthKeeping('q')).toBe(true);
   });
 
   it('stays within its bytes, least recently used out first, each group within a quarter', () => {

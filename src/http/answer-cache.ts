@@ -34,6 +34,8 @@ export interface CacheableAnswers {
 const MAX_FIELDS = 500;
 /** An answer larger than this is not kept: one page of 500 vehicles is about 400 kB. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
+/** Questions remembered as asked once, so that the second asking keeps its answer. */
+const ASKED_ONCE_AT_MOST = 10_000;
 /** The longest an answer is kept without a word from the database: a safety net, not the rule. */
 const KEEP_MS = 5 * 60_000;
 
@@ -53,10 +55,11 @@ interface OperationPlan {
 
 /**
  * Recent answers to repeated reads, per caller, forgotten as soon as the database announces a change
- * to their dealer group (every writer, syncs and raw SQL included, through triggers), any change to
- * users, keys or consent (AUTH_CHANGES), or when no connection listens (another instance's changes
- * would go unheard). A read that overlaps a change is answered but not kept. What is kept is bounded
- * in bytes, each dealer group to a quarter of them, least recently used first out.
+ * to their dealer group (every writer, syncs and raw SQL included, through triggers), or when no
+ * connection listens (another instance's changes would go unheard). Another tenant's changes, and
+ * changes to users and keys, forget nothing: a caller whose session changed asks under another key
+ * (see callerKey). A read that overlaps a change is answered but not kept. What is kept is bounded in
+ * bytes, each dealer group to a quarter of them, least recently used first out.
  */
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
@@ -65,6 +68,8 @@ export class AnswerCache {
   /** Counts forget-alls, and changes per group, so a read that overlapped one is not kept. */
   private epoch = 0;
   private readonly groupChanges = new Map<string, number>();
+  /** Questions asked once lately, oldest first. */
+  private readonly askedOnce = new Set<string>();
 
   constructor(
     private readonly options: {
@@ -74,7 +79,7 @@ export class AnswerCache {
     },
   ) {}
 
-  /** Forgets on the database's announcements: ANSWER_CHANGES per group, and `forgetAllOn` channels entirely. */
+  /** Forgets on the database's announcements: ANSWER_CHANGES per group, and everything on the `forgetAllOn` events. */
   follow(changes: EventEmitter, forgetAllOn: readonly string[]): this {
     changes.on(ANSWER_CHANGES, (payload: string | undefined) => {
       const group = (payload ?? '*').split(' ', 1)[0]!;
@@ -107,6 +112,19 @@ export class AnswerCache {
     return entry.result;
   }
 
+  /**
+   * Whether to keep the answer about to be computed for `key`: not on a question's first asking (a
+   * one-off question, a sync pull's next cursor, neither costs the copy nor pushes answers out),
+   * only from its second; and not when one is kept already (asked for afresh, it is the same).
+   */
+  worthKeeping(key: string): boolean {
+    if (this.entries.has(key)) return false;
+    if (this.askedOnce.has(key)) return true;
+    if (this.askedOnce.size >= ASKED_ONCE_AT_MOST) this.askedOnce.delete(this.askedOnce.values().next().value!);
+    this.askedOnce.add(key);
+    return false;
+  }
+
   /** Keeps an answer read since `stamp`, unless a change came in between or it is too large. */
   set(key: string, result: ExecutionResult, groups: readonly string[], stamp: string): void {
     if (!this.options.listening() || stamp !== this.stamp(groups)) return;
@@ -124,6 +142,7 @@ export class AnswerCache {
       if (full || old.groups.some((group) => groups.includes(group) && overShare(group))) this.remove(oldKey, old);
     }
     this.entries.set(key, { result, groups, bytes, until: Date.now() + KEEP_MS });
+    this.askedOnce.delete(key);
     this.bytes += bytes;
     for (const group of groups) this.groupBytes.set(group, (this.groupBytes.get(group) ?? 0) + bytes);
   }
@@ -165,7 +184,8 @@ function approximateBytes(result: ExecutionResult): number {
 
 /**
  * Serves repeated read operations from the AnswerCache: queries whose every field is one of the
- * `answers` fields, per caller (user or API key), variables and UTC day (days on lot count from it).
+ * `answers` fields, per caller (user or API key), variables and UTC day (days on lot count from it),
+ * kept from a question's second asking on.
  * A caller who asks for a fresh answer (`Cache-Control: no-cache`) gets one, and the `Cache-Status`
  * header says which it was. Answers with errors are never kept. Runs after the plugins that count
  * and limit operations, so a served answer is counted and limited as a computed one.
@@ -214,6 +234,7 @@ export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): P
         }
       }
       exchange.cacheStatus = exchange.freshAnswer ? 'fwd=request' : 'fwd=miss';
+      if (!cache.worthKeeping(key)) return;
       const groups = session.dealerGroupIds;
       const stamp = cache.stamp(groups);
       return {
@@ -225,12 +246,23 @@ export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): P
   };
 }
 
-/** Who is asking: answers are never shared between callers (their scopes and consent may differ). */
+/**
+ * Who is asking, and everything of the session an answer can depend on: the principal, its role,
+ * scopes, groups and a partner's consent. Answers are never shared between callers, and a caller
+ * whose scopes, groups or consent change (the authenticator reads the session afresh on such a
+ * change) asks under another key, so an answer is never served past what its caller may now see.
+ */
 function callerKey(session: Session): string | null {
-  const { principal } = session;
-  if (principal.kind === 'user') return `user ${principal.userId}`;
-  if (principal.kind === 'apiKey') return `key ${principal.apiKeyId}`;
-  return null;
+  const { principal, consent } = session;
+  if (principal.kind === 'anonymous') return null;
+  return JSON.stringify([
+    principal.kind === 'user'
+      ? ['user', principal.userId, principal.role, !!principal.mustChangePassword]
+      : ['key', principal.apiKeyId],
+    session.scopes,
+    session.dealerGroupIds,
+    consent ? [consent.partnerId, consent.links] : null,
+  ]);
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
