@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ANSWER_CHANGES, AnswerCache, planOperation } from './answer-cache';
 
 const answer = (size: number) => ({ data: { text: 'x'.repeat(size) } });
-/** What approximateBytes counts for answer(size): its JSON, twice. */
+/** What approximateBytes counts for answer(size): its JSON, twice (each key adds its length, twice). */
 const bytesOf = (size: number) => JSON.stringify(answer(size).data).length * 2;
 
 function cacheOf(maxBytes: number, listening = { now: true }) {
@@ -69,7 +69,7 @@ describe('AnswerCache', () => {
   });
 
   it('stays within its bytes, least recently used out first, each group within a quarter', () => {
-    const cache = cacheOf(bytesOf(100) * 8);
+    const cache = cacheOf((bytesOf(100) + 20) * 8);
     for (const key of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
       const group = `g-${key}`;
       cache.set(key, answer(100), [group], cache.stamp([group]));
@@ -77,12 +77,12 @@ describe('AnswerCache', () => {
     expect(cache.size.answers).toBe(8);
     cache.get('a');
     cache.set('i', answer(100), ['g-i'], cache.stamp(['g-i']));
-    expect(cache.size.bytes).toBeLessThanOrEqual(bytesOf(100) * 8);
+    expect(cache.size.bytes).toBeLessThanOrEqual((bytesOf(100) + 20) * 8);
     expect(cache.get('b')).toBeNull();
     expect(cache.get('a')).not.toBeNull();
 
     // One group fills no more than a quarter: its own oldest answers make room, the others stay.
-    const shared = cacheOf(bytesOf(100) * 8);
+    const shared = cacheOf((bytesOf(100) + 20) * 8);
     for (const key of ['x1', 'x2']) shared.set(key, answer(100), ['other'], shared.stamp(['other']));
     for (let index = 0; index < 5; index += 1)
       shared.set(`busy${index}`, answer(100), ['busy'], shared.stamp(['busy']));

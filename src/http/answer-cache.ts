@@ -35,7 +35,9 @@ const MAX_FIELDS = 500;
 /** An answer larger than this is not kept: one page of 500 vehicles is about 400 kB. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 /** Questions remembered as asked once, so that the second asking keeps its answer. */
-const ASKED_ONCE_AT_MOST = 10_000;
+const ASKED_ONCE_AT_MOST = 2_000;
+/** A question longer than this (its variables, mostly) is not kept: what is remembered stays small. */
+const MAX_KEY_LENGTH = 2_048;
 /** The longest an answer is kept without a word from the database: a safety net, not the rule. */
 const KEEP_MS = 5 * 60_000;
 
@@ -128,7 +130,7 @@ export class AnswerCache {
   /** Keeps an answer read since `stamp`, unless a change came in between or it is too large. */
   set(key: string, result: ExecutionResult, groups: readonly string[], stamp: string): void {
     if (!this.options.listening() || stamp !== this.stamp(groups)) return;
-    const bytes = approximateBytes(result);
+    const bytes = approximateBytes(result) + key.length * 2;
     const share = this.options.maxBytes / 4;
     if (bytes > Math.min(MAX_ANSWER_BYTES, share)) return;
     const previous = this.entries.get(key);
@@ -225,6 +227,7 @@ export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): P
       let documentId = documentIds.get(args.document);
       if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
       const key = `${caller}\n${documentId}\n${args.operationName ?? ''}\n${JSON.stringify(variables)}\n${new Date().toISOString().slice(0, 10)}`;
+      if (key.length > MAX_KEY_LENGTH) return;
       if (!exchange.freshAnswer) {
         const kept = cache.get(key);
         if (kept) {
