@@ -219,6 +219,20 @@ describe('the answer cache', () => {
     expect((await app.client.get(PAGE, revoked.key)).status).toBe(401);
   });
 
+  it('keeps answers while the pool rests: a connection of its own still listens', async () => {
+    await warm(PAGE, otherAdmin);
+    expect(status(await app.client.get(PAGE, otherAdmin))).toBe('ddp; hit');
+    // The pool closes a connection idle for 10 s; the answers stay, since changes are still heard.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    expect(app.database.listening()).toBe(true);
+    const kept = await app.client.get(PAGE, otherAdmin);
+    expect(status(kept)).toBe('ddp; hit');
+    await outside.query(`UPDATE vehicles SET price = price + 1 WHERE dealer_group_id = $1`, [other.groupId]);
+    const want = (Number(kept.body.vehicles[0].price) + 1).toFixed(2);
+    const after = await settled(PAGE, otherAdmin, (body) => body.vehicles[0]?.price === want);
+    expect(after.body.vehicles[0].price).toBe(want);
+  }, 30_000);
+
   it("never serves a kept answer past what its caller may now see: a partner's consent changes", async () => {
     const partner = await app.client.post('/partners', { name: 'Cache Syndicator', kind: 'vendor' }, admin);
     expect(partner.status, JSON.stringify(partner.body)).toBe(201);

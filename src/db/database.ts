@@ -167,27 +167,67 @@ export function connectDatabase(
   });
   // An idle connection dropped by the server must not crash the process.
   pool.on('error', () => {});
-  // Every connection listens, so the one that commits a change hears of it before its commit
+  // Every pooled connection listens, so the one that commits a change hears of it before its commit
   // returns (the embedded engine serves one session and hands a notification to the connection
-  // that caused it), and idle ones hear of other instances' changes.
+  // that caused it), and idle ones hear of other instances' changes; so does one connection kept
+  // for listening alone, for the times the pool has closed all of its idle ones.
+  let stopListening: () => Promise<unknown> = async () => {};
   const notifications = new EventEmitter();
-  const listeners = new Set<pg.PoolClient>();
+  const listeners = new Set<pg.ClientBase>();
+  let closed = false;
+  const lost = (client: pg.ClientBase) => {
+    if (listeners.delete(client) && listeners.size === 0) notifications.emit(LISTENING_LOST);
+  };
   if (options.listen?.length) {
     const heard = new RecentlyHeard();
+    const hear = (message: pg.Notification) => {
+      if (heard.first(`${message.channel} ${message.payload ?? ''}`))
+        notifications.emit(message.channel, message.payload);
+    };
+    // One connection of its own listens all the time, so another instance's changes are heard even
+    // while the pool has closed its idle connections; it reconnects when dropped.
+    const keepListening = (delayMs: number) => {
+      if (closed) return;
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+      client.on('notification', hear);
+      let listened = false;
+      let retried = false;
+      const retry = () => {
+        lost(client);
+        if (retried) return;
+        retried = true;
+        client.removeAllListeners('end');
+        client.end().catch(() => {});
+        // Again soon after a drop; ever later (up to 30 s) while the server cannot be reached.
+        const next = listened ? 500 : Math.min(delayMs * 2, 30_000);
+        if (!closed) setTimeout(() => keepListening(next), listened ? 0 : delayMs).unref();
+      };
+      client.on('error', retry);
+      client.on('end', retry);
+      client
+        .connect()
+        .then(() => Promise.all(options.listen!.map((channel) => client.query(`LISTEN ${channel}`))))
+        .then(() => {
+          if (closed) return void client.end().catch(() => {});
+          listened = true;
+          listeners.add(client);
+          stopListening = () => {
+            client.removeAllListeners('end');
+            lost(client);
+            return client.end().catch(() => {});
+          };
+        }, retry);
+    };
+    keepListening(500);
     pool.on('connect', (client) => {
-      client.on('notification', (message) => {
-        if (heard.first(`${message.channel} ${message.payload ?? ''}`))
-          notifications.emit(message.channel, message.payload);
-      });
+      client.on('notification', hear);
       // A connection counts as listening once every LISTEN has run (they run before any other statement).
       void Promise.all(options.listen!.map((channel) => client.query(`LISTEN ${channel}`))).then(
         () => listeners.add(client),
         () => {},
       );
     });
-    pool.on('remove', (client) => {
-      if (listeners.delete(client) && listeners.size === 0) notifications.emit(LISTENING_LOST);
-    });
+    pool.on('remove', lost);
   }
   // Generous transaction limits: under load (and on the single-threaded embedded engine) a
   // transaction may wait its turn for a connection longer than Prisma's 2 s default.
@@ -208,6 +248,8 @@ export function connectDatabase(
     notifications,
     listening: () => listeners.size > 0,
     async close() {
+      closed = true;
+      await stopListening();
       await prisma.$disconnect();
       await pool.end().catch(() => {});
     },
