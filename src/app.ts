@@ -246,6 +246,7 @@ export async function startApp(config: Config): Promise<App> {
         version: VERSION,
         onInternalError: (error) => logger.error('REST operation failed', { error }),
         idempotency,
+        answers,
       }),
     ],
   });

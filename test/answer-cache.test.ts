@@ -96,6 +96,14 @@ describe('the answer cache', () => {
     expect(answers.map(status)).toEqual(['ddp; fwd=miss', 'ddp; fwd=miss', 'ddp; hit', 'ddp; hit']);
     expect(third!.body).toEqual(first!.body);
     expect(third!.headers.get('etag')).toBe(first!.headers.get('etag'));
+    for (const header of ['content-type', 'content-length', 'cache-control'])
+      expect(third!.headers.get(header), header).toBe(first!.headers.get(header));
+    // A kept answer the client already has: 304 without a body, its unit given back.
+    const notModified = await app.client.request('GET', `/api/v1${PAGE}`, {
+      token: admin,
+      headers: { 'if-none-match': first!.headers.get('etag')! },
+    });
+    expect([notModified.status, status(notModified), notModified.body]).toEqual([304, 'ddp; hit', null]);
     const asked = await fresh(PAGE, admin);
     expect(status(asked)).toBe('ddp; fwd=request');
     expect(asked.body).toEqual(first!.body);

@@ -30,6 +30,19 @@ export interface CacheableAnswers {
   uncachedArguments: readonly string[];
 }
 
+/** A REST read's answer as sent: its bytes, entity tag and headers. */
+export interface KeptRead {
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+  headers: Array<[string, string]>;
+}
+
+/** What a read the REST layer keeps as bytes needs from the operation it ran: that it may be kept, and since when. */
+export interface Keepable {
+  groups: readonly string[];
+  stamp: string;
+}
+
 /** Operations of more fields than this are not considered (the walk stops there). */
 const MAX_FIELDS = 500;
 /** An answer larger than this is not kept: one page of 500 vehicles is about 400 kB. */
@@ -42,7 +55,8 @@ const MAX_KEY_LENGTH = 2_048;
 const KEEP_MS = 5 * 60_000;
 
 interface Entry {
-  result: ExecutionResult;
+  /** An execution result, or a REST read's bytes (KeptRead). */
+  answer: ExecutionResult | KeptRead;
   groups: readonly string[];
   bytes: number;
   until: number;
@@ -101,7 +115,7 @@ export class AnswerCache {
     return `${this.epoch}:${groups.map((group) => this.groupChanges.get(group) ?? 0).join(',')}`;
   }
 
-  get(key: string): ExecutionResult | null {
+  get(key: string): ExecutionResult | KeptRead | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     if (entry.until <= Date.now() || !this.options.listening()) {
@@ -111,7 +125,7 @@ export class AnswerCache {
     // Most recently used last.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.result;
+    return entry.answer;
   }
 
   /**
@@ -128,9 +142,9 @@ export class AnswerCache {
   }
 
   /** Keeps an answer read since `stamp`, unless a change came in between or it is too large. */
-  set(key: string, result: ExecutionResult, groups: readonly string[], stamp: string): void {
+  set(key: string, answer: ExecutionResult | KeptRead, groups: readonly string[], stamp: string): void {
     if (!this.options.listening() || stamp !== this.stamp(groups)) return;
-    const bytes = approximateBytes(result) + key.length * 2;
+    const bytes = ('body' in answer ? answer.body.length : approximateBytes(answer)) + key.length * 2;
     const share = this.options.maxBytes / 4;
     if (bytes > Math.min(MAX_ANSWER_BYTES, share)) return;
     const previous = this.entries.get(key);
@@ -143,7 +157,7 @@ export class AnswerCache {
       if (!full && !groups.some(overShare)) break;
       if (full || old.groups.some((group) => groups.includes(group) && overShare(group))) this.remove(oldKey, old);
     }
-    this.entries.set(key, { result, groups, bytes, until: Date.now() + KEEP_MS });
+    this.entries.set(key, { answer, groups, bytes, until: Date.now() + KEEP_MS });
     this.askedOnce.delete(key);
     this.bytes += bytes;
     for (const group of groups) this.groupBytes.set(group, (this.groupBytes.get(group) ?? 0) + bytes);
@@ -224,13 +238,20 @@ export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): P
       if (!plan.cacheable) return;
       const variables = args.variableValues ?? {};
       if (plan.uncachedVariables.some((name) => variables[name] !== undefined && variables[name] !== null)) return;
+      if (exchange.keepsBytes) {
+        // The REST layer keeps this read's bytes under its own key (restReadKey): it learns here that
+        // the operation may be kept, and from when its read counts.
+        exchange.cacheStatus = exchange.freshAnswer ? 'fwd=request' : 'fwd=miss';
+        exchange.keepable = { groups: session.dealerGroupIds, stamp: cache.stamp(session.dealerGroupIds) };
+        return;
+      }
       let documentId = documentIds.get(args.document);
       if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
       const key = `${caller}\n${documentId}\n${args.operationName ?? ''}\n${JSON.stringify(variables)}\n${new Date().toISOString().slice(0, 10)}`;
       if (key.length > MAX_KEY_LENGTH) return;
       if (!exchange.freshAnswer) {
         const kept = cache.get(key);
-        if (kept) {
+        if (kept && !('body' in kept)) {
           exchange.cacheStatus = 'hit';
           setResultAndStopExecution(kept);
           return;
@@ -247,6 +268,17 @@ export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): P
       };
     },
   };
+}
+
+/**
+ * The key a REST read is kept under: the caller (as callerKey), its method, path and query string as
+ * sent, and the UTC day; null when it cannot be kept (no caller with groups, or too long).
+ */
+export function restReadKey(session: Session, url: URL): string | null {
+  const caller = callerKey(session);
+  if (!caller || !session.dealerGroupIds.length) return null;
+  const key = `${caller}\nGET ${url.pathname}${url.search}\n${new Date().toISOString().slice(0, 10)}`;
+  return key.length > MAX_KEY_LENGTH ? null : key;
 }
 
 /**

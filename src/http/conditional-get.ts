@@ -72,16 +72,27 @@ const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encodin
 
 /**
  * The answer to a read, tagged: the 200 with its `ETag`, or `304 Not Modified` with the same tag and
- * the headers that are not about the body (CORS, caching) when the client already has it.
+ * the headers that are not about the body (CORS, caching) when the client already has it. Also its
+ * bytes and tag, for a caller that keeps them.
  */
 export async function tagRead(
   response: Response,
   condition: IfNoneMatch | null,
-): Promise<{ response: Response; notModified: boolean }> {
-  if (response.status !== 200) return { response, notModified: false };
+): Promise<{ response: Response; notModified: boolean; body: Uint8Array<ArrayBuffer> | null; etag: string | null }> {
+  if (response.status !== 200) return { response, notModified: false, body: null, etag: null };
   const body = new Uint8Array(await response.arrayBuffer());
   const etag = entityTag(body);
-  const headers = new Headers(response.headers);
+  return { ...tagged(body, etag, response.headers, condition), body, etag };
+}
+
+/** A 200 of these bytes with their tag, or the 304 that stands for it when the client already has them. */
+export function tagged(
+  body: Uint8Array<ArrayBuffer>,
+  etag: string,
+  bodyHeaders: HeadersInit,
+  condition: IfNoneMatch | null,
+): { response: Response; notModified: boolean } {
+  const headers = new Headers(bodyHeaders);
   headers.set('etag', etag);
   if (condition && alreadyHas(condition, etag)) {
     for (const name of BODY_HEADERS) headers.delete(name);

@@ -22,6 +22,10 @@ export class Exchange {
   freshAnswer = false;
   /** How the answer cache served this request, for the `Cache-Status` header; null when it had no part in it. */
   cacheStatus: CacheStatus | null = null;
+  /** A REST read the REST layer keeps as bytes (answer-cache.ts restReadKey), not as an execution result. */
+  keepsBytes = false;
+  /** Set by the answer cache when this request's operation may be kept: its groups and read stamp. */
+  keepable: { groups: readonly string[]; stamp: string } | null = null;
   /** The authenticated caller; null until authenticated, and when authentication refused the credential. */
   session: Session | null = null;
   private authenticated: Promise<Session> | null = null;

@@ -16,7 +16,8 @@ import { errorResponse, restErrorResponse } from './errors';
 import { databaseErrorFor } from '../db/errors';
 import { jsonProblem } from './edge';
 import { readDocument, takesMediaType } from './document-body';
-import { parseIfNoneMatch, tagRead } from './conditional-get';
+import { parseIfNoneMatch, tagged, tagRead } from './conditional-get';
+import { restReadKey, type AnswerCache, type KeptRead } from './answer-cache';
 import { idempotencyKeyProblem, keyOwner, type IdempotentRequests } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
 import { createApiReference } from './api-reference';
@@ -220,6 +221,8 @@ export interface RestApiOptions {
   onInternalError: (error: Error) => void;
   /** Where POST and PATCH requests sent with an Idempotency-Key are kept. */
   idempotency: IdempotentRequests;
+  /** Where repeated reads' answers are kept, as the bytes sent (the operations say which may be). */
+  answers?: AnswerCache;
 }
 
 export function useRestApi(options: RestApiOptions): Plugin {
@@ -356,14 +359,36 @@ export function useRestApi(options: RestApiOptions): Plugin {
           return endResponse(
             errorResponse(400, 'INVALID_ARGUMENT', `If-None-Match: ${condition.problem}`, { field: 'If-None-Match' }),
           );
-        return handleMaybePromise(run, async (response) => {
-          if (!response) return;
-          const tagged = await tagRead(response, condition);
-          // Not counted against the key's hour (as on GitHub): the client already had the answer. Should
-          // the limiter fail to give the unit back, the 304 still stands, with the headers as counted.
-          if (tagged.notModified) await exchange.refund().catch(options.onInternalError);
-          endResponse(tagged.response);
-        });
+        // A read kept as the bytes sent is answered before the operation runs (the caller is signed in
+        // and counted first, as for any read); otherwise the operation says whether it may be kept.
+        return (async () => {
+          const answers = options.answers?.enabled ? options.answers : null;
+          const session = answers ? await exchange.caller().catch(() => null) : null;
+          const keptKey = answers && session ? restReadKey(session, url) : null;
+          if (keptKey) {
+            exchange.keepsBytes = true;
+            const kept = exchange.freshAnswer ? null : (answers!.get(keptKey) as KeptRead | null);
+            if (kept && 'body' in kept) {
+              exchange.cacheStatus = 'hit';
+              const answer = tagged(kept.body, kept.etag, kept.headers, condition);
+              if (answer.notModified) await exchange.refund().catch(options.onInternalError);
+              return endResponse(answer.response);
+            }
+          }
+          return handleMaybePromise(run, async (response) => {
+            if (!response) return;
+            const answer = await tagRead(response, condition);
+            // Not counted against the key's hour (as on GitHub): the client already had the answer. Should
+            // the limiter fail to give the unit back, the 304 still stands, with the headers as counted.
+            if (answer.notModified) await exchange.refund().catch(options.onInternalError);
+            const { keepable } = exchange;
+            if (keptKey && keepable && answer.body && answer.etag && answers!.worthKeeping(keptKey)) {
+              const headers = [...response.headers].filter(([name]) => name !== 'etag');
+              answers!.set(keptKey, { body: answer.body, etag: answer.etag, headers }, keepable.groups, keepable.stamp);
+            }
+            endResponse(answer.response);
+          });
+        })();
       }
       // Public operations (sign-in, refresh, accepting an invitation) have no caller to tie a key to.
       const idempotencyKey =

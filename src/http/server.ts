@@ -186,7 +186,11 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         authorization,
         options.authenticator,
       );
-      exchange.freshAnswer = /(^|,)\s*no-(cache|store)\s*(,|$|=)/i.test(String(req.headers['cache-control'] ?? ''));
+      // `Cache-Control: no-cache` asks for an answer computed now, unless the request is conditional:
+      // fetch adds that header to every request carrying If-None-Match, and a kept answer is current.
+      exchange.freshAnswer =
+        req.headers['if-none-match'] === undefined &&
+        /(^|,)\s*no-(cache|store)\s*(,|$|=)/i.test(String(req.headers['cache-control'] ?? ''));
       let status = 500;
       try {
         let response: Response;
