@@ -37,12 +37,6 @@ export interface KeptRead {
   headers: Array<[string, string]>;
 }
 
-/** What a read the REST layer keeps as bytes needs from the operation it ran: that it may be kept, and since when. */
-export interface Keepable {
-  groups: readonly string[];
-  stamp: string;
-}
-
 /** Operations of more fields than this are not considered (the walk stops there). */
 const MAX_FIELDS = 500;
 /** An answer larger than this is not kept: one page of 500 vehicles is about 400 kB. */
