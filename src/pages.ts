@@ -1,9 +1,18 @@
 import type { FieldRef, ObjectRef } from '@pothos/core';
 import type { PrismaModelTypes, PrismaObjectRef } from '@pothos/plugin-prisma';
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import type { Db } from './db/database';
-import { directReadsOf } from './db/direct-reads';
+import { directReadsOf, plainKey } from './db/direct-reads';
 import { builder, type BuilderTypes } from './builder';
-import { inIdOrder, type CursorPage, type IdPage, type Page, type PageRef, type PageWindow } from './pagination';
+import {
+  inIdOrder,
+  type CursorPage,
+  type IdPage,
+  type ItemsSelection,
+  type Page,
+  type PageRef,
+  type PageWindow,
+} from './pagination';
 
 /** Page types: a list's items and its `pagination`, for each way the items are read. */
 
@@ -96,16 +105,38 @@ export async function rowsByIds<Row extends { id: string }>(
   return inIdOrder(ids, await rows);
 }
 
-/** Items of an `IdPage`: the rows of its ids, in that order. */
+/**
+ * Items of an `IdPage`: the rows its statement read with the ids when they were read with this
+ * field's selection, else the rows of its ids, in that order.
+ */
 export function itemsByIds<Model extends PrismaModelTypes, Shape extends IdPage = IdPage>(
   ref: PrismaObjectRef<BuilderTypes, Model>,
 ): PageItems<Shape> {
   return (t) =>
     t.prismaField({
       type: [ref],
-      resolve: (query, page, _args, context) =>
-        rowsByIds<Model['Shape'] & { id: string }>(context.db, ref.modelName, query, page.ids),
+      resolve: (query, page, _args, context) => {
+        const key = plainKey(ref.modelName, query);
+        page.learn?.(key);
+        return page.loaded && page.loaded.key === key
+          ? (page.loaded.rows as Array<Model['Shape']>)
+          : rowsByIds<Model['Shape'] & { id: string }>(context.db, ref.modelName, query, page.ids);
+      },
     });
+}
+
+/** The plain selection each list field's items loaded with when its operation last ran, by the field's place in the document. */
+const loadedWith = new WeakMap<FieldNode, string | null>();
+
+/**
+ * What the items of the list field `info` resolves are expected to load with, for `pageOfIds` to read
+ * in the page's own statement: what they loaded with the last time this operation ran (the same
+ * document, whose parse is cached), told by `itemsByIds`. A first run reads its items by id; a run
+ * whose selection changed (a directive's variable) too, and teaches the next one.
+ */
+export function itemsSelection(info: GraphQLResolveInfo): ItemsSelection {
+  const node = info.fieldNodes[0]!;
+  return { key: loadedWith.get(node) ?? null, learn: (key) => loadedWith.set(node, key) };
 }
 
 /** Items of a `PageRef`: the rows its `where` picks, in `orderBy`, within its window. */

@@ -1,6 +1,6 @@
 import { Prisma } from './generated/prisma/client';
 import type { Db } from './db/database';
-import { queryRows } from './db/direct-reads';
+import { directReadsOf, queryRows } from './db/direct-reads';
 import { badInput } from './errors';
 import { decodeCursor, encodeCursor, keysetCondition, orderBySql, type Cursor, type ListOrder } from './keyset';
 
@@ -72,6 +72,26 @@ export function cursorPageArgs(args: CursorWindowArgs): CursorWindow {
 /** A page picked in SQL: the ids in order, the window and the total; the rows load by id with the GraphQL selection. */
 export interface IdPage extends PageWindow {
   ids: string[];
+  /** The page's rows, when they were read in the same statement as its ids. */
+  loaded?: LoadedItems;
+  /** Told the selection the items field loaded with, so the next run of the operation reads it with the ids. */
+  learn?: (key: string | null) => void;
+}
+
+/**
+ * What a list's items field is expected to load (`itemsSelection` in pages.ts): the plain selection
+ * (`plainKey`) it loaded with when this operation was last run, to read in the page's own statement,
+ * and where to tell what it loaded with this time.
+ */
+export interface ItemsSelection {
+  key: string | null;
+  learn(key: string | null): void;
+}
+
+/** Rows a page read with its ids, in the page's order, and the plain selection (`plainKey`) they were read with. */
+export interface LoadedItems {
+  key: string;
+  rows: Array<Record<string, unknown>>;
 }
 
 /** An `IdPage` of a list that walks by cursor: `next_cursor` names its last row, and is null on the last page. */
@@ -87,6 +107,12 @@ export interface CursorPage extends IdPage {
  * instead of two: a list request's time goes mostly to the statements it sends, not to their work.
  * Only a page with no rows (nothing matches, or the offset is past the end) asks for the count alone.
  *
+ * Given the plain selection (direct-reads.ts) its items field loaded with the last time the
+ * operation ran (`items`), the same statement reads the rows too: the page of ids joined back to its
+ * table and to-one relations, so a list costs one round trip, not two. The page comes back with them
+ * (`loaded`), and the items field answers from them when its selection is still that one, else loads
+ * by id as usual; either way it tells `items` what it loaded with (`learn`).
+ *
  * The page reads one row more than it shows, to know whether another follows, and the last shown
  * row's keys as text for its `next_cursor`. After a cursor it reads the rows past it (`keyset.ts`);
  * when that is two ranges (a nullable first key), each is read in order up to the window and the
@@ -101,6 +127,7 @@ export async function pageOfIds(
     where: Prisma.Sql;
     order: ListOrder;
     window: CursorWindow;
+    items?: ItemsSelection | null;
   },
 ): Promise<CursorPage> {
   const { order, window } = page;
@@ -124,14 +151,47 @@ export async function pageOfIds(
   // read either way, which PostgreSQL then reads instead of sorting the range; NULLS LAST descending
   // would not be.
   const [first, ...rest] = order.keys;
-  const rangeOrder =
-    ranges.length && first?.nullable
-      ? orderBySql({ ...order, keys: [{ ...first, nullable: false }, ...rest] })
-      : orderBySql(order);
-  let pageSql: Prisma.Sql;
-  if (ranges.length < 2) {
+  const walkOrder =
+    ranges.length && first?.nullable ? { ...order, keys: [{ ...first, nullable: false }, ...rest] } : order;
+  const rangeOrder = orderBySql(walkOrder);
+  let rows: Array<Record<string, string | null> & { id: string; total: bigint }>;
+  let loaded: LoadedItems | undefined;
+  const direct = page.items?.key && ranges.length < 2 ? directReadsOf(db) : undefined;
+  const selection = direct ? direct.selection(page.items!.key!) : null;
+  if (direct && selection) {
+    // The page picked in index order as in the statement below, and each of its few rows read by id
+    // for the selection's columns: a lateral read per row (OFFSET 0 keeps PostgreSQL from turning it
+    // into a join it might answer by scanning the table), then put back in the page's order by its keys.
     const where = ranges.length ? Prisma.sql`${page.where} AND ${ranges[0]}` : page.where;
-    pageSql = Prisma.sql`${name()} SELECT ${cursorText}, ${total} FROM ${from} WHERE ${where} ORDER BY ${rangeOrder} LIMIT ${limit + 1} OFFSET ${offset}`;
+    const keys = order.keys.map((key, index) => Prisma.sql`${key.sql} AS ${column('k', index)}`);
+    const { columns, joins } = selection.sql(page.alias);
+    const arrays = await direct.arrays(
+      Prisma.sql`${name()} SELECT ${Prisma.join(
+        [
+          Prisma.sql`p.id`,
+          ...order.keys.map((_key, index) => Prisma.sql`p.${column('c', index)}`),
+          Prisma.sql`p.total`,
+        ],
+        ', ',
+      )}, x.* FROM (SELECT ${Prisma.join([cursorText, ...keys, total], ', ')} FROM ${from} WHERE ${where}
+          ORDER BY ${rangeOrder} LIMIT ${limit + 1} OFFSET ${offset}) p
+        CROSS JOIN LATERAL (SELECT ${Prisma.raw(columns)} FROM ${Prisma.raw(selection.table)} ${alias} ${Prisma.raw(joins)}
+          WHERE ${alias}.${Prisma.raw(selection.idColumn)} = p.id OFFSET 0) x
+        ORDER BY ${orderBySql(walkOrder, (index) => Prisma.sql`p.${column('k', index)}`, Prisma.sql`p.id`)}`,
+    );
+    const width = order.keys.length + 2;
+    rows = arrays.map((values) => {
+      const row: Record<string, unknown> = { id: values[0], total: values[width - 1] };
+      order.keys.forEach((_key, index) => (row[`c${index}`] = values[1 + index]));
+      return row as (typeof rows)[number];
+    });
+    loaded = { key: selection.key, rows: arrays.slice(0, limit).map((values) => selection.read(values, width)) };
+  } else if (ranges.length < 2) {
+    const where = ranges.length ? Prisma.sql`${page.where} AND ${ranges[0]}` : page.where;
+    rows = await queryRows(
+      db,
+      Prisma.sql`${name()} SELECT ${cursorText}, ${total} FROM ${from} WHERE ${where} ORDER BY ${rangeOrder} LIMIT ${limit + 1} OFFSET ${offset}`,
+    );
   } else {
     // The rows with values, then those without: each range read in order up to the window, the few merged.
     const keys = order.keys.map((key, index) => Prisma.sql`${key.sql} AS ${column('k', index)}`);
@@ -142,9 +202,11 @@ export async function pageOfIds(
       [Prisma.sql`p.id`, ...order.keys.map((_key, index) => Prisma.sql`p.${column('c', index)}`)],
       ', ',
     );
-    pageSql = Prisma.sql`${name()} SELECT ${columns}, ${total} FROM (${Prisma.join(ranges.map(part), ' UNION ALL ')}) p ORDER BY p.part, ${merged} LIMIT ${limit + 1}`;
+    rows = await queryRows(
+      db,
+      Prisma.sql`${name()} SELECT ${columns}, ${total} FROM (${Prisma.join(ranges.map(part), ' UNION ALL ')}) p ORDER BY p.part, ${merged} LIMIT ${limit + 1}`,
+    );
   }
-  const rows = await queryRows<Record<string, string | null> & { id: string; total: bigint }>(db, pageSql);
   const [count] = rows.length ? rows : await queryRows<{ total: bigint }>(db, countSql);
   const shown = rows.slice(0, limit);
   const last = rows.length > limit ? shown[shown.length - 1] : undefined;
@@ -156,7 +218,15 @@ export async function pageOfIds(
         walkStart: window.walkStart,
       })
     : null;
-  return { ids: shown.map((row) => row.id), total: Number(count?.total ?? 0), limit, offset, next_cursor };
+  return {
+    ids: shown.map((row) => row.id),
+    total: Number(count?.total ?? 0),
+    limit,
+    offset,
+    next_cursor,
+    ...(loaded ? { loaded } : {}),
+    ...(page.items ? { learn: page.items.learn } : {}),
+  };
 }
 
 /** Puts rows back in the order of `ids` (SQL `IN` does not keep it). */

@@ -5,7 +5,9 @@ import { Prisma } from '../src/generated/prisma/client';
 import { directReadsOf, modelsOf } from '../src/db/direct-reads';
 import { seedDealerGroup } from '../src/seed/demo';
 import { seedActivity } from '../src/seed/activity';
-import { startTestApp, type TestApp } from './helpers/app';
+import { startTestApp, type ApiResponse, type TestApp } from './helpers/app';
+import { seedGroup } from './helpers/seed';
+import { recordStatements } from './helpers/statements';
 
 /**
  * The list pages read their ids and plain rows straight through the pool (src/db/direct-reads.ts);
@@ -134,6 +136,52 @@ describe('direct reads', () => {
     expect(direct.rowsByIds('Vehicle', { include: { dealer: { include: { dealerGroup: true } } } }, ids)).toBeNull();
     expect(direct.rowsByIds('Vehicle', { select: { id: true } }, ids)).toBeNull();
     expect(direct.rowsByIds('Vehicle', { include: { _count: true } }, ids)).toBeNull();
+  });
+
+  it("read a list's rows with its page in one statement once its operation has run, as they read by id", async () => {
+    const reader = await seedGroup(app.database.prisma, { dealers: 1 });
+    await app.database.prisma.userDealerGroup.create({
+      data: { userId: reader.users.admin!.id, dealerGroupId: groupId },
+    });
+    const token = await reader.login(app.client);
+    const compare = async (
+      label: string,
+      ask: () => Promise<ApiResponse>,
+      items: (response: ApiResponse) => unknown[],
+    ) => {
+      let byId: ApiResponse | undefined;
+      let withPage: ApiResponse | undefined;
+      const first = await recordStatements(app.database.pool, async () => void (byId = await ask()));
+      const second = await recordStatements(app.database.pool, async () => void (withPage = await ask()));
+      expect(
+        first.filter((text) => text.includes('rowsByIds')),
+        label,
+      ).toHaveLength(1);
+      expect(second, label).toHaveLength(1);
+      expect(withPage!.status, label).toBe(200);
+      expect(items(withPage!), label).toHaveLength(7);
+      expect(withPage!.body, label).toEqual(byId!.body);
+    };
+    // Computed each time, not the answer kept from the first asking.
+    const headers = { 'cache-control': 'no-cache' };
+    await compare(
+      'REST inventory',
+      () => app.client.request('GET', '/api/v1/inventory?limit=7&sort=-price', { token, headers }),
+      (response) => response.body.vehicles,
+    );
+    await compare(
+      'GraphQL inventory',
+      () =>
+        app.client.request('POST', '/graphql', {
+          token,
+          headers,
+          body: {
+            query:
+              '{ inventory(limit: 7, sort: "vin") { pagination { total } vehicles { vin price dealer { name } } } }',
+          },
+        }),
+      (response) => response.body.data.inventory.vehicles,
+    );
   });
 
   it('are not given to a transaction, which reads inside itself', async () => {

@@ -15,7 +15,7 @@ import { getDatamodel } from '../generated/pothos-types';
  * transaction's client reads inside its transaction.
  */
 export class DirectReads {
-  private readonly statements = new Map<string, Statement | null>();
+  private readonly plain = new Map<string, { selection: Selection; statement: Statement } | null>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -24,6 +24,11 @@ export class DirectReads {
     private readonly prepared: boolean,
   ) {}
 
+  /** The columns of the plain selection `key` (`plainKey`), to read beside a page; null where it is not one this reads. */
+  selection(key: string): Selection | null {
+    return this.plainOf(key)?.selection ?? null;
+  }
+
   /**
    * The rows of `model` with these ids (in no particular order) and the relations Pothos' `query`
    * includes, as the client would answer `findMany({ ...query, where: { id: { in: ids } } })`; null
@@ -31,32 +36,46 @@ export class DirectReads {
    */
   rowsByIds<Row>(model: string, query: object, ids: readonly string[]): Promise<Row[]> | null {
     const key = plainKey(model, query);
-    if (key === null) return null;
-    let statement = this.statements.get(key);
-    if (statement === undefined) {
-      statement = plainStatement(this.models, model, key);
-      this.statements.set(key, statement);
-    }
-    if (!statement) return null;
-    const { text, name, read } = statement;
+    const plain = key === null ? null : this.plainOf(key);
+    if (!plain) return null;
+    const { text, name, read } = plain.statement;
     return this.pool
       .query({ text, values: [ids], rowMode: 'array', types: CLIENT_TYPES, ...(this.prepared ? { name } : {}) })
       .then((result) => result.rows.map((values: unknown[]) => read(values) as Row));
   }
 
+  private plainOf(key: string) {
+    let plain = this.plain.get(key);
+    if (plain === undefined) {
+      const selection = plainSelection(this.models, key);
+      plain = selection && { selection, statement: plainStatement(selection) };
+      this.plain.set(key, plain);
+    }
+    return plain;
+  }
+
+  /** A raw statement's rows as arrays of values, typed as `$queryRaw` types them. */
+  async arrays(sql: Prisma.Sql): Promise<unknown[][]> {
+    const { rows } = await this.pool.query<unknown[]>({
+      ...this.statement(sql),
+      rowMode: 'array',
+      types: CLIENT_TYPES,
+    });
+    return rows;
+  }
+
   /** A raw statement's rows, typed as `$queryRaw` types them (a bigint as a BigInt, a numeric as a Decimal). */
   async query<Row>(sql: Prisma.Sql): Promise<Row[]> {
+    const { rows } = await this.pool.query({ ...this.statement(sql), types: CLIENT_TYPES });
+    return rows as Row[];
+  }
+
+  private statement(sql: Prisma.Sql) {
     const values = sql.values.map((value) =>
       // What the client sends for these; pg would send a Decimal as a JSON string, and cannot send a BigInt.
       value instanceof Prisma.Decimal || typeof value === 'bigint' ? value.toString() : value,
     );
-    const { rows } = await this.pool.query({
-      text: sql.text,
-      values,
-      types: CLIENT_TYPES,
-      ...(this.prepared ? { name: statementName('direct', sql.text) } : {}),
-    });
-    return rows as Row[];
+    return { text: sql.text, values, ...(this.prepared ? { name: statementName('direct', sql.text) } : {}) };
   }
 }
 
@@ -144,8 +163,11 @@ const CLIENT_TYPES = {
     CLIENT_PARSERS[oid] ?? pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** The include keys of a plain selection (`{}` or `{ include: { dealer: true } }`), as a statement's key; null otherwise. */
-function plainKey(model: string, query: object): string | null {
+/**
+ * The key of a plain selection (`{}` or `{ include: { dealer: true } }`): the model and the relations
+ * it includes (`Vehicle dealer`); null for any other.
+ */
+export function plainKey(model: string, query: object): string | null {
   const keys = Object.keys(query);
   if (keys.length === 0) return model;
   if (keys.length !== 1 || keys[0] !== 'include') return null;
@@ -157,10 +179,26 @@ function plainKey(model: string, query: object): string | null {
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** The statement for a plain key, or null where a model, relation or column is not one this reads. */
-function plainStatement(models: Models, modelName: string, key: string): Statement | null {
-  const [, ...relationNames] = key.split(' ');
-  const model = models.get(modelName);
+/**
+ * A plain selection's columns, to read beside other columns: the select list and joins over the
+ * model's table under a given alias (its relations join as `r0`, `r1`, …), and how a row is read
+ * from an array row's values starting at an index.
+ */
+export interface Selection {
+  /** The plain key it answers (`plainKey`). */
+  key: string;
+  /** The model's table and its id column, quoted, to join the selection to a page of ids. */
+  table: string;
+  idColumn: string;
+  /** The select list and the joins over `alias`, the model's table. */
+  sql(alias: string): { columns: string; joins: string };
+  read(values: unknown[], from: number): Record<string, unknown>;
+}
+
+/** The selection of a plain key, or null where a model, relation or column is not one this reads. */
+function plainSelection(models: Models, key: string): Selection | null {
+  const [modelName, ...relationNames] = key.split(' ');
+  const model = models.get(modelName!);
   if (!model || model.unsupported || !model.idColumn) return null;
   const joins: Array<{ field: string; alias: string; model: Model; keyColumn: string }> = [];
   for (const [index, field] of relationNames.entries()) {
@@ -171,16 +209,6 @@ function plainStatement(models: Models, modelName: string, key: string): Stateme
   }
   const select = (alias: string, columns: Column[]) =>
     columns.map(({ column, enumList }) => `${alias}.${quote(column)}${enumList ? '::text[]' : ''}`);
-  const text = [
-    `/* rowsByIds ${key} */ SELECT`,
-    [...select('t', model.columns), ...joins.flatMap((join) => select(join.alias, join.model.columns))].join(', '),
-    `FROM ${quote(model.table)} t`,
-    ...joins.map(
-      (join) =>
-        `LEFT JOIN ${quote(join.model.table)} ${join.alias} ON ${join.alias}.${quote(join.model.idColumn!)} = t.${quote(join.keyColumn)}`,
-    ),
-    `WHERE t.${quote(model.idColumn)} = ANY($1)`,
-  ].join(' ');
   const readColumns = (columns: Column[], values: unknown[], from: number) => {
     const row: Record<string, unknown> = {};
     for (let index = 0; index < columns.length; index += 1) {
@@ -203,17 +231,43 @@ function plainStatement(models: Models, modelName: string, key: string): Stateme
     return at;
   });
   return {
-    text,
-    name: statementName('direct', text),
-    read(values) {
-      const row = readColumns(model.columns, values, 0);
+    key,
+    table: quote(model.table),
+    idColumn: quote(model.idColumn),
+    sql: (alias) => ({
+      columns: [
+        ...select(alias, model.columns),
+        ...joins.flatMap((join) => select(join.alias, join.model.columns)),
+      ].join(', '),
+      joins: joins
+        .map(
+          (join) =>
+            `LEFT JOIN ${quote(join.model.table)} ${join.alias} ON ${join.alias}.${quote(join.model.idColumn!)} = ${alias}.${quote(join.keyColumn)}`,
+        )
+        .join(' '),
+    }),
+    read(values, from) {
+      const row = readColumns(model.columns, values, from);
       for (const relation of relations)
         // A relation whose key is NULL (or points nowhere) is null, as the client answers it.
         row[relation.field] =
-          values[relation.id] === null ? null : readColumns(relation.model.columns, values, relation.from);
+          values[from + relation.id] === null
+            ? null
+            : readColumns(relation.model.columns, values, from + relation.from);
       return row;
     },
   };
+}
+
+/** The statement reading a plain selection's rows by id. */
+function plainStatement(selection: Selection): Statement {
+  const { columns, joins } = selection.sql('t');
+  const text = [
+    `/* rowsByIds ${selection.key} */ SELECT ${columns} FROM ${selection.table} t`,
+    ...(joins ? [joins] : []),
+    `WHERE t.${selection.idColumn} = ANY($1)`,
+  ].join(' ');
+  return { text, name: statementName('direct', text), read: (values) => selection.read(values, 0) };
 }
 
 interface RuntimeField {

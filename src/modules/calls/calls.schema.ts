@@ -2,7 +2,7 @@ import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { inCausedTransaction } from '../../db/bulk';
 import { builder } from '../../builder';
-import { cursorPageOf, itemsByIds, itemsLoaded, pageOf } from '../../pages';
+import { cursorPageOf, itemsByIds, itemsLoaded, pageOf, itemsSelection } from '../../pages';
 import { rangeLongerThan } from '../../http/field-rate-limits';
 import { enrich } from '../sources/sources.service';
 import {
@@ -186,7 +186,7 @@ builder.queryFields((t) => ({
       sort: t.arg.string(sortKeys(CALL_SORT.keys, CALL_SORT.fallback)),
       ...cursorListArgs(t),
     },
-    resolve: (_root, args, context) => callPage(context, asCursorPage(args)),
+    resolve: (_root, args, context, info) => callPage(context, asCursorPage(args), itemsSelection(info)),
   }),
   call: t.prismaField({
     ...operation('GET /calls/:id', 'Get a call'),

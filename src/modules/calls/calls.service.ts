@@ -6,6 +6,7 @@ import {
   pageOfIds,
   type CursorPage,
   type CursorWindowArgs,
+  type ItemsSelection,
   type Page,
   type WindowArgs,
 } from '../../pagination';
@@ -22,6 +23,7 @@ export { CALL_DIRECTIONS, CALL_SORT, CALL_STATUSES, type CallFilters } from './c
 export async function callPage(
   caller: Caller,
   filters: CallFilters & CursorWindowArgs & { sort?: string | null },
+  items: ItemsSelection | null = null,
 ): Promise<CursorPage> {
   return pageOfIds(caller.db, {
     name: 'callPage',
@@ -30,6 +32,7 @@ export async function callPage(
     where: callFilterSql(caller.session, filters),
     order: CALL_SORT.order(filters.sort),
     window: cursorPageArgs(filters),
+    items,
   });
 }
 

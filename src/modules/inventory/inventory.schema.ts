@@ -2,7 +2,7 @@ import type { Vehicle as VehicleRow } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { builder, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
-import { cursorPageOf, itemsByIds, Pagination } from '../../pages';
+import { cursorPageOf, itemsByIds, itemsSelection, Pagination } from '../../pages';
 import { MERGED_FIELDS, sameValue, type MergedField } from './vehicle-fields';
 import {
   CONDITIONS,
@@ -376,7 +376,8 @@ builder.queryFields((t) => ({
       sort: t.arg.string(sortKeys(SORT_KEYS, DEFAULT_SORT, '-days_on_lot,price')),
       ...cursorListArgs(t, { limit: 'Page size, 1-500, default 50.', offset: 'Zero-based offset.' }),
     },
-    resolve: (_root, args, context) => listVehicleIds(context.db, context.session, asFilters(args)),
+    resolve: (_root, args, context, info) =>
+      listVehicleIds(context.db, context.session, asFilters(args), itemsSelection(info)),
   }),
   vehicle: t.prismaField({
     ...operation('GET /inventory/:vin', 'Get a vehicle'),

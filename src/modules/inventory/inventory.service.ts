@@ -2,7 +2,13 @@ import { Prisma } from '../../generated/prisma/client';
 import type { Db } from '../../db/database';
 import type { Session } from '../../auth/session';
 import { notFound } from '../../errors';
-import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
+import {
+  cursorPageArgs,
+  pageOfIds,
+  type CursorPage,
+  type CursorWindowArgs,
+  type ItemsSelection,
+} from '../../pagination';
 import { normalizeVin } from './vin';
 import {
   DAYS_ON_LOT_SQL,
@@ -16,11 +22,12 @@ import { inCallerData } from '../../tenancy';
 
 /** Inventory reads: filtered pages, one vehicle, its history, and aggregates computed in SQL. */
 
-/** The page's ids and the total in one statement; the vehicles themselves load by id with the selection. */
+/** The page's ids and the total in one statement, with the vehicles when their selection (`items`) is plain. */
 export async function listVehicleIds(
   db: Db,
   session: Session,
   args: InventoryFilterArgs & CursorWindowArgs & { sort?: string | null },
+  items: ItemsSelection | null = null,
 ): Promise<CursorPage> {
   const window = cursorPageArgs(args);
   return pageOfIds(db, {
@@ -30,6 +37,7 @@ export async function listVehicleIds(
     where: inventoryWhere(session, args),
     order: inventoryOrder(args.sort, { onLot: onLotOnly(args), walkStart: window.walkStart }),
     window,
+    items,
   });
 }
 

@@ -1,7 +1,7 @@
 import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
-import { cursorPageOf, itemsByIds, rowsByIds } from '../../pages';
+import { cursorPageOf, itemsByIds, rowsByIds, itemsSelection } from '../../pages';
 import { Prisma } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { childPageLoader } from '../../loaders';
@@ -186,7 +186,7 @@ builder.queryFields((t) => ({
       sort: t.arg.string(sortKeys(LEAD_SORT.keys, LEAD_SORT.fallback)),
       ...cursorListArgs(t),
     },
-    resolve: (_root, args, context) => leadPage(context, asCursorPage(args)),
+    resolve: (_root, args, context, info) => leadPage(context, asCursorPage(args), itemsSelection(info)),
   }),
   lead: t.prismaField({
     ...operation('GET /leads/:id', 'Get a lead'),

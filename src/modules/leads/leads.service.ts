@@ -1,7 +1,13 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
-import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
+import {
+  cursorPageArgs,
+  pageOfIds,
+  type CursorPage,
+  type CursorWindowArgs,
+  type ItemsSelection,
+} from '../../pagination';
 import { measureRows, NO_SOURCE } from '../../rollups';
 import { sourceFilterSql } from '../sources/source-filter';
 import { findInTenant } from '../../tenancy';
@@ -17,6 +23,7 @@ export { LEAD_SOLD_SQL, LEAD_SORT, LEAD_STATUSES, LEAD_TYPES, type LeadFilters }
 export async function leadPage(
   caller: Caller,
   filters: LeadFilters & CursorWindowArgs & { sort?: string | null },
+  items: ItemsSelection | null = null,
 ): Promise<CursorPage> {
   return pageOfIds(caller.db, {
     name: 'leadPage',
@@ -25,6 +32,7 @@ export async function leadPage(
     where: leadFilterSql(caller.session, filters),
     order: LEAD_SORT.order(filters.sort),
     window: cursorPageArgs(filters),
+    items,
   });
 }
 

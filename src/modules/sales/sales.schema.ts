@@ -1,7 +1,7 @@
 import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
-import { cursorPageOf, itemsByIds } from '../../pages';
+import { cursorPageOf, itemsByIds, itemsSelection } from '../../pages';
 import { inCallerData } from '../../tenancy';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import {
@@ -141,7 +141,7 @@ builder.queryFields((t) => ({
       sort: t.arg.string(sortKeys(SALE_SORT.keys, SALE_SORT.fallback)),
       ...cursorListArgs(t),
     },
-    resolve: (_root, args, context) => salePage(context, asCursorPage(args)),
+    resolve: (_root, args, context, info) => salePage(context, asCursorPage(args), itemsSelection(info)),
   }),
   sale: t.prismaField({
     ...operation('GET /sales/:id', 'Get a sale'),

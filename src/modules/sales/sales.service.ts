@@ -1,7 +1,13 @@
 import { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import type { RawSqlClient } from '../../db/database';
-import { cursorPageArgs, pageOfIds, type CursorPage, type CursorWindowArgs } from '../../pagination';
+import {
+  cursorPageArgs,
+  pageOfIds,
+  type CursorPage,
+  type CursorWindowArgs,
+  type ItemsSelection,
+} from '../../pagination';
 import { callerDataSql, findInTenant } from '../../tenancy';
 import { measureRows } from '../../rollups';
 import { SALE_SORT, saleFilterSql, type SaleFilters } from './sales.filters';
@@ -14,6 +20,7 @@ export { CONTRACT_TYPES, SALE_SORT, type SaleFilters } from './sales.filters';
 export async function salePage(
   caller: Caller,
   filters: SaleFilters & CursorWindowArgs & { sort?: string | null },
+  items: ItemsSelection | null = null,
 ): Promise<CursorPage> {
   return pageOfIds(caller.db, {
     name: 'salePage',
@@ -22,6 +29,7 @@ export async function salePage(
     where: saleFilterSql(caller.session, filters),
     order: SALE_SORT.order(filters.sort),
     window: cursorPageArgs(filters),
+    items,
   });
 }
 
