@@ -71,14 +71,21 @@ describe('direct reads', () => {
       const rows = await delegate.findMany({ where: own, take: 40, orderBy: { id: 'asc' } }).catch(() => []);
       const ids = rows.map((row) => row.id);
       if (!ids.length) continue;
-      for (const relation of ['', ...[...model.relations].flatMap(([field, target]) => (target ? [field] : []))]) {
-        const query = relation ? { include: { [relation]: true } } : {};
-        await expectSame(
-          relation ? `${name}.${relation}` : name,
-          async () => byId((await direct.rowsByIds<{ id: string }>(name, query, ids))!),
-          async () => byId(await delegate.findMany({ ...query, where: { id: { in: ids } } })),
-        );
-      }
+      // Every column, or a select of some (every other one and the id), each with no relation or one to-one relation.
+      const some = Object.fromEntries(
+        model.columns.filter((column, index) => index % 2 === 0 || column.field === 'id').map((c) => [c.field, true]),
+      );
+      for (const relation of ['', ...[...model.relations].flatMap(([field, target]) => (target ? [field] : []))])
+        for (const query of [
+          relation ? { include: { [relation]: true } } : {},
+          { select: { ...some, ...(relation ? { [relation]: true } : {}) } },
+        ]) {
+          await expectSame(
+            `${name}${relation ? `.${relation}` : ''} ${Object.keys(query)[0] ?? 'all'}`,
+            async () => byId((await direct.rowsByIds<{ id: string }>(name, query, ids))!),
+            async () => byId(await delegate.findMany({ ...query, where: { id: { in: ids } } })),
+          );
+        }
       compared.set(name, ids.length);
     }
     // The models the pages list were among those compared.
@@ -134,7 +141,9 @@ describe('direct reads', () => {
     const ids = [randomUUID()];
     expect(direct.rowsByIds('Vehicle', { include: { sourceRecords: true } }, ids)).toBeNull();
     expect(direct.rowsByIds('Vehicle', { include: { dealer: { include: { dealerGroup: true } } } }, ids)).toBeNull();
-    expect(direct.rowsByIds('Vehicle', { select: { id: true } }, ids)).toBeNull();
+    expect(direct.rowsByIds('Vehicle', { select: { id: true, dealer: { select: { name: true } } } }, ids)).toBeNull();
+    expect(direct.rowsByIds('Vehicle', { select: { id: true, sourceRecords: true } }, ids)).toBeNull();
+    expect(direct.rowsByIds('Vehicle', { select: {} }, ids)).toBeNull();
     expect(direct.rowsByIds('Vehicle', { include: { _count: true } }, ids)).toBeNull();
   });
 
@@ -169,6 +178,12 @@ describe('direct reads', () => {
       () => app.client.request('GET', '/api/v1/inventory?limit=7&sort=-price', { token, headers }),
       (response) => response.body.vehicles,
     );
+    for (const list of ['calls', 'leads', 'sales'])
+      await compare(
+        `REST ${list}`,
+        () => app.client.request('GET', `/api/v1/${list}?limit=7`, { token, headers }),
+        (response) => response.body[list],
+      );
     await compare(
       'GraphQL inventory',
       () =>

@@ -6,12 +6,14 @@ import { getDatamodel } from '../generated/pothos-types';
 /**
  * The list pages' reads sent straight through the pool, answered in the shape the Prisma client
  * gives: the page's ids (any raw statement, as `$queryRaw` answers it) and its rows by id, where the
- * selection is plain: a model's columns and, at most, the to-one relations whose key it holds (a
- * vehicle's dealer), which is what a page's usual selection asks. The client plans each query and
+ * selection is plain: a model's columns (all of them, or those a `select` names) and, at most, the
+ * to-one relations whose key it holds, whole (a vehicle's dealer, a call's source), which is what a
+ * page's usual selection asks. The client plans each query and
  * maps each row in JavaScript, which for a page of 25 vehicles with their dealers cost about three
  * times the Node time of sending the one statement below and reading its rows. Any other selection
  * (a nested relation, a list, a count, arguments) is not plain: `rowsByIds` answers null and the
- * caller asks the client. Only the app's own client has direct reads (`directReadsOf`): a
+ * caller asks the client. A page can read its rows in its own statement (`selection`, pagination.ts).
+ * Only the app's own client has direct reads (`directReadsOf`): a
  * transaction's client reads inside its transaction.
  */
 export class DirectReads {
@@ -164,17 +166,20 @@ const CLIENT_TYPES = {
 };
 
 /**
- * The key of a plain selection (`{}` or `{ include: { dealer: true } }`): the model and the relations
- * it includes (`Vehicle dealer`); null for any other.
+ * The key of a plain selection, or null for any other: all of a model's columns and the to-one
+ * relations it includes (`{}`, `{ include: { dealer: true } }`: `Vehicle dealer`), or the fields a
+ * `select` names, each `true` (`{ select: { id: true, source: true } }`: `Call:id,source`), where a
+ * relation comes whole. Which names are columns and which relations, the models tell (`plainSelection`).
  */
 export function plainKey(model: string, query: object): string | null {
   const keys = Object.keys(query);
   if (keys.length === 0) return model;
-  if (keys.length !== 1 || keys[0] !== 'include') return null;
-  const include = (query as { include: Record<string, unknown> }).include;
-  const relations = Object.keys(include);
-  if (!relations.every((relation) => include[relation] === true)) return null;
-  return [model, ...relations.sort()].join(' ');
+  if (keys.length !== 1 || (keys[0] !== 'include' && keys[0] !== 'select')) return null;
+  const selection = (query as Record<string, Record<string, unknown>>)[keys[0]]!;
+  const names = Object.keys(selection);
+  if (!names.every((name) => selection[name] === true)) return null;
+  if (keys[0] === 'include') return [model, ...names.sort()].join(' ');
+  return names.length ? `${model}:${names.sort().join(',')}` : null;
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -197,9 +202,18 @@ export interface Selection {
 
 /** The selection of a plain key, or null where a model, relation or column is not one this reads. */
 function plainSelection(models: Models, key: string): Selection | null {
-  const [modelName, ...relationNames] = key.split(' ');
+  const [head, ...included] = key.split(' ');
+  const [modelName, selected] = head!.split(':');
   const model = models.get(modelName!);
   if (!model || model.unsupported || !model.idColumn) return null;
+  // The model's columns it reads: all of them, or those a select names.
+  let own = model.columns;
+  let relationNames = included;
+  if (selected !== undefined) {
+    const names = selected.split(',');
+    own = model.columns.filter((column) => names.includes(column.field));
+    relationNames = names.filter((name) => !own.some((column) => column.field === name));
+  }
   const joins: Array<{ field: string; alias: string; model: Model; keyColumn: string }> = [];
   for (const [index, field] of relationNames.entries()) {
     const relation = model.relations.get(field);
@@ -220,7 +234,7 @@ function plainSelection(models: Models, key: string): Selection | null {
     return row;
   };
   // Where each relation's columns start in a row, and where its id is among them.
-  let start = model.columns.length;
+  let start = own.length;
   const relations = joins.map((join) => {
     const at = {
       ...join,
@@ -235,10 +249,7 @@ function plainSelection(models: Models, key: string): Selection | null {
     table: quote(model.table),
     idColumn: quote(model.idColumn),
     sql: (alias) => ({
-      columns: [
-        ...select(alias, model.columns),
-        ...joins.flatMap((join) => select(join.alias, join.model.columns)),
-      ].join(', '),
+      columns: [...select(alias, own), ...joins.flatMap((join) => select(join.alias, join.model.columns))].join(', '),
       joins: joins
         .map(
           (join) =>
@@ -247,7 +258,7 @@ function plainSelection(models: Models, key: string): Selection | null {
         .join(' '),
     }),
     read(values, from) {
-      const row = readColumns(model.columns, values, from);
+      const row = readColumns(own, values, from);
       for (const relation of relations)
         // A relation whose key is NULL (or points nowhere) is null, as the client answers it.
         row[relation.field] =
