@@ -241,8 +241,8 @@ export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): P
       }
       let documentId = documentIds.get(args.document);
       if (documentId === undefined) documentIds.set(args.document, (documentId = nextDocumentId++));
-      const key = `${caller}\n${documentId}\n${args.operationName ?? ''}\n${JSON.stringify(variables)}\n${new Date().toISOString().slice(0, 10)}`;
-      if (key.length > MAX_KEY_LENGTH) return;
+      const key = keyOf(caller, `${documentId}\n${args.operationName ?? ''}\n${JSON.stringify(variables)}`);
+      if (key === null) return;
       if (!exchange.freshAnswer) {
         const kept = cache.get(key);
         if (kept && !('body' in kept)) {
@@ -271,7 +271,15 @@ export function useAnswerCache(cache: AnswerCache, answers: CacheableAnswers): P
 export function restReadKey(session: Session, url: URL): string | null {
   const caller = callerKey(session);
   if (!caller || !session.dealerGroupIds.length) return null;
-  const key = `${caller}\nGET ${url.pathname}${url.search}\n${new Date().toISOString().slice(0, 10)}`;
+  return keyOf(caller, `GET ${url.pathname}${url.search}`);
+}
+
+/**
+ * The key of a caller's question (a GraphQL operation with its variables, or a REST read) and the
+ * UTC day (days on lot count to today); null when it is too long to keep.
+ */
+function keyOf(caller: string, question: string): string | null {
+  const key = `${caller}\n${question}\n${new Date().toISOString().slice(0, 10)}`;
   return key.length > MAX_KEY_LENGTH ? null : key;
 }
 
