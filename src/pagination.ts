@@ -160,11 +160,12 @@ export async function pageOfIds(
   const selection = direct ? direct.selection(page.items!.key!) : null;
   if (direct && selection) {
     // The page picked in index order as in the statement below, and each of its few rows read by id
-    // for the selection's columns: a lateral read per row (OFFSET 0 keeps PostgreSQL from turning it
-    // into a join it might answer by scanning the table), then put back in the page's order by its keys.
+    // for the selection's columns, its relations by their keys: a lateral read per row (OFFSET 0 keeps
+    // PostgreSQL from turning it into a join it might answer by scanning a table), then put back in
+    // the page's order by its keys.
     const where = ranges.length ? Prisma.sql`${page.where} AND ${ranges[0]}` : page.where;
     const keys = order.keys.map((key, index) => Prisma.sql`${key.sql} AS ${column('k', index)}`);
-    const { columns, joins } = selection.sql(page.alias);
+    const { columns, joins } = selection.sql(page.alias, { byKey: true });
     const arrays = await direct.arrays(
       Prisma.sql`${name()} SELECT ${Prisma.join(
         [

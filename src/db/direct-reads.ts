@@ -195,8 +195,11 @@ export interface Selection {
   /** The model's table and its id column, quoted, to join the selection to a page of ids. */
   table: string;
   idColumn: string;
-  /** The select list and the joins over `alias`, the model's table. */
-  sql(alias: string): { columns: string; joins: string };
+  /**
+   * The select list and the joins over `alias`, the model's table; `byKey` joins each relation as a
+   * lookup by its key for each row (for a row read by itself, where a join could be planned as a scan).
+   */
+  sql(alias: string, options?: { byKey?: boolean }): { columns: string; joins: string };
   read(values: unknown[], from: number): Record<string, unknown>;
 }
 
@@ -248,13 +251,17 @@ function plainSelection(models: Models, key: string): Selection | null {
     key,
     table: quote(model.table),
     idColumn: quote(model.idColumn),
-    sql: (alias) => ({
+    sql: (alias, options) => ({
       columns: [...select(alias, own), ...joins.flatMap((join) => select(join.alias, join.model.columns))].join(', '),
       joins: joins
-        .map(
-          (join) =>
-            `LEFT JOIN ${quote(join.model.table)} ${join.alias} ON ${join.alias}.${quote(join.model.idColumn!)} = ${alias}.${quote(join.keyColumn)}`,
-        )
+        .map((join) => {
+          const on = `${join.alias}.${quote(join.model.idColumn!)} = ${alias}.${quote(join.keyColumn)}`;
+          const table = `${quote(join.model.table)} ${join.alias}`;
+          // OFFSET 0 keeps PostgreSQL from flattening the lookup into a join it may plan as a scan per row.
+          return options?.byKey
+            ? `LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE ${on} OFFSET 0) ${join.alias} ON true`
+            : `LEFT JOIN ${table} ON ${on}`;
+        })
         .join(' '),
     }),
     read(values, from) {
