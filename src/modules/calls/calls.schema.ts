@@ -35,6 +35,7 @@ export const CallStatusEnum = builder.enumType('CallStatus', { values: CALL_STAT
 export const CallDirectionEnum = builder.enumType('CallDirection', { values: CALL_DIRECTIONS });
 
 export const Call = builder.prismaObject('Call', {
+  select: { id: true },
   description: 'A phone call as a call-tracking provider reported it, with its canonical source once enriched.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -30,6 +30,7 @@ export const LeadTypeEnum = builder.enumType('LeadType', { values: LEAD_TYPES })
 export const LeadStatusEnum = builder.enumType('LeadStatus', { values: LEAD_STATUSES });
 
 export const Lead = builder.prismaObject('Lead', {
+  select: { id: true },
   description: 'A sales or service lead in the shape of ADF: customer, vehicle of interest, raw and canonical source.',
   fields: (t) => ({
     id: t.exposeID('id'),

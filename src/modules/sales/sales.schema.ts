@@ -24,6 +24,7 @@ const operation = restOperations('Sales');
 const ContractTypeEnum = builder.enumType('ContractType', { values: CONTRACT_TYPES });
 
 export const Sale = builder.prismaObject('Sale', {
+  select: { id: true },
   description: 'A deal as the DMS records it.',
   fields: (t) => ({
     id: t.exposeID('id'),
