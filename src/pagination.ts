@@ -108,8 +108,8 @@ export interface CursorPage extends IdPage {
  * Only a page with no rows (nothing matches, or the offset is past the end) asks for the count alone.
  *
  * Given the plain selection (direct-reads.ts) its items field loaded with the last time the
- * operation ran (`items`), the same statement reads the rows too: the page of ids joined back to its
- * table and to-one relations, so a list costs one round trip, not two. The page comes back with them
+ * operation ran (`items`), the same statement reads the rows too: each of the page's rows by id and
+ * its to-one relations by key, so a list costs one round trip, not two. The page comes back with them
  * (`loaded`), and the items field answers from them when its selection is still that one, else loads
  * by id as usual; either way it tells `items` what it loaded with (`learn`).
  *
@@ -158,13 +158,14 @@ export async function pageOfIds(
   let loaded: LoadedItems | undefined;
   const direct = page.items?.key && ranges.length < 2 ? directReadsOf(db) : undefined;
   const selection = direct ? direct.selection(page.items!.key!) : null;
+  // The filters and, after a cursor, the one range past it (two ranges are read apart, below).
+  const where = ranges.length === 1 ? Prisma.sql`${page.where} AND ${ranges[0]}` : page.where;
+  const keys = order.keys.map((key, index) => Prisma.sql`${key.sql} AS ${column('k', index)}`);
   if (direct && selection) {
     // The page picked in index order as in the statement below, and each of its few rows read by id
     // for the selection's columns, its relations by their keys: a lateral read per row (OFFSET 0 keeps
     // PostgreSQL from turning it into a join it might answer by scanning a table), then put back in
     // the page's order by its keys.
-    const where = ranges.length ? Prisma.sql`${page.where} AND ${ranges[0]}` : page.where;
-    const keys = order.keys.map((key, index) => Prisma.sql`${key.sql} AS ${column('k', index)}`);
     const { columns, joins } = selection.sql(page.alias, { byKey: true });
     const arrays = await direct.arrays(
       Prisma.sql`${name()} SELECT ${Prisma.join(
@@ -188,14 +189,12 @@ export async function pageOfIds(
     });
     loaded = { key: selection.key, rows: arrays.slice(0, limit).map((values) => selection.read(values, width)) };
   } else if (ranges.length < 2) {
-    const where = ranges.length ? Prisma.sql`${page.where} AND ${ranges[0]}` : page.where;
     rows = await queryRows(
       db,
       Prisma.sql`${name()} SELECT ${cursorText}, ${total} FROM ${from} WHERE ${where} ORDER BY ${rangeOrder} LIMIT ${limit + 1} OFFSET ${offset}`,
     );
   } else {
     // The rows with values, then those without: each range read in order up to the window, the few merged.
-    const keys = order.keys.map((key, index) => Prisma.sql`${key.sql} AS ${column('k', index)}`);
     const part = (range: Prisma.Sql, index: number) =>
       Prisma.sql`(SELECT ${cursorText}, ${Prisma.raw(String(index))} AS part, ${Prisma.join(keys, ', ')} FROM ${from} WHERE ${page.where} AND ${range} ORDER BY ${rangeOrder} LIMIT ${limit + 1})`;
     const merged = orderBySql(order, (index) => Prisma.sql`p.${column('k', index)}`, Prisma.sql`p.id`);
