@@ -17,7 +17,7 @@ import { databaseErrorFor } from '../db/errors';
 import { jsonProblem } from './edge';
 import { readDocument, takesMediaType } from './document-body';
 import { parseIfNoneMatch, tagged, tagRead } from './conditional-get';
-import { restReadKey, type AnswerCache, type KeptRead } from './answer-cache';
+import { restReadKey, type AnswerCache } from './answer-cache';
 import { idempotencyKeyProblem, keyOwner, type IdempotentRequests } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
 import { createApiReference } from './api-reference';
@@ -367,7 +367,7 @@ export function useRestApi(options: RestApiOptions): Plugin {
           const keptKey = answers && session ? restReadKey(session, url) : null;
           if (keptKey) {
             exchange.keepsBytes = true;
-            const kept = exchange.freshAnswer ? null : (answers!.get(keptKey) as KeptRead | null);
+            const kept = exchange.freshAnswer ? null : answers!.get(keptKey);
             if (kept && 'body' in kept) {
               exchange.cacheStatus = 'hit';
               const answer = tagged(kept.body, kept.etag, kept.headers, condition);
