@@ -4,6 +4,8 @@ import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import type { Db } from './db/database';
 import { directReadsOf, plainKey } from './db/direct-reads';
 import { builder, type BuilderTypes } from './builder';
+import type { Context } from './context';
+import { rowByIdLoader } from './loaders';
 import {
   inIdOrder,
   type CursorPage,
@@ -103,6 +105,14 @@ export async function rowsByIds<Row extends { id: string }>(
     directReadsOf(db)?.rowsByIds<Row>(model, query, ids) ??
     delegateOf<Row>(db, model).findMany({ ...query, where: { id: { in: ids } } });
   return inIdOrder(ids, await rows);
+}
+
+/**
+ * A whole row of `model` by id, read with every other asked in the same tick: one statement for a
+ * page's rooftops, however many of its vehicles share each.
+ */
+export function rowById<Row extends { id: string }>(context: Context, model: string, id: string): Promise<Row> {
+  return rowByIdLoader<Row>(context, model, (ids) => rowsByIds<Row>(context.db, model, {}, [...ids])).load(id);
 }
 
 /**

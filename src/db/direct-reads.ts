@@ -7,7 +7,7 @@ import { getDatamodel } from '../generated/pothos-types';
  * The list pages' reads sent straight through the pool, answered in the shape the Prisma client
  * gives: the page's ids (any raw statement, as `$queryRaw` answers it) and its rows by id, where the
  * selection is plain: a model's columns (all of them, or those a `select` names) and, at most, the
- * to-one relations whose key it holds, whole (a vehicle's dealer, a call's source), which is what a
+ * to-one relations whose key it holds, whole (a call's source), which is what a
  * page's usual selection asks. The client plans each query and
  * maps each row in JavaScript, which for a page of 25 vehicles with their dealers cost about three
  * times the Node time of sending the one statement below and reading its rows. Any other selection

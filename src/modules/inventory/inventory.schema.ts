@@ -1,8 +1,8 @@
-import type { Vehicle as VehicleRow } from '../../generated/prisma/client';
+import type { Dealer as DealerRow, Vehicle as VehicleRow } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { builder, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
-import { cursorPageOf, itemsByIds, itemsSelection, Pagination } from '../../pages';
+import { cursorPageOf, itemsByIds, itemsSelection, Pagination, rowById } from '../../pages';
 import { MERGED_FIELDS, sameValue, type MergedField } from './vehicle-fields';
 import {
   CONDITIONS,
@@ -21,6 +21,7 @@ import {
 } from './inventory.service';
 import { choices, cursorListArgs, listArgs, sortKeys, type FieldArgsBuilder } from '../../schema-args';
 import { GRAPHQL_ONLY, restOperations } from '../../http/operations';
+import { Dealer } from '../dealers/dealers.schema';
 import type { CacheableAnswers } from '../../http/answer-cache';
 
 const operation = restOperations('Inventory');
@@ -127,7 +128,7 @@ const provenanceSelect = {
 
 type VehicleFieldBuilder = Pick<
   PothosSchemaTypes.PrismaObjectFieldBuilder<BuilderTypes, PrismaTypes['Vehicle'], PrismaTypes['Vehicle']['Shape']>,
-  'exposeID' | 'exposeString' | 'exposeInt' | 'expose' | 'int' | 'exposeStringList'
+  'exposeID' | 'exposeString' | 'exposeInt' | 'expose' | 'int' | 'exposeStringList' | 'field'
 >;
 
 /** Every field of the merged record, shared by the list and detail shapes. */
@@ -159,6 +160,12 @@ function vehicleFields(t: VehicleFieldBuilder) {
     dealer_id: t.exposeID('dealerId'),
     created_at: t.expose('createdAt', { type: 'DateTime' }),
     updated_at: t.expose('updatedAt', { type: 'DateTime' }),
+    // Read once for every vehicle of the answer that shares it (a page of 25 usually has a handful of
+    // rooftops), not joined beside each vehicle; whole, so any of its fields can be asked.
+    dealer: t.field({
+      type: Dealer,
+      resolve: (vehicle, _args, context) => rowById<DealerRow>(context, 'Dealer', vehicle.dealerId),
+    }),
   };
 }
 
@@ -167,7 +174,6 @@ export const Vehicle = builder.prismaObject('Vehicle', {
   description: 'A vehicle at a rooftop: the merged, trusted record of what its sources say.',
   fields: (t) => ({
     ...vehicleFields(t),
-    dealer: t.relation('dealer'),
     provenance: t.field({
       type: [FieldProvenanceRef],
       ...GRAPHQL_ONLY,
@@ -189,7 +195,6 @@ export const VehicleDetail = builder.prismaObject('Vehicle', {
   description: 'One vehicle with the provenance of every field and what each source said.',
   fields: (t) => ({
     ...vehicleFields(t),
-    dealer: t.relation('dealer'),
     provenance: t.field({
       type: [FieldProvenanceRef],
       select: provenanceSelect,
