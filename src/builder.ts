@@ -1,6 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
+import './stable-paths';
 import type PrismaTypes from './generated/pothos-types';
 import { getDatamodel } from './generated/pothos-types';
 import type { Context } from './context';
@@ -37,7 +38,8 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  // stablePaths first, so its wrapper is the outermost (stable-paths.ts says why).
+  plugins: ['stablePaths', ScopeAuthPlugin, PrismaPlugin],
   prisma: {
     client: (context) => context.db,
     dmmf: getDatamodel(),

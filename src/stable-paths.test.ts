@@ -1,0 +1,67 @@
+import type { GraphQLObjectType, GraphQLResolveInfo } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { schema } from './schema';
+import { stablePaths } from './stable-paths';
+
+type Path = GraphQLResolveInfo['path'];
+
+/** A response path written out afresh, as compiled execution hands it to every resolver. */
+const written = (...keys: Array<string | number>): Path =>
+  keys.reduce<Path | undefined>((prev, key) => ({ prev, key, typename: undefined }), undefined)!;
+
+/** The path a resolver wrapped by `stablePaths` was handed, for `path` in `context`. */
+function handed(context: object, path: Path): Path {
+  let seen: Path | undefined;
+  stablePaths((_parent, _args, _context, info) => void (seen = info.path))(null, {}, context, {
+    path,
+  } as GraphQLResolveInfo);
+  return seen!;
+}
+
+describe('stable response paths', () => {
+  it('hands one link per place in a request, whichever objects the path was written with', () => {
+    const request = {};
+    const first = handed(request, written('calls', 'calls', 3, 'id'));
+    expect(handed(request, written('calls', 'calls', 3, 'id'))).toBe(first);
+    expect(first).toMatchObject({ key: 'id', prev: { key: 3, prev: { key: 'calls', prev: { key: 'calls' } } } });
+    // Its neighbours share its links above the place where they part.
+    const next = handed(request, written('calls', 'calls', 3, 'vin'));
+    expect(next).not.toBe(first);
+    expect(next.prev).toBe(first.prev);
+    const nextRow = handed(request, written('calls', 'calls', 4, 'id'));
+    expect(nextRow.prev).not.toBe(first.prev);
+    expect(nextRow.prev!.prev).toBe(first.prev!.prev);
+    // A list index is not the field of the same name.
+    expect(handed(request, written('calls', 'calls', '3', 'id'))).not.toBe(first);
+    // Another request has links of its own.
+    expect(handed({}, written('calls', 'calls', 3, 'id'))).not.toBe(first);
+  });
+
+  it('is given to the fields the Prisma plugin looks up by path, and to no other', () => {
+    const wrapped = (type: string, field: string) => {
+      const resolve = (schema.getType(type) as GraphQLObjectType).getFields()[field]!.resolve!;
+      const path = written('list', 0, field);
+      const info = {
+        path,
+        fieldName: field,
+        parentType: schema.getType(type),
+        fieldNodes: [],
+      } as unknown as GraphQLResolveInfo;
+      try {
+        // Without a request behind it the resolver may fail; only the path it was handed matters here.
+        const result = resolve({ id: 'x', dealerId: 'y', vin: 'v' }, {}, { loaders: new Map() }, info) as unknown;
+        if (result instanceof Promise) result.catch(() => {});
+      } catch {
+        /* see above */
+      }
+      return info.path !== path;
+    };
+    // A select-mode type's column and relation, and a field returning a model.
+    expect(wrapped('Call', 'id')).toBe(true);
+    expect(wrapped('Call', 'source')).toBe(true);
+    expect(wrapped('Vehicle', 'dealer')).toBe(true);
+    // A whole-row type's column, and a field returning no model.
+    expect(wrapped('Vehicle', 'vin')).toBe(false);
+    expect(wrapped('Vehicle', 'days_on_lot')).toBe(false);
+  });
+});
