@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type ApiResponse, type TestApp } from './helpers/app';
-import { seedGroup, type SeededGroup } from './helpers/seed';
-import { compileOnRun, MAX_COMPILED_FIELDS, shapeOf } from '../src/http/compiled-execution';
-import { schema } from '../src/schema';
+import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
+import { compileOnRun, fieldsOf, MAX_COMPILED_FIELDS } from '../src/http/compiled-execution';
 
 /**
  * An operation run often enough executes compiled code (src/http/compiled-execution.ts); its first
@@ -73,15 +72,24 @@ describe('compiled execution of repeated operations', () => {
         { make: 'Ford', model: 'F-150', price: '48999.99' },
       ],
     });
+    await seedActivity(app.database.prisma, group, {
+      sources: [{ name: 'Google Ads' }],
+      calls: [0, 1, 0, 1, 0].map((dealer, index) => ({
+        dealer,
+        startedAt: new Date(Date.UTC(2026, 2, 1 + index, 15)),
+        status: index % 2 ? 'missed' : 'answered',
+        rawSource: index % 2 ? 'Google Ads' : null,
+      })),
+      leads: [0, 1, 1].map((dealer, index) => ({ dealer, receivedAt: new Date(Date.UTC(2026, 2, 2 + index)) })),
+      sales: [1, 0].map((dealer, index) => ({ dealer, soldAt: new Date(Date.UTC(2026, 2, 5 + index)) })),
+    });
     admin = await group.login(app.client, 'admin');
   });
   afterAll(() => app?.stop());
 
   it('answers fragments, aliases, directives, a page with its relations, scalars and a literal full of quotes as the interpreter does', async () => {
     const document = parse(BROAD);
-    const shape = shapeOf(schema, document, getOperationAST(document)!);
-    expect(shape.fields).toBeLessThanOrEqual(MAX_COMPILED_FIELDS);
-    expect(shape.nestedLists).toBe(false);
+    expect(fieldsOf(document, getOperationAST(document)!)).toBeLessThanOrEqual(MAX_COMPILED_FIELDS);
     for (const variables of [
       { withDealer: true },
       { withDealer: false, limit: 2, make: ['Toyota'], q: 'cam' },
@@ -97,6 +105,21 @@ describe('compiled execution of repeated operations', () => {
     expect(first).toMatchObject({ kind: 'Vehicle', dealer: { __typename: 'Dealer' } });
     expect(first).not.toHaveProperty('seller');
     expect(compiled.body.data.page.pagination.total).toBe(4);
+  });
+
+  it('answers a dashboard whose lists nest (rooftops with their calls, leads, deals and vehicles) as the interpreter does', async () => {
+    const dashboard = `query Dashboard($limit: Int!) { dealers(limit: 50) { dealers { name call_count lead_count sale_count
+      calls(limit: $limit) { id started_at status duration_seconds source { name } }
+      leads(limit: $limit) { id status source { name } }
+      sales(limit: $limit) { id front_gross back_gross vin leads { id } }
+      vehicles(limit: $limit) { vin price dealer { name vehicles(limit: 1) { vin } } } } } }`;
+    for (const limit of [5, 1]) {
+      const both = await bothWays(dashboard, { limit });
+      expect(both.interpreted.body.errors).toBeUndefined();
+      const dealers = both.interpreted.body.data.dealers.dealers as Array<{ calls: unknown[]; vehicles: unknown[] }>;
+      expect(dealers.some((dealer) => dealer.calls.length && dealer.vehicles.length)).toBe(true);
+      expectSame(both);
+    }
   });
 
   it('answers errors with the same messages, paths and codes', async () => {

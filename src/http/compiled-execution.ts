@@ -1,20 +1,12 @@
 import {
   getOperationAST,
   getVariableValues,
-  getNamedType,
   GraphQLError,
-  isInterfaceType,
-  isListType,
-  isObjectType,
-  isWrappingType,
   Kind,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   type FragmentDefinitionNode,
-  type GraphQLNamedType,
-  type GraphQLOutputType,
-  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type Source,
@@ -51,10 +43,6 @@ interface OperationRuns {
  * answer differently or gain nothing on:
  * - an operation's first runs (an analyst's one-off query does not pay for compiling);
  * - operations of more than MAX_COMPILED_FIELDS fields;
- * - operations whose lists nest: compiled code builds each field's response path afresh on every
- *   call, and the Prisma plugin looks its loaded selections up by that path, which then costs more
- *   than compiling saves (a 50-rooftop dashboard with each rooftop's calls, leads and deals ran at
- *   half the interpreter's speed);
  * - subscriptions (their event streams stay with Yoga's executor);
  * - variables that do not fit their types, so the refusal names the variable and field as the
  *   GraphQL specification's coercion does;
@@ -74,8 +62,8 @@ export function useCompiledExecution(logger: Logger): Plugin {
       // Decided once per operation: what is never compiled, and its size.
       const operation = getOperationAST(document, operationName);
       if (!operation) return null;
-      const { fields, nestedLists } = shapeOf(schema, document, operation);
-      const never = operation.operation === 'subscription' || fields > MAX_COMPILED_FIELDS || nestedLists;
+      const fields = fieldsOf(document, operation);
+      const never = operation.operation === 'subscription' || fields > MAX_COMPILED_FIELDS;
       operations.set(name, (state = { operation, fields, runs: 0, ...(never ? { compiled: null } : {}) }));
     }
     state.runs += 1;
@@ -111,52 +99,29 @@ export function useCompiledExecution(logger: Logger): Plugin {
   };
 }
 
-/** What decides whether an operation is compiled: its size and whether its lists nest. */
-export interface OperationShape {
-  /** Its fields with fragments expanded, counted up to one past MAX_COMPILED_FIELDS. */
-  fields: number;
-  /** A list of objects inside another (a page of rooftops, each with its calls). */
-  nestedLists: boolean;
-}
-
 /**
- * The shape of `operation` as the compiled code would hold it (fragments expanded). Validation has
- * refused fragment cycles and unknown fields already.
+ * The fields of `operation` as the compiled code would hold them (fragments expanded), counted up
+ * to one past MAX_COMPILED_FIELDS. Validation has refused fragment cycles already.
  */
-export function shapeOf(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode) {
+export function fieldsOf(document: DocumentNode, operation: OperationDefinitionNode): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions)
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  const shape: OperationShape = { fields: 0, nestedLists: false };
-  const walk = (selections: SelectionSetNode, parent: GraphQLNamedType | null | undefined, lists: number): void => {
+  let fields = 0;
+  const walk = (selections: SelectionSetNode): void => {
     for (const selection of selections.selections) {
-      if (shape.fields > MAX_COMPILED_FIELDS) return;
+      if (fields > MAX_COMPILED_FIELDS) return;
       if (selection.kind === Kind.FIELD) {
-        shape.fields += 1;
-        if (!selection.selectionSet) continue;
-        const field =
-          isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
-        const within = lists + (field ? listsAround(field.type) : 0);
-        if (within > 1) shape.nestedLists = true;
-        walk(selection.selectionSet, field && getNamedType(field.type), within);
+        fields += 1;
+        if (selection.selectionSet) walk(selection.selectionSet);
       } else {
         const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
-        if (!fragment) continue;
-        const condition = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
-        walk(fragment.selectionSet, condition, lists);
+        if (fragment) walk(fragment.selectionSet);
       }
     }
   };
-  walk(operation.selectionSet, schema.getRootType(operation.operation), 0);
-  return shape;
-}
-
-/** How many lists wrap a field's type (`[[Call!]!]` is two). */
-function listsAround(type: GraphQLOutputType): number {
-  let lists = 0;
-  for (let wrapped: GraphQLOutputType = type; isWrappingType(wrapped); wrapped = wrapped.ofType)
-    if (isListType(wrapped)) lists += 1;
-  return lists;
+  walk(operation.selectionSet);
+  return fields;
 }
 
 /**
