@@ -1,7 +1,7 @@
 import type { GraphQLObjectType, GraphQLResolveInfo } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from './schema';
-import { stablePaths } from './stable-paths';
+import { stablePaths, type LinkBudget } from './stable-paths';
 
 type Path = GraphQLResolveInfo['path'];
 
@@ -9,12 +9,13 @@ type Path = GraphQLResolveInfo['path'];
 const written = (...keys: Array<string | number>): Path =>
   keys.reduce<Path | undefined>((prev, key) => ({ prev, key, typename: undefined }), undefined)!;
 
-/** The path a resolver wrapped by `stablePaths` was handed, for `path` in `context`. */
-function handed(context: object, path: Path): Path {
+/** The path a resolver wrapped by `stablePaths` was handed, for `path` in `context` (of `operation`). */
+function handed(context: object, path: Path, operation?: object, budget?: LinkBudget): Path {
   let seen: Path | undefined;
-  stablePaths((_parent, _args, _context, info) => void (seen = info.path))(null, {}, context, {
+  stablePaths((_parent, _args, _context, info) => void (seen = info.path), budget)(null, {}, context, {
     path,
-  } as GraphQLResolveInfo);
+    operation,
+  } as unknown as GraphQLResolveInfo);
   return seen!;
 }
 
@@ -35,6 +36,30 @@ describe('stable response paths', () => {
     expect(handed(request, written('calls', 'calls', '3', 'id'))).not.toBe(first);
     // Another request has links of its own.
     expect(handed({}, written('calls', 'calls', 3, 'id'))).not.toBe(first);
+  });
+
+  it("keeps an operation's links for its next requests, within a bound", () => {
+    const operation = {};
+    const place = () => written('dealers', 'dealers', 7, 'calls', 2, 'id');
+    const first = handed({}, place(), operation);
+    expect(handed({}, place(), operation)).toBe(first);
+    expect(handed({}, place(), {})).not.toBe(first);
+    // Past the bound a request makes its own links, the same for each place throughout the request.
+    const budget = { max: 3, kept: 0 };
+    const bounded = {};
+    const request = {};
+    const deep = handed(request, place(), bounded, budget);
+    expect(budget.kept).toBe(3);
+    expect(handed(request, place(), bounded, budget)).toBe(deep);
+    expect(handed(request, written('dealers', 'dealers', 7, 'calls', 3, 'id'), bounded, budget).prev!.prev).toBe(
+      deep.prev!.prev,
+    );
+    const next = handed({}, place(), bounded, budget);
+    expect(next).not.toBe(deep);
+    expect(next).toMatchObject({ key: 'id', prev: { key: 2, prev: { key: 'calls', prev: { key: 7 } } } });
+    // The kept links above them are shared.
+    expect(next.prev!.prev!.prev).toBe(deep.prev!.prev!.prev);
+    expect(budget.kept).toBe(3);
   });
 
   it('is given to the fields the Prisma plugin looks up by path, and to no other', () => {
