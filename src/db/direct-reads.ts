@@ -126,9 +126,8 @@ interface Model {
 interface Column {
   field: string;
   column: string;
+  /** A list (read as JSON, so a list of enum values too, whose array type pg does not parse). */
   list: boolean;
-  /** A list of enum values, whose array type pg does not parse: read as text[]. */
-  enumList: boolean;
 }
 
 interface Statement {
@@ -225,7 +224,9 @@ function plainSelection(models: Models, key: string): Selection | null {
     joins.push({ field, alias: `r${index}`, model: related, keyColumn: relation.keyColumn });
   }
   const select = (alias: string, columns: Column[]) =>
-    columns.map(({ column, enumList }) => `${alias}.${quote(column)}${enumList ? '::text[]' : ''}`);
+    // A list comes as JSON, which the engine's own parser reads (pg parses an array literal a
+    // character at a time in JavaScript: a page of vehicles' photos was 3% of its Node time).
+    columns.map(({ column, list }) => (list ? `to_json(${alias}.${quote(column)})` : `${alias}.${quote(column)}`));
   const readColumns = (columns: Column[], values: unknown[], from: number) => {
     const row: Record<string, unknown> = {};
     for (let index = 0; index < columns.length; index += 1) {
@@ -326,7 +327,6 @@ export function modelsOf(prisma: object): Models {
         field: field.name,
         column: columnOf.get(field.name)!,
         list: field.isList,
-        enumList: field.isList && field.kind === 'enum',
       })),
       unsupported: scalars.some(
         (field) => field.type === 'Bytes' || (field.isList && field.kind === 'scalar' && field.type !== 'String'),
