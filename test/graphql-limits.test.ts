@@ -152,6 +152,20 @@ describe('GraphQL operation limits', () => {
     expect((await app.client.graphql(withVariables, { page: 'lots' }, admin)).body.errors[0].message).toMatch(
       /^Variable "\$page" got invalid value/,
     );
+    // The same document asked again, its costs remembered: each set of variables keeps its own verdict.
+    for (let round = 0; round < 3; round += 1) {
+      expectRefused(
+        await app.client.graphql(withVariables, { page: 500, nested: 500 }, admin),
+        'QUERY_TOO_COMPLEX',
+        /^query cost 251,501 /,
+      );
+      expect((await app.client.graphql(withVariables, { page: 20, nested: 20 }, admin)).status).toBe(200);
+      expectRefused(
+        await app.client.graphql(withVariables, { page: 500, nested: 99 }, admin),
+        'QUERY_TOO_COMPLEX',
+        /^query cost 51,001 /,
+      );
+    }
   });
 
   it("accepts the README's dashboards, the benchmark's dashboard and GraphiQL's introspection", async () => {

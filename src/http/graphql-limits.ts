@@ -7,6 +7,7 @@ import {
   getNullableType,
   isListType,
   isObjectType,
+  type DocumentNode,
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLSchema,
@@ -42,6 +43,35 @@ export const MAX_DIRECTIVES = 20;
 export const UNPAGED_LIST_SIZE = 10;
 /** Fields evaluated by the cost walk, fragments expanded; more is refused as too complex. */
 const MAX_COST_NODES = 10_000;
+
+/** Costs remembered per document, at most this many (operations and variables) each. */
+const COSTS_PER_DOCUMENT = 32;
+/** Variables longer than this as JSON are not remembered by (the cost is computed each time). */
+const MAX_REMEMBERED_VARIABLES = 1_024;
+
+/**
+ * The cost of each operation of a document, by its variables: a dashboard or a client asks the same
+ * few questions over and over, and walking the document for its cost was a few percent of such a
+ * request. The parsed document is cached by the parser, so its costs go with it; a cost that could
+ * not be computed is not remembered.
+ */
+class KnownCosts {
+  private readonly byDocument = new WeakMap<DocumentNode, Map<string, number>>();
+
+  of(args: { document: DocumentNode; operationName?: string | null; variableValues?: unknown }, compute: () => number) {
+    const variables = JSON.stringify(args.variableValues ?? {});
+    if (variables.length > MAX_REMEMBERED_VARIABLES) return compute();
+    const key = `${args.operationName ?? ''}\u0000${variables}`;
+    let known = this.byDocument.get(args.document);
+    const cost = known?.get(key);
+    if (cost !== undefined) return cost;
+    const computed = compute();
+    if (!known) this.byDocument.set(args.document, (known = new Map()));
+    if (known.size >= COSTS_PER_DOCUMENT) known.delete(known.keys().next().value!);
+    known.set(key, computed);
+    return computed;
+  }
+}
 
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -120,6 +150,7 @@ export function listAwareEstimator(schema: GraphQLSchema): ComplexityEstimator {
 export function useGraphqlLimits(limits: GraphqlLimits): Plugin {
   // Yoga's onParams runs for GraphQL-over-HTTP requests only, never for SOFA's REST routes.
   const graphqlRequests = new WeakSet<Request>();
+  const costs = new KnownCosts();
   let estimator: { schema: GraphQLSchema; estimate: ComplexityEstimator } | null = null;
   const estimatorFor = (schema: GraphQLSchema) => {
     if (estimator?.schema !== schema) estimator = { schema, estimate: listAwareEstimator(schema) };
@@ -217,14 +248,16 @@ export function useGraphqlLimits(limits: GraphqlLimits): Plugin {
       if (!request || !graphqlRequests.has(request)) return;
       let cost: number;
       try {
-        cost = getComplexity({
-          schema: args.schema,
-          query: args.document,
-          variables: (args.variableValues ?? {}) as Record<string, unknown>,
-          operationName: args.operationName ?? undefined,
-          estimators: [estimatorFor(args.schema)],
-          maxQueryNodes: MAX_COST_NODES,
-        });
+        cost = costs.of(args, () =>
+          getComplexity({
+            schema: args.schema,
+            query: args.document,
+            variables: (args.variableValues ?? {}) as Record<string, unknown>,
+            operationName: args.operationName ?? undefined,
+            estimators: [estimatorFor(args.schema)],
+            maxQueryNodes: MAX_COST_NODES,
+          }),
+        );
       } catch (error) {
         // Variables that do not fit their types: execution refuses the whole operation with the reason.
         if (/^Variable "\$/.test((error as Error).message)) return;
