@@ -60,6 +60,16 @@ describe('stable response paths', () => {
     // The kept links above them are shared.
     expect(next.prev!.prev!.prev).toBe(deep.prev!.prev!.prev);
     expect(budget.kept).toBe(3);
+    // Once the budget allows again (a forgotten operation gave links back), new places are kept, but
+    // a place a request made its own stays its own for the rest of that request.
+    budget.max = 10;
+    const later = {};
+    const kept = handed(later, written('dealers', 'dealers', 7, 'calls', 9, 'id'), bounded, budget);
+    expect(handed({}, written('dealers', 'dealers', 7, 'calls', 9, 'id'), bounded, budget)).toBe(kept);
+    expect(handed(request, place(), bounded, budget)).toBe(deep);
+    expect(handed(request, written('dealers', 'dealers', 7, 'calls', 9, 'id'), bounded, budget).prev!.prev).toBe(
+      deep.prev!.prev,
+    );
   });
 
   it('is given to the fields the Prisma plugin looks up by path, and to no other', () => {

@@ -70,9 +70,11 @@ function stable(
 ): StableLink | undefined {
   if (!path) return undefined;
   const prev = stable(path.prev, tree, own);
-  // Below a request's own link everything is the request's own, kept in that link.
+  // The request's own link first: a place it made its own while the budget was spent stays its own
+  // should another request keep a link there since. Below a request's own link everything is the
+  // request's own, kept in that link.
   const siblings = prev ? prev[NEXT] : tree.first;
-  let link = siblings?.get(path.key) ?? own.get(prev ?? null)?.get(path.key);
+  let link = own.get(prev ?? null)?.get(path.key) ?? siblings?.get(path.key);
   if (link) return link;
   const keep = (!prev || prev[KEPT]) && tree.tally.budget.kept < tree.tally.budget.max;
   link = { prev, key: path.key, typename: path.typename, [KEPT]: keep };
