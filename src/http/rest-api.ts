@@ -66,6 +66,31 @@ function compileRoutes(schema: GraphQLSchema, routes: Record<string, RestRoute>)
     .sort((a, b) => Number(b.static) - Number(a.static));
 }
 
+/** The first segment of a path (`inventory` of `/inventory/:vin`). */
+const firstSegment = (path: string) => path.slice(1).split('/', 1)[0]!;
+
+/** Routes by their path's first segment, so a request tries only the few that can match it. */
+class RoutesBySegment {
+  private readonly bySegment = new Map<string, CompiledRoute[]>();
+  /** Routes whose first segment is a parameter: tried for every path. */
+  private readonly anySegment: CompiledRoute[] = [];
+
+  constructor(routes: CompiledRoute[]) {
+    for (const route of routes) {
+      const segment = firstSegment(route.path);
+      if (segment.startsWith(':')) this.anySegment.push(route);
+      else if (this.bySegment.has(segment)) this.bySegment.get(segment)!.push(route);
+      else this.bySegment.set(segment, [route]);
+    }
+  }
+
+  /** The routes whose path matches `path`, static ones first (`compileRoutes`' order). */
+  matching(path: string): CompiledRoute[] {
+    const candidates = this.bySegment.get(firstSegment(path)) ?? [];
+    return [...candidates, ...this.anySegment].filter((route) => route.pattern.test(path));
+  }
+}
+
 /** A query-string or path value as the JSON value it stands for, so one check serves both. */
 function fromQueryString(type: GraphQLInputType, raw: unknown): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
@@ -228,7 +253,7 @@ export interface RestApiOptions {
 export function useRestApi(options: RestApiOptions): Plugin {
   let getEnveloped: Parameters<NonNullable<Plugin['onYogaInit']>>[0]['yoga']['getEnveloped'];
   let router: ReturnType<typeof createSofaRouter>;
-  let routes: CompiledRoute[] = [];
+  let routes = new RoutesBySegment([]);
   let openApiDocument: Record<string, unknown> = {};
   const reference = createApiReference({ basePath: options.basePath, title: options.title });
   const envelopedByContext = new WeakMap<object, ReturnType<typeof getEnveloped>>();
@@ -241,7 +266,7 @@ export function useRestApi(options: RestApiOptions): Plugin {
       // Read from the fields themselves, so each route comes and goes with its operation.
       const declared = restRoutes(schema);
       const restSchema = toRestSchema(schema);
-      routes = compileRoutes(restSchema, declared);
+      routes = new RoutesBySegment(compileRoutes(restSchema, declared));
       router = createSofaRouter({
         schema: restSchema,
         basePath: options.basePath,
@@ -284,7 +309,7 @@ export function useRestApi(options: RestApiOptions): Plugin {
       if (request.method === 'GET' && path === '/openapi.json') return endResponse(Response.json(openApiDocument));
       const docs = request.method === 'GET' ? reference.respond(path) : null;
       if (docs) return endResponse(docs);
-      const samePath = routes.filter((route) => route.pattern.test(path));
+      const samePath = routes.matching(path);
       const route = samePath.find((candidate) => candidate.method === request.method);
       if (!route) {
         if (!samePath.length)
