@@ -156,11 +156,17 @@ export async function pageOfIds(
   const rangeOrder = orderBySql(walkOrder);
   let rows: Array<Record<string, string | null> & { id: string; total: bigint }>;
   let loaded: LoadedItems | undefined;
-  const direct = page.items?.key && ranges.length < 2 ? directReadsOf(db) : undefined;
-  const selection = direct ? direct.selection(page.items!.key!) : null;
+  const itemsKey = ranges.length < 2 ? page.items?.key : null;
+  const direct = itemsKey ? directReadsOf(db) : undefined;
+  const selection = direct && itemsKey ? direct.selection(itemsKey) : null;
   // The filters and, after a cursor, the one range past it (two ranges are read apart, below).
   const where = ranges.length === 1 ? Prisma.sql`${page.where} AND ${ranges[0]}` : page.where;
   const keys = order.keys.map((key, index) => Prisma.sql`${key.sql} AS ${column('k', index)}`);
+  /** The page in index order (with `extra` columns beside the cursor text and the total), one row past it. */
+  const picked = (extra: Prisma.Sql[]) =>
+    Prisma.sql`SELECT ${Prisma.join([cursorText, ...extra, total], ', ')} FROM ${from} WHERE ${where} ORDER BY ${rangeOrder} LIMIT ${limit + 1} OFFSET ${offset}`;
+  /** A page row's id and cursor text, read back from the subquery `p`. */
+  const idAndCursor = [Prisma.sql`p.id`, ...order.keys.map((_key, index) => Prisma.sql`p.${column('c', index)}`)];
   if (direct && selection) {
     // The page picked in index order as in the statement below, and each of its few rows read by id
     // for the selection's columns, its relations by their keys: a lateral read per row (OFFSET 0 keeps
@@ -168,15 +174,7 @@ export async function pageOfIds(
     // the page's order by its keys.
     const { columns, joins } = selection.sql(page.alias, { byKey: true });
     const arrays = await direct.arrays(
-      Prisma.sql`${name()} SELECT ${Prisma.join(
-        [
-          Prisma.sql`p.id`,
-          ...order.keys.map((_key, index) => Prisma.sql`p.${column('c', index)}`),
-          Prisma.sql`p.total`,
-        ],
-        ', ',
-      )}, x.* FROM (SELECT ${Prisma.join([cursorText, ...keys, total], ', ')} FROM ${from} WHERE ${where}
-          ORDER BY ${rangeOrder} LIMIT ${limit + 1} OFFSET ${offset}) p
+      Prisma.sql`${name()} SELECT ${Prisma.join([...idAndCursor, Prisma.sql`p.total`], ', ')}, x.* FROM (${picked(keys)}) p
         CROSS JOIN LATERAL (SELECT ${Prisma.raw(columns)} FROM ${Prisma.raw(selection.table)} ${alias} ${Prisma.raw(joins)}
           WHERE ${alias}.${Prisma.raw(selection.idColumn)} = p.id OFFSET 0) x
         ORDER BY ${orderBySql(walkOrder, (index) => Prisma.sql`p.${column('k', index)}`, Prisma.sql`p.id`)}`,
@@ -189,22 +187,15 @@ export async function pageOfIds(
     });
     loaded = { key: selection.key, rows: arrays.slice(0, limit).map((values) => selection.read(values, width)) };
   } else if (ranges.length < 2) {
-    rows = await queryRows(
-      db,
-      Prisma.sql`${name()} SELECT ${cursorText}, ${total} FROM ${from} WHERE ${where} ORDER BY ${rangeOrder} LIMIT ${limit + 1} OFFSET ${offset}`,
-    );
+    rows = await queryRows(db, Prisma.sql`${name()} ${picked([])}`);
   } else {
     // The rows with values, then those without: each range read in order up to the window, the few merged.
     const part = (range: Prisma.Sql, index: number) =>
       Prisma.sql`(SELECT ${cursorText}, ${Prisma.raw(String(index))} AS part, ${Prisma.join(keys, ', ')} FROM ${from} WHERE ${page.where} AND ${range} ORDER BY ${rangeOrder} LIMIT ${limit + 1})`;
     const merged = orderBySql(order, (index) => Prisma.sql`p.${column('k', index)}`, Prisma.sql`p.id`);
-    const columns = Prisma.join(
-      [Prisma.sql`p.id`, ...order.keys.map((_key, index) => Prisma.sql`p.${column('c', index)}`)],
-      ', ',
-    );
     rows = await queryRows(
       db,
-      Prisma.sql`${name()} SELECT ${columns}, ${total} FROM (${Prisma.join(ranges.map(part), ' UNION ALL ')}) p ORDER BY p.part, ${merged} LIMIT ${limit + 1}`,
+      Prisma.sql`${name()} SELECT ${Prisma.join(idAndCursor, ', ')}, ${total} FROM (${Prisma.join(ranges.map(part), ' UNION ALL ')}) p ORDER BY p.part, ${merged} LIMIT ${limit + 1}`,
     );
   }
   const [count] = rows.length ? rows : await queryRows<{ total: bigint }>(db, countSql);
