@@ -7,14 +7,13 @@ import { getDatamodel } from '../generated/pothos-types';
  * The list pages' reads sent straight through the pool, answered in the shape the Prisma client
  * gives: the page's ids (any raw statement, as `$queryRaw` answers it) and its rows by id, where the
  * selection is plain: a model's columns (all of them, or those a `select` names) and, at most, the
- * to-one relations whose key it holds, whole (a call's source), which is what a
- * page's usual selection asks. The client plans each query and
- * maps each row in JavaScript, which for a page of 25 vehicles with their dealers cost about three
- * times the Node time of sending the one statement below and reading its rows. Any other selection
- * (a nested relation, a list, a count, arguments) is not plain: `rowsByIds` answers null and the
- * caller asks the client. A page can read its rows in its own statement (`selection`, pagination.ts).
- * Only the app's own client has direct reads (`directReadsOf`): a
- * transaction's client reads inside its transaction.
+ * to-one relations whose key it holds, whole (a call's source), which is what a page's usual
+ * selection asks. The client plans each query and maps each row in JavaScript, which for a page of
+ * 25 vehicles with their dealers cost about three times the Node time of sending the one statement
+ * below and reading its rows. Any other selection (a nested relation, a list, a count, arguments) is
+ * not plain: `rowsByIds` answers null and the caller asks the client. A page can read its rows in
+ * its own statement (`selection`, pagination.ts). Only the app's own client has direct reads
+ * (`directReadsOf`): a transaction's client reads inside its transaction.
  */
 export class DirectReads {
   private readonly plain = new Map<string, { selection: Selection; statement: Statement } | null>();
