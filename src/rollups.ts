@@ -38,7 +38,8 @@ function rollupSplit(
   const days = wholeDays(filters.from, filters.to);
   if (!days) return null;
   // A partner's key reads the rows of each rooftop its link allows, never the whole group's.
-  const dealers = visibleDealers(session, kind, dealerIds(filters.dealer_id));
+  // The nil UUID names no rooftop (a list of it is empty), never the rows for all rooftops together.
+  const dealers = visibleDealers(session, kind, dealerIds(filters.dealer_id))?.filter((id) => id !== ALL_ROOFTOPS);
   const conditions = [
     callerGroupsSql(session, 'r'),
     // Without a rooftop filter, the rows for all rooftops together.

@@ -20,6 +20,8 @@ const START = Date.parse('2026-03-01T00:00:00Z');
 const STATUSES = ['answered', 'missed', 'voicemail'] as const;
 const LEAD_STATUSES = ['new', 'contacted', 'appointment', 'showed', 'sold', 'lost'] as const;
 const RAW_SOURCES = ['Google Ads', 'google-ads', 'Cars.com', 'CARS COM', 'Facebook', null];
+/** Names no rooftop: the rollups' rows for all rooftops together carry it, so a filter naming it must never read them. */
+const NIL = '00000000-0000-0000-0000-000000000000';
 
 /** A small deterministic generator, so the calls are the same on every run. */
 function sequence(seed: number) {
@@ -332,7 +334,7 @@ describe('rollups kept by every writer', () => {
       fc.asyncProperty(
         fc.option(instant, { nil: undefined }),
         fc.option(instant, { nil: undefined }),
-        fc.subarray(group.dealerIds),
+        fc.subarray([...group.dealerIds, NIL]),
         fc.constantFrom(undefined, 'Google Ads', 'Cars.com', 'nobody'),
         async (a, b, dealers, source) => {
           const { response, where, values } = await askStats('/calls/stats', 'c', 'c.started_at', {
@@ -368,7 +370,7 @@ describe('rollups kept by every writer', () => {
       fc.asyncProperty(
         fc.option(instant, { nil: undefined }),
         fc.option(instant, { nil: undefined }),
-        fc.subarray(group.dealerIds),
+        fc.subarray([...group.dealerIds, NIL]),
         async (a, b, dealers) => {
           const { response, where, values } = await askStats('/sales/stats', 'd', 'd.sold_at', { a, b, dealers });
           const measures = `count(*)::int AS units, COALESCE(sum(d.sale_price), 0)::numeric(14,2)::text AS revenue,
@@ -393,7 +395,7 @@ describe('rollups kept by every writer', () => {
       fc.asyncProperty(
         fc.option(instant, { nil: undefined }),
         fc.option(instant, { nil: undefined }),
-        fc.subarray(group.dealerIds),
+        fc.subarray([...group.dealerIds, NIL]),
         fc.constantFrom(undefined, 'Google Ads', 'Cars.com', 'nobody'),
         async (a, b, dealers, source) => {
           const { response, where, values } = await askStats('/leads/stats/by-source', 'l', 'l.received_at', {
