@@ -60,8 +60,38 @@ const floorPool = new pg.Pool({ connectionString: app.databaseUrl, max: 10 });
 const MEASURES = `count(*)::int AS calls, count(*) FILTER (WHERE c.status = 'answered')::int AS answered, count(*) FILTER (WHERE c.status = 'missed')::int AS missed,
   count(*) FILTER (WHERE c.status = 'voicemail')::int AS voicemail, count(*) FILTER (WHERE c.first_time_caller)::int AS first_time_callers,
   round(avg(c.duration_seconds) FILTER (WHERE c.status = 'answered'), 1)::float8 AS average_duration_seconds`;
+/**
+ * A list page as it was read before its total came from the rollups: the page of 25 newest from the
+ * (group, time, id) index and the exact total counted over the matching rows, two statements in parallel.
+ */
+const LISTS = {
+  calls: { alias: 'c', time: 'started_at' },
+  leads: { alias: 'l', time: 'received_at' },
+  sales: { alias: 'd', time: 'sold_at' },
+} as const;
+async function countedPage(table: keyof typeof LISTS, status: string | null) {
+  const { alias, time } = LISTS[table];
+  const values: unknown[] = [groupId];
+  const where = `${alias}.dealer_group_id = $1${status ? ` AND ${alias}.status = $${values.push(status)}::call_status` : ''}`;
+  const [count, page] = await Promise.all([
+    floorPool.query(`SELECT count(*)::int AS total FROM ${table} ${alias} WHERE ${where}`, values),
+    floorPool.query(
+      `SELECT * FROM ${table} ${alias} WHERE ${where} ORDER BY ${alias}.${time} DESC, ${alias}.id DESC LIMIT 25`,
+      values,
+    ),
+  ]);
+  return { [table]: page.rows, pagination: { total: count.rows[0].total, limit: 25, offset: 0 } };
+}
+
 const floor = http.createServer(async (req, res) => {
-  const range = new URL(req.url ?? '/', 'http://floor').searchParams;
+  const asked = new URL(req.url ?? '/', 'http://floor');
+  const list = asked.pathname.slice(1);
+  if (list in LISTS) {
+    const page = await countedPage(list as keyof typeof LISTS, asked.searchParams.get('status'));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
+    return;
+  }
+  const range = asked.searchParams;
   const values: unknown[] = [groupId];
   const conditions = ['c.dealer_group_id = $1'];
   for (const [name, operator] of [
@@ -105,6 +135,13 @@ const ranges = [
     query: `from=${encodeURIComponent(daysAgo(45.5))}&to=${encodeURIComponent(daysAgo(10.25))}`,
   },
 ];
+// Lists a partner pages through: every call, the answered ones, every lead, every deal.
+const lists = [
+  { name: 'calls', floor: 'calls', rest: '/calls?limit=25' },
+  { name: 'answered calls', floor: 'calls?status=answered', rest: '/calls?status=answered&limit=25' },
+  { name: 'leads', floor: 'leads', rest: '/leads?limit=25' },
+  { name: 'deals', floor: 'sales', rest: '/sales?limit=25' },
+];
 const targets = [
   ...ranges.flatMap((range) => [
     {
@@ -115,6 +152,11 @@ const targets = [
       name: `REST GET /api/v1/calls/stats, ${range.name}`,
       options: { url: `${app.url}/api/v1/calls/stats?${range.query}`, headers: auth },
     },
+  ]),
+  // List pages of 25 with their exact total, against the same page with the total counted.
+  ...lists.flatMap((list) => [
+    { name: `counted: ${list.name}, page and count(*) in parallel`, options: { url: `${floorUrl}${list.floor}` } },
+    { name: `REST GET /api/v1${list.rest}`, options: { url: `${app.url}/api/v1${list.rest}`, headers: auth } },
   ]),
   // Shown for the record: lead stats by source read lead_daily, by status the leads, sales stats sale_daily.
   ...[
@@ -156,6 +198,15 @@ ranges.forEach((range, index) => {
     floorRps
       ? `| calls stats, ${range.name}: REST ÷ floor | ${ratio.toFixed(1)}× | 20× | ${ratio >= 20 ? 'pass' : 'FAIL'} |`
       : `| calls stats, ${range.name}: REST ÷ floor | the floor finished no request in ${duration} s: run longer (--duration) | 20× | |`,
+  );
+});
+// List pages: not a goal of their own; their ratio to the counted page is printed for the record.
+lists.forEach((list, index) => {
+  const at = ranges.length * 2 + index * 2;
+  const countedRps = results[at]?.rps ?? 0;
+  const restRps = results[at + 1]?.rps ?? 0;
+  console.log(
+    `| ${list.name} list page: REST ÷ counted page | ${countedRps ? `${(restRps / countedRps).toFixed(1)}×` : `the counted page finished no request in ${duration} s`} | (record) | |`,
   );
 });
 const dashboardRps = results[results.length - 1]?.rps ?? 0;

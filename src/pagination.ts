@@ -105,7 +105,7 @@ export interface CursorPage extends IdPage {
  * window, and the count, an uncorrelated subquery PostgreSQL runs once beside it, reads only what it
  * must (`count(*) OVER ()` would read and sort every match to pick the 25 it shows). One round trip
  * instead of two: a list request's time goes mostly to the statements it sends, not to their work.
- * Only a page with no rows (nothing matches, or the offset is past the end) asks for the count alone.
+ * A list whose rollup knows the total passes its sum as `count`, read in the same place. Only a page with no rows (nothing matches, or the offset is past the end) asks for the count alone.
  *
  * Given the plain selection (direct-reads.ts) its items field loaded with the last time the
  * operation ran (`items`), the same statement reads the rows too: each of the page's rows by id and
@@ -128,6 +128,8 @@ export async function pageOfIds(
     order: ListOrder;
     window: CursorWindow;
     items?: ItemsSelection | null;
+    /** A statement answering `total` that costs less than counting the matches (a rollup's sum), when the filters allow one. */
+    count?: Prisma.Sql | null;
   },
 ): Promise<CursorPage> {
   const { order, window } = page;
@@ -144,7 +146,7 @@ export async function pageOfIds(
     ', ',
   );
   const ranges = window.after ? keysetCondition(order, window.after) : [];
-  const countSql = Prisma.sql`${name('Count')} SELECT count(*) AS total FROM ${from} WHERE ${page.where}`;
+  const countSql = Prisma.sql`${name('Count')} ${page.count ?? Prisma.sql`SELECT count(*) AS total FROM ${from} WHERE ${page.where}`}`;
   const total = Prisma.sql`(${countSql}) AS total`;
   // After a cursor each range holds only values, or only nulls, of a nullable first key, so where its
   // nulls sort is moot there: the default (last ascending, first descending) is the index's own order

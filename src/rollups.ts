@@ -68,6 +68,20 @@ export interface MeasureRowsPlan {
   check?: () => void;
 }
 
+/** The measure rows for the whole days from the rollup and the partial days from the rows, or null when the rollup cannot serve. */
+function rollupMeasureRows(
+  session: Session,
+  kind: DataKind,
+  filters: { dealer_id?: string[] | null; from?: Date | null; to?: Date | null },
+  plan: MeasureRowsPlan,
+): Prisma.Sql | null {
+  const split = plan.rollupable ? rollupSplit(session, kind, filters) : null;
+  if (!split) return null;
+  plan.check?.();
+  const conditions = [...split.conditions, ...(plan.rollupConditions ?? []).filter((sql) => sql !== null)];
+  return Prisma.join([plan.rollup(Prisma.join(conditions, ' AND ')), ...split.edges.map(plan.raw)], ' UNION ALL ');
+}
+
 /**
  * The measure rows stats aggregate: the rollup's rows for the whole UTC days of the range and the
  * kind's own rows for the partial days at either end (UNION ALL, each with the same columns); the
@@ -79,9 +93,22 @@ export function measureRows(
   filters: { dealer_id?: string[] | null; from?: Date | null; to?: Date | null },
   plan: MeasureRowsPlan,
 ): Prisma.Sql {
-  const split = plan.rollupable ? rollupSplit(session, kind, filters) : null;
-  if (!split) return plan.raw({});
-  plan.check?.();
-  const conditions = [...split.conditions, ...(plan.rollupConditions ?? []).filter((sql) => sql !== null)];
-  return Prisma.join([plan.rollup(Prisma.join(conditions, ' AND ')), ...split.edges.map(plan.raw)], ' UNION ALL ');
+  return rollupMeasureRows(session, kind, filters, plan) ?? plan.raw({});
+}
+
+/**
+ * How many rows a list's filters match, as a statement answering `total`: the plan's `measure` (how
+ * many of the list's rows a measure row `m` stands for) summed over the same measure rows the stats read, so the whole
+ * days come from the rollup and only the partial days at either end are counted. Null when the
+ * rollup cannot serve (a filter it does not carry, or no whole day), and the list counts its rows:
+ * an unfiltered list of a million calls then sums a few thousand rollup rows instead.
+ */
+export function rollupTotal(
+  session: Session,
+  kind: DataKind,
+  filters: { dealer_id?: string[] | null; from?: Date | null; to?: Date | null },
+  plan: MeasureRowsPlan & { measure: Prisma.Sql },
+): Prisma.Sql | null {
+  const rows = rollupMeasureRows(session, kind, filters, plan);
+  return rows && Prisma.sql`SELECT coalesce(sum(${plan.measure}), 0)::bigint AS total FROM (${rows}) m`;
 }

@@ -286,7 +286,11 @@ describe("a partner's key sees only what the partner's links allow", () => {
       expect(response.status).toBe(200);
     },
     'Query.calls': async () => {
-      expect(ids((await ok('/calls?limit=500')).calls)).toEqual([activity.calls[1]]);
+      const page = await ok('/calls?limit=500');
+      expect(ids(page.calls)).toEqual([activity.calls[1]]);
+      // The total sums call_daily's rows of the link's rooftops, never the group's (nor the nil UUID's).
+      expect(page.pagination.total).toBe(1);
+      expect((await ok(`/calls?dealer_id=${dealer(0)},00000000-0000-0000-0000-000000000000`)).pagination.total).toBe(0);
     },
     'Mutation.createCall': async () => {
       expect((await app.client.post('/calls', call(1, 'partner-call-1'), key)).status).toBe(201);
@@ -311,6 +315,8 @@ describe("a partner's key sees only what the partner's links allow", () => {
       const { leads } = leaksNothing(await get('/leads?limit=500'), [activity.sales[2]!]).body;
       expect(ids(leads)).toEqual(expect.arrayContaining([activity.leads[0], activity.leads[1]].sort()));
       expect(leads.every((row: { dealer_id: string }) => row.dealer_id === dealer(0))).toBe(true);
+      const counted = await app.database.prisma.lead.count({ where: { dealerId: dealer(0) } });
+      expect((await ok('/leads?limit=1')).pagination.total).toBe(counted);
     },
     'Mutation.createLead': async () => {
       expect((await app.client.post('/leads', lead(0, 'partner-lead-0'), key)).status).toBe(201);
@@ -342,7 +348,9 @@ describe("a partner's key sees only what the partner's links allow", () => {
       expect(untouched.status).not.toBe('contacted');
     },
     'Query.sales': async () => {
-      expect(ids((await ok('/sales?limit=500')).sales)).toEqual([activity.sales[1]]);
+      const page = await ok('/sales?limit=500');
+      expect(ids(page.sales)).toEqual([activity.sales[1]]);
+      expect(page.pagination.total).toBe(1);
     },
     'Query.saleStats': async () => {
       expect((await ok('/sales/stats')).units).toBe(1);

@@ -11,15 +11,19 @@ import {
   type WindowArgs,
 } from '../../pagination';
 import { findInTenant } from '../../tenancy';
-import { measureRows, NO_SOURCE } from '../../rollups';
-import { CALL_SORT, callFilterSql, type CallFilters } from './calls.filters';
+import { measureRows, NO_SOURCE, rollupTotal, type MeasureRowsPlan } from '../../rollups';
+import { enumList } from '../../validation';
+import { CALL_SORT, CALL_STATUSES, callFilterSql, type CallFilters } from './calls.filters';
 import { sourceFilterSql } from '../sources/source-filter';
 
 /** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
 
 export { CALL_DIRECTIONS, CALL_SORT, CALL_STATUSES, type CallFilters } from './calls.filters';
 
-/** A page of calls, newest first unless `sort` says otherwise: ids and total in one statement. */
+/**
+ * A page of calls, newest first unless `sort` says otherwise: ids and total in one statement, the
+ * total from call_daily when it carries the filters (`callTotal`).
+ */
 export async function callPage(
   caller: Caller,
   filters: CallFilters & CursorWindowArgs & { sort?: string | null },
@@ -33,7 +37,24 @@ export async function callPage(
     order: CALL_SORT.order(filters.sort),
     window: cursorPageArgs(filters),
     items,
+    count: callTotal(caller, filters),
   });
+}
+
+/**
+ * How many calls the list's filters match, from call_daily where it carries them: rooftops, period,
+ * source, and statuses (their own columns summed, each status once). Null for the other filters:
+ * the list counts its calls.
+ */
+function callTotal(caller: Caller, filters: CallFilters): Prisma.Sql | null {
+  const statuses = [...new Set(enumList('status', filters.status, CALL_STATUSES) ?? [])];
+  const measure = statuses.length
+    ? Prisma.join(
+        statuses.map((status) => Prisma.raw(`m.${status}`)),
+        ' + ',
+      )
+    : Prisma.sql`m.calls`;
+  return rollupTotal(caller.session, 'calls', filters, { ...callRollupPlan(caller, filters, 'status'), measure });
 }
 
 export async function findCallId(caller: Caller, id: string): Promise<string> {
@@ -100,10 +121,18 @@ type MeasureRow = {
  * department, updated since) read the calls for the whole range.
  */
 function callMeasureRows(caller: Caller, filters: CallFilters): Prisma.Sql {
-  return measureRows(caller.session, 'calls', filters, {
+  return measureRows(caller.session, 'calls', filters, callRollupPlan(caller, filters));
+}
+
+/**
+ * How call_daily reads the filters; a status filter only where the reader sums the statuses' own
+ * columns (`status`).
+ */
+function callRollupPlan(caller: Caller, filters: CallFilters, reads?: 'status'): MeasureRowsPlan {
+  return {
     check: () => callFilterSql(caller.session, filters),
     rollupable:
-      !filters.status?.length &&
+      (reads === 'status' || !filters.status?.length) &&
       !filters.direction &&
       filters.first_time == null &&
       filters.min_duration == null &&
@@ -118,7 +147,7 @@ function callMeasureRows(caller: Caller, filters: CallFilters): Prisma.Sql {
         (c.status = 'answered')::int AS answered, (c.status = 'missed')::int AS missed, (c.status = 'voicemail')::int AS voicemail,
         c.first_time_caller::int AS first_time_callers, CASE WHEN c.status = 'answered' THEN c.duration_seconds ELSE 0 END AS answered_seconds
       FROM calls c WHERE ${callFilterSql(caller.session, { ...filters, ...range })}`,
-  });
+  };
 }
 
 /**

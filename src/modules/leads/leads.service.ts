@@ -8,7 +8,7 @@ import {
   type CursorWindowArgs,
   type ItemsSelection,
 } from '../../pagination';
-import { measureRows, NO_SOURCE } from '../../rollups';
+import { measureRows, NO_SOURCE, rollupTotal, type MeasureRowsPlan } from '../../rollups';
 import { sourceFilterSql } from '../sources/source-filter';
 import { findInTenant } from '../../tenancy';
 import { inCausedTransaction } from '../../db/bulk';
@@ -33,6 +33,11 @@ export async function leadPage(
     order: LEAD_SORT.order(filters.sort),
     window: cursorPageArgs(filters),
     items,
+    // From lead_daily where it carries the filters (rooftops, period, source), else counted.
+    count: rollupTotal(caller.session, 'leads', filters, {
+      ...leadRollupPlan(caller, filters),
+      measure: Prisma.sql`m.leads`,
+    }),
   });
 }
 
@@ -116,14 +121,19 @@ export async function leadsByStatus(caller: Caller, filters: LeadFilters) {
  * carry (status, type, assignee, updated since) read the leads for the whole range.
  */
 function leadMeasureRows(caller: Caller, filters: LeadFilters): Prisma.Sql {
-  return measureRows(caller.session, 'leads', filters, {
+  return measureRows(caller.session, 'leads', filters, leadRollupPlan(caller, filters));
+}
+
+/** How lead_daily reads the filters. */
+function leadRollupPlan(caller: Caller, filters: LeadFilters): MeasureRowsPlan {
+  return {
     rollupable: !filters.status?.length && !filters.type?.length && !filters.assignee?.trim() && !filters.updated_since,
     rollup: (conditions) => Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.leads, r.sold
       FROM lead_daily r WHERE ${conditions}`,
     rollupConditions: [sourceFilterSql('r', filters.source)],
     raw: (range) => Prisma.sql`SELECT l.source_id, 1 AS leads, (${LEAD_SOLD_SQL})::int AS sold
       FROM leads l WHERE ${leadFilterSql(caller.session, { ...filters, ...range })}`,
-  });
+  };
 }
 
 /** Per canonical source: leads, conversions, and the sales (and gross) they became. */

@@ -9,7 +9,7 @@ import {
   type ItemsSelection,
 } from '../../pagination';
 import { callerDataSql, findInTenant } from '../../tenancy';
-import { measureRows } from '../../rollups';
+import { measureRows, rollupTotal, type MeasureRowsPlan } from '../../rollups';
 import { SALE_SORT, saleFilterSql, type SaleFilters } from './sales.filters';
 
 /** Deals as the DMS records them: filters, stats by month and salesperson, and lead/call linking. */
@@ -30,6 +30,11 @@ export async function salePage(
     order: SALE_SORT.order(filters.sort),
     window: cursorPageArgs(filters),
     items,
+    // From sale_daily where it carries the filters (rooftops, period), else counted.
+    count: rollupTotal(caller.session, 'sales', filters, {
+      ...saleRollupPlan(caller, filters),
+      measure: Prisma.sql`m.units`,
+    }),
   });
 }
 
@@ -74,7 +79,12 @@ const SUMMED = Prisma.sql`COALESCE(sum(m.units), 0)::int AS units, COALESCE(sum(
  * does not carry (salesperson, contract type, condition, updated since) read the deals.
  */
 function saleDayRows(caller: Caller, filters: SaleFilters): Prisma.Sql {
-  return measureRows(caller.session, 'sales', filters, {
+  return measureRows(caller.session, 'sales', filters, saleRollupPlan(caller, filters));
+}
+
+/** How sale_daily reads the filters. */
+function saleRollupPlan(caller: Caller, filters: SaleFilters): MeasureRowsPlan {
+  return {
     check: () => saleFilterSql(caller.session, filters),
     rollupable:
       !filters.salesperson?.trim() && !filters.contract_type?.length && !filters.condition && !filters.updated_since,
@@ -82,7 +92,7 @@ function saleDayRows(caller: Caller, filters: SaleFilters): Prisma.Sql {
       Prisma.sql`SELECT r.day, r.units, r.revenue, r.front_gross, r.back_gross FROM sale_daily r WHERE ${conditions}`,
     raw: (range) => Prisma.sql`SELECT (d.sold_at AT TIME ZONE 'UTC')::date AS day, 1 AS units,
         d.sale_price AS revenue, d.front_gross, d.back_gross FROM sales d WHERE ${saleFilterSql(caller.session, { ...filters, ...range })}`,
-  });
+  };
 }
 
 /** Totals and months (UTC) in one statement over the day rows. */
