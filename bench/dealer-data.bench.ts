@@ -1,7 +1,8 @@
 // `npm run bench:calls [-- --calls N --duration S --connections C]`: seeds N calls (default 1,000,000),
 // with leads and deals, across 50 rooftops into a scratch database (DATABASE_URL's server if set, else
-// a throw-away embedded PostgreSQL), then drives GET /calls/stats (last 30 days, and all time), the
-// same 30-day stats as hand-written SQL (the floor), and a nested GraphQL dashboard over 50 dealers.
+// a throw-away embedded PostgreSQL), then drives GET /calls/stats (three ranges) against the same stats
+// as hand-written SQL (the floor), list pages of calls, leads and deals against the same page with its
+// total counted, the lead and sales stats, and a nested GraphQL dashboard over 50 dealers.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
