@@ -159,10 +159,10 @@ const targets = [
     { name: `counted: ${list.name}, page and count(*) in parallel`, options: { url: `${floorUrl}${list.floor}` } },
     { name: `REST GET /api/v1${list.rest}`, options: { url: `${app.url}/api/v1${list.rest}`, headers: auth } },
   ]),
-  // Shown for the record: lead stats by source read lead_daily, by status the leads, sales stats sale_daily.
+  // Shown for the record: lead stats by source read lead_daily, by status lead_stage_daily, sales stats sale_daily.
   ...[
     ['/leads/stats/by-source', 'daily rollup'],
-    ['/leads/stats/by-status', 'from the leads'],
+    ['/leads/stats/by-status', 'daily rollup'],
     ['/sales/stats', 'daily rollup'],
   ].map(([route, how]) => ({
     name: `REST GET /api/v1${route}, all time (${how})`,

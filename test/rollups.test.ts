@@ -19,6 +19,7 @@ const DAY = 86_400_000;
 const START = Date.parse('2026-03-01T00:00:00Z');
 const STATUSES = ['answered', 'missed', 'voicemail'] as const;
 const LEAD_STATUSES = ['new', 'contacted', 'appointment', 'showed', 'sold', 'lost'] as const;
+const LEAD_TYPES = ['new', 'used', 'service', 'finance', 'trade_in'] as const;
 const RAW_SOURCES = ['Google Ads', 'google-ads', 'Cars.com', 'CARS COM', 'Facebook', null];
 /** Names no rooftop: the rollups' rows for all rooftops together carry it, so a filter naming it must never read them. */
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -124,6 +125,17 @@ describe('rollups kept by every writer', () => {
        GROUP BY GROUPING SETS ((dealer_group_id, dealer_id, day, source_key), (dealer_group_id, day, source_key)) ORDER BY 1, 2, 3, 4`,
     );
     expect(leadRollup).toEqual(leadRows);
+    const stageRollup = await query(
+      `SELECT dealer_group_id, dealer_id, day::text, status::text, type::text, leads, sold FROM lead_stage_daily
+       WHERE leads <> 0 OR sold <> 0 ORDER BY 1, 2, 3, 4, 5`,
+    );
+    const stageRows = await query(
+      `SELECT dealer_group_id, coalesce(dealer_id, '00000000-0000-0000-0000-000000000000') AS dealer_id, day, stage AS status, kind AS type,
+         count(*)::int AS leads, count(*) FILTER (WHERE sale_id IS NOT NULL OR status = 'sold')::int AS sold
+       FROM (SELECT *, (received_at AT TIME ZONE 'UTC')::date::text AS day, status::text AS stage, type::text AS kind FROM leads) l
+       GROUP BY GROUPING SETS ((dealer_group_id, dealer_id, day, stage, kind), (dealer_group_id, day, stage, kind)) ORDER BY 1, 2, 3, 4, 5`,
+    );
+    expect(stageRollup).toEqual(stageRows);
     const conflictTotals = await query(
       `SELECT dealer_group_id, dealer_id, conflicts FROM vehicle_conflict_totals WHERE conflicts <> 0 ORDER BY 1, 2`,
     );
@@ -148,7 +160,8 @@ describe('rollups kept by every writer', () => {
       dealers,
       source,
       statuses = [],
-    }: { a?: Date; b?: Date; dealers: string[]; source?: string; statuses?: string[] },
+      types = [],
+    }: { a?: Date; b?: Date; dealers: string[]; source?: string; statuses?: string[]; types?: string[] },
   ) {
     const [from, to] = a && b && a > b ? [b, a] : [a, b];
     const params = new URLSearchParams();
@@ -162,6 +175,7 @@ describe('rollups kept by every writer', () => {
     if (source)
       given.push(['source', source, `${alias}.source_id IN (SELECT id FROM sources WHERE name = ?::citext)`, source]);
     if (statuses.length) given.push(['status', statuses, `${alias}.status::text = ANY(?::text[])`, statuses]);
+    if (types.length) given.push(['type', types, `${alias}.type::text = ANY(?::text[])`, types]);
     for (const [name, parameter, condition, value] of given) {
       for (const one of [parameter].flat()) params.append(name, one);
       conditions.push(condition.replace('?', `$${values.push(value)}`));
@@ -193,6 +207,7 @@ describe('rollups kept by every writer', () => {
       leads: Array.from({ length: 120 }, (_, index) => ({
         dealer: index % 3,
         receivedAt: new Date(START + next(9) * DAY + next(DAY)),
+        type: LEAD_TYPES[index % LEAD_TYPES.length],
         status: LEAD_STATUSES[next(LEAD_STATUSES.length)],
         rawSource: RAW_SOURCES[next(RAW_SOURCES.length)] ?? null,
       })),
@@ -430,10 +445,52 @@ describe('rollups kept by every writer', () => {
     );
   });
 
+  it('lead stats by status and by type for any range and filters equal the same stats computed from the leads alone', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.option(instant, { nil: undefined }),
+        fc.option(instant, { nil: undefined }),
+        fc.subarray([...group.dealerIds, NIL]),
+        fc.array(fc.constantFrom(...LEAD_STATUSES), { maxLength: 3 }),
+        fc.array(fc.constantFrom(...LEAD_TYPES), { maxLength: 2 }),
+        fc.constantFrom(undefined, 'Cars.com'),
+        async (a, b, dealers, statuses, types, source) => {
+          const filters = { a, b, dealers, statuses, types, source };
+          const counted = (where: string, values: unknown[], key: 'status' | 'type') =>
+            query<Row>(
+              `SELECT l.${key}::text AS ${key}, count(*)::int AS leads, count(*) FILTER (WHERE l.sale_id IS NOT NULL OR l.status = 'sold')::int AS sold
+               FROM leads l WHERE ${where} GROUP BY 1 ORDER BY 1`,
+              values,
+            );
+          const byType = await askStats('/leads/stats/by-type', 'l', 'l.received_at', filters);
+          const types_ = await counted(byType.where, byType.values, 'type');
+          expect(
+            (byType.response.body.types as Row[])
+              .map(({ type, leads, sold }) => ({ type, leads, sold }))
+              .sort((x, y) => String(x.type).localeCompare(String(y.type))),
+          ).toEqual(types_);
+          const byStatus = await askStats('/leads/stats/by-status', 'l', 'l.received_at', filters);
+          const stages = new Map(
+            (await counted(byStatus.where, byStatus.values, 'status')).map((row) => [row.status, row]),
+          );
+          const body = byStatus.response.body as { total: number; stages: Row[] };
+          expect(body.total).toBe([...stages.values()].reduce((sum, row) => sum + Number(row.leads), 0));
+          for (const stage of body.stages)
+            expect([stage.status, stage.leads, stage.sold]).toEqual([
+              stage.status,
+              stages.get(stage.status)?.leads ?? 0,
+              stages.get(stage.status)?.sold ?? 0,
+            ]);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('list totals of calls, leads and deals for any range and filters equal the rows counted', async () => {
     const lists = [
       { path: '/calls?limit=1', alias: 'c', column: 'c.started_at', table: 'calls', sources: true, statuses: true },
-      { path: '/leads?limit=1', alias: 'l', column: 'l.received_at', table: 'leads', sources: true, statuses: false },
+      { path: '/leads?limit=1', alias: 'l', column: 'l.received_at', table: 'leads', sources: true, statuses: true },
       { path: '/sales?limit=1', alias: 'd', column: 'd.sold_at', table: 'sales', sources: false, statuses: false },
     ];
     await fc.assert(
@@ -444,14 +501,18 @@ describe('rollups kept by every writer', () => {
         fc.constantFrom(undefined, 'Google Ads', 'Cars.com', 'nobody'),
         // A status may be named twice: it still counts once.
         fc.array(fc.constantFrom(...STATUSES), { maxLength: 4 }),
-        async (a, b, dealers, source, statuses) => {
+        fc.array(fc.constantFrom(...LEAD_STATUSES), { maxLength: 3 }),
+        fc.array(fc.constantFrom(...LEAD_TYPES), { maxLength: 2 }),
+        async (a, b, dealers, source, callStatuses, leadStatuses, types) => {
           for (const list of lists) {
+            const leads = list.table === 'leads';
             const { response, where, values } = await askStats(list.path, list.alias, list.column, {
               a,
               b,
               dealers,
               source: list.sources ? source : undefined,
-              statuses: list.statuses ? statuses : [],
+              statuses: list.statuses ? (leads ? leadStatuses : callStatuses) : [],
+              types: leads ? types : [],
             });
             const [counted] = await query<{ total: number }>(
               `SELECT count(*)::int AS total FROM ${list.table} ${list.alias} WHERE ${where}`,
@@ -522,6 +583,24 @@ describe('rollups kept by every writer', () => {
     });
     // A filter lead_daily does not carry reads the leads for the whole range.
     expect(filtered.find((text) => text.includes('/* leadsBySource */'))).not.toContain('lead_daily');
+    // By status and by type: whole days from lead_stage_daily, statuses and types included.
+    const stages = await recordStatements(app.database.pool, async () => {
+      for (const path of ['/leads/stats/by-status', '/leads/stats/by-type'])
+        expect(
+          (
+            await app.client.get(
+              `${path}?status=new,lost&type=used&from=2026-03-02T12:00:00Z&to=2026-03-06T05:00:00Z`,
+              admin,
+            )
+          ).status,
+        ).toBe(200);
+    });
+    for (const name of ['leadsByStatus', 'leadsByType']) {
+      const stats = stages.find((text) => text.includes(`/* ${name} */`));
+      expect(stats, stages.join('\n')).toBeDefined();
+      expect(stats!.match(/FROM lead_stage_daily r/g)).toHaveLength(1);
+      expect(stats!.match(/FROM leads l WHERE/g)).toHaveLength(2);
+    }
   });
 
   it('reads whole days from call_daily and only the partial days from the calls', async () => {

@@ -163,7 +163,8 @@ export function leadFilterArgs(t: FieldArgsBuilder) {
   };
 }
 
-// Cost grows with the range asked for (every matching lead is aggregated). The three breakdowns share one count.
+// Whole days come from the daily rollups, but a filter they lack (assignee, updated since…) reads every matching
+// lead, so a long range still costs in proportion to its leads. The three breakdowns share one count.
 const LONG_RANGE_STATS: FieldRateLimit = {
   operation: 'asking for lead stats over more than 90 days',
   bucket: 'lead-stats-long-range',

@@ -12,12 +12,15 @@ import { measureRows, NO_SOURCE, rollupTotal, type MeasureRowsPlan } from '../..
 import { sourceFilterSql } from '../sources/source-filter';
 import { findInTenant } from '../../tenancy';
 import { inCausedTransaction } from '../../db/bulk';
-import { oneOf, optionalText } from '../../validation';
-import { LEAD_SOLD_SQL, LEAD_SORT, LEAD_STATUSES, leadFilterSql, type LeadFilters } from './leads.filters';
+import { enumList, oneOf, optionalText } from '../../validation';
+import { LEAD_SOLD_SQL, LEAD_SORT, LEAD_STATUSES, LEAD_TYPES, leadFilterSql, type LeadFilters } from './leads.filters';
 
 /** Leads (ADF): filters, updates, and the three breakdowns with conversion rates, in SQL. */
 
 export { LEAD_SOLD_SQL, LEAD_SORT, LEAD_STATUSES, LEAD_TYPES, type LeadFilters } from './leads.filters';
+
+/** What a lead measure row `m` stands for in a list's total. */
+const LEADS = Prisma.sql`m.leads`;
 
 /** A page of leads, newest first unless `sort` says otherwise: ids and total in one statement. */
 export async function leadPage(
@@ -33,11 +36,11 @@ export async function leadPage(
     order: LEAD_SORT.order(filters.sort),
     window: cursorPageArgs(filters),
     items,
-    // From lead_daily where it carries the filters (rooftops, period, source), else counted.
-    count: rollupTotal(caller.session, 'leads', filters, {
-      ...leadRollupPlan(caller, filters),
-      measure: Prisma.sql`m.leads`,
-    }),
+    // From lead_daily where it carries the filters (rooftops, period, source), or lead_stage_daily
+    // (rooftops, period, statuses, types), else counted.
+    count:
+      rollupTotal(caller.session, 'leads', filters, { ...leadRollupPlan(caller, filters), measure: LEADS }) ??
+      rollupTotal(caller.session, 'leads', filters, { ...leadStagePlan(caller, filters), measure: LEADS }),
   });
 }
 
@@ -78,9 +81,36 @@ export async function leadsByType(caller: Caller, filters: LeadFilters) {
   const rows = await caller.db.$queryRaw<
     Array<{ type: string; leads: number; sold: number }>
   >(Prisma.sql`/* leadsByType */
-    SELECT l.type::text AS type, count(*)::int AS leads, count(*) FILTER (WHERE ${LEAD_SOLD_SQL})::int AS sold
-    FROM leads l WHERE ${leadFilterSql(caller.session, filters)} GROUP BY l.type ORDER BY leads DESC, type`);
+    SELECT m.type::text AS type, sum(m.leads)::int AS leads, sum(m.sold)::int AS sold
+    FROM (${leadStageRows(caller, filters)}) m GROUP BY m.type HAVING sum(m.leads) <> 0 ORDER BY leads DESC, type`);
   return rows.map((row) => ({ ...row, conversion_rate: conversion(row.sold, row.leads) }));
+}
+
+/**
+ * Leads and sold leads per status and type, as measure rows: whole UTC days from lead_stage_daily
+ * (kept by triggers in every writer's transaction), the partial days at either end from the leads.
+ * Filters it does not carry (source, assignee, updated since) read the leads for the whole range.
+ */
+function leadStageRows(caller: Caller, filters: LeadFilters): Prisma.Sql {
+  return measureRows(caller.session, 'leads', filters, leadStagePlan(caller, filters));
+}
+
+/** How lead_stage_daily reads the filters: rooftops, period, statuses and types. */
+function leadStagePlan(caller: Caller, filters: LeadFilters): MeasureRowsPlan {
+  const statuses = enumList('status', filters.status, LEAD_STATUSES);
+  const types = enumList('type', filters.type, LEAD_TYPES);
+  return {
+    check: () => leadFilterSql(caller.session, filters),
+    rollupable: !filters.source?.trim() && !filters.assignee?.trim() && !filters.updated_since,
+    rollup: (conditions) =>
+      Prisma.sql`SELECT r.status, r.type, r.leads, r.sold FROM lead_stage_daily r WHERE ${conditions}`,
+    rollupConditions: [
+      statuses?.length ? Prisma.sql`r.status = ANY(${statuses}::lead_status[])` : null,
+      types?.length ? Prisma.sql`r.type = ANY(${types}::lead_type[])` : null,
+    ],
+    raw: (range) => Prisma.sql`SELECT l.status, l.type, 1 AS leads, (${LEAD_SOLD_SQL})::int AS sold
+      FROM leads l WHERE ${leadFilterSql(caller.session, { ...filters, ...range })}`,
+  };
 }
 
 /**
@@ -92,8 +122,8 @@ export async function leadsByStatus(caller: Caller, filters: LeadFilters) {
   const rows = await caller.db.$queryRaw<
     Array<{ status: string; leads: number; sold: number }>
   >(Prisma.sql`/* leadsByStatus */
-    SELECT l.status::text AS status, count(*)::int AS leads, count(*) FILTER (WHERE ${LEAD_SOLD_SQL})::int AS sold
-    FROM leads l WHERE ${leadFilterSql(caller.session, filters)} GROUP BY l.status`);
+    SELECT m.status::text AS status, sum(m.leads)::int AS leads, sum(m.sold)::int AS sold
+    FROM (${leadStageRows(caller, filters)}) m GROUP BY m.status HAVING sum(m.leads) <> 0`);
   const byStatus = new Map(rows.map((row) => [row.status, row]));
   const leadsIn = (status: string) => byStatus.get(status)?.leads ?? 0;
   const soldIn = (status: string) => byStatus.get(status)?.sold ?? 0;
