@@ -105,7 +105,8 @@ export interface CursorPage extends IdPage {
  * window, and the count, an uncorrelated subquery PostgreSQL runs once beside it, reads only what it
  * must (`count(*) OVER ()` would read and sort every match to pick the 25 it shows). One round trip
  * instead of two: a list request's time goes mostly to the statements it sends, not to their work.
- * A list whose rollup knows the total passes its sum as `count`, read in the same place. Only a page with no rows (nothing matches, or the offset is past the end) asks for the count alone.
+ * A list whose rollup knows the total passes its sum as `count`, read in the same place. Only a page
+ * with no rows (nothing matches, or the offset is past the end) asks for the count alone.
  *
  * Given the plain selection (direct-reads.ts) its items field loaded with the last time the
  * operation ran (`items`), the same statement reads the rows too: each of the page's rows by id and
@@ -128,7 +129,7 @@ export async function pageOfIds(
     order: ListOrder;
     window: CursorWindow;
     items?: ItemsSelection | null;
-    /** A statement answering `total` that costs less than counting the matches (a rollup's sum), when the filters allow one. */
+    /** A statement answering `total` for less than counting the matches (a rollup's sum), where the filters allow one. */
     count?: Prisma.Sql | null;
   },
 ): Promise<CursorPage> {
