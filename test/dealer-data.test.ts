@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { linkLeadsAndCalls } from '../src/modules/sales/sales.service';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
@@ -613,5 +614,95 @@ describe('dashboards in one GraphQL request', () => {
       expect(loads(table), statements.join('\n')).toBeDefined();
       expect(loads(table)).not.toContain(unasked);
     }
+  });
+});
+
+describe('unmapped sources', () => {
+  let app: TestApp;
+  let group: SeededGroup;
+  let admin: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ SYNC_SCHEDULER: 'false' });
+    group = await seedGroup(app.database.prisma, { dealers: 2 });
+    admin = await group.login(app.client);
+  });
+  afterAll(() => app?.stop());
+
+  /** The former statement, which normalised every row: the answer must stay exactly its answer. */
+  const perRow = (groupId: string) =>
+    app.database.pool
+      .query(
+        `WITH seen AS (
+           SELECT dealer_group_id, raw_source, 1 AS calls, 0 AS leads, started_at AS at FROM calls WHERE dealer_group_id = $1 AND raw_source IS NOT NULL AND source_id IS NULL
+           UNION ALL
+           SELECT dealer_group_id, raw_source, 0, 1, received_at FROM leads WHERE dealer_group_id = $1 AND raw_source IS NOT NULL AND source_id IS NULL
+         ), grouped AS (
+           SELECT trim(regexp_replace(lower(raw_source), '[^a-z0-9]+', ' ', 'g')) AS normalized, mode() WITHIN GROUP (ORDER BY raw_source) AS raw_value,
+             sum(calls)::int AS calls, sum(leads)::int AS leads, max(at) AS last_seen_at, min(dealer_group_id::text)::uuid AS dealer_group_id
+           FROM seen GROUP BY 1
+         )
+         SELECT g.raw_value, g.normalized, g.calls, g.leads, g.last_seen_at FROM grouped g
+         WHERE g.normalized <> '' AND NOT EXISTS (
+           SELECT 1 FROM source_mappings m WHERE m.dealer_group_id = g.dealer_group_id
+             AND ((m.match = 'exact' AND m.normalized = g.normalized) OR (m.match = 'pattern' AND g.raw_value ~* m.raw_value)))
+         ORDER BY g.calls + g.leads DESC, g.normalized`,
+        [groupId],
+      )
+      .then((result) => result.rows);
+
+  it('counts each spelling once and answers what counting every row answered', async () => {
+    // Spellings that normalise alike (so a value's most frequent spelling, and ties, decide its
+    // raw_value), one a pattern mapping resolves, and ones that normalise to nothing.
+    const spelling = fc.constantFrom(
+      'Cars.com',
+      'cars com',
+      'CARS.COM',
+      'Google Ads',
+      'google-ads',
+      'GOOGLE ADS ',
+      'Walk In',
+      'walk-in',
+      'TikTok',
+      '!!',
+      null,
+    );
+    const when = fc.integer({ min: 0, max: 30 * 86_400_000 }).map((ms) => new Date(Date.parse('2026-03-01') + ms));
+    const tiktok = await app.client.post('/sources', { name: 'TikTok Ads', category: 'social' }, admin);
+    const mapped = await app.client.post(
+      '/sources/mappings',
+      { source_id: tiktok.body.id, raw_value: '^tik', match: 'pattern' },
+      admin,
+    );
+    expect(mapped.status, JSON.stringify(mapped.body)).toBe(201);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ rawSource: spelling, startedAt: when }), { maxLength: 25 }),
+        fc.array(fc.record({ rawSource: spelling, receivedAt: when }), { maxLength: 15 }),
+        async (calls, leads) => {
+          await app.database.pool.query('DELETE FROM calls WHERE dealer_group_id = $1', [group.groupId]);
+          await app.database.pool.query('DELETE FROM leads WHERE dealer_group_id = $1', [group.groupId]);
+          await seedActivity(app.database.prisma, group, { calls, leads });
+          const answer = await app.client.get('/sources/unmapped?limit=500', admin);
+          expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+          const want = await perRow(group.groupId);
+          expect(
+            answer.body.values.map(
+              (row: { raw_value: string; normalized: string; calls: number; leads: number; last_seen_at: string }) => [
+                row.raw_value,
+                row.normalized,
+                row.calls,
+                row.leads,
+                row.last_seen_at,
+              ],
+            ),
+          ).toEqual(
+            want.map((row) => [row.raw_value, row.normalized, row.calls, row.leads, row.last_seen_at.toISOString()]),
+          );
+          expect(answer.body.pagination.total).toBe(want.length);
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 });

@@ -250,7 +250,12 @@ export interface UnmappedValue {
   suggestions: ReturnType<typeof suggestSources>;
 }
 
-/** Raw values seen in calls and leads that no mapping resolves, most frequent first, with suggested sources. */
+/**
+ * Raw values seen in calls and leads that no mapping resolves, most frequent first, with suggested
+ * sources. The rows are counted per spelling first (a feed repeats a few dozen spellings over its
+ * million rows), so each spelling is normalised once, not once per row; a value shows its most
+ * frequent spelling (the first in order among equals).
+ */
 export async function unmappedValues(caller: Caller, args: WindowArgs): Promise<Page<UnmappedValue>> {
   const { limit, offset } = pageArgs(args);
   const groups = [...caller.session.dealerGroupIds];
@@ -265,13 +270,18 @@ export async function unmappedValues(caller: Caller, args: WindowArgs): Promise<
     }>
   >(Prisma.sql`/* unmappedSources */
     WITH seen AS (
-      SELECT dealer_group_id, raw_source, 1 AS calls, 0 AS leads, started_at AS at FROM calls WHERE dealer_group_id = ANY(${groups}::uuid[]) AND raw_source IS NOT NULL AND source_id IS NULL
+      SELECT dealer_group_id, raw_source, count(*) AS calls, 0 AS leads, max(started_at) AS at FROM calls
+      WHERE dealer_group_id = ANY(${groups}::uuid[]) AND raw_source IS NOT NULL AND source_id IS NULL GROUP BY 1, 2
       UNION ALL
-      SELECT dealer_group_id, raw_source, 0, 1, received_at FROM leads WHERE dealer_group_id = ANY(${groups}::uuid[]) AND raw_source IS NOT NULL AND source_id IS NULL
+      SELECT dealer_group_id, raw_source, 0, count(*), max(received_at) FROM leads
+      WHERE dealer_group_id = ANY(${groups}::uuid[]) AND raw_source IS NOT NULL AND source_id IS NULL GROUP BY 1, 2
+    ), spelled AS (
+      SELECT raw_source, sum(calls + leads) AS times FROM seen GROUP BY 1
     ), grouped AS (
-      SELECT ${Prisma.raw(NORMALIZE_SQL('raw_source'))} AS normalized, mode() WITHIN GROUP (ORDER BY raw_source) AS raw_value,
-        sum(calls)::int AS calls, sum(leads)::int AS leads, max(at) AS last_seen_at, min(dealer_group_id::text)::uuid AS dealer_group_id
-      FROM seen GROUP BY 1
+      SELECT ${Prisma.raw(NORMALIZE_SQL('s.raw_source'))} AS normalized,
+        (array_agg(s.raw_source ORDER BY p.times DESC, s.raw_source))[1] AS raw_value,
+        sum(s.calls)::int AS calls, sum(s.leads)::int AS leads, max(s.at) AS last_seen_at, min(s.dealer_group_id::text)::uuid AS dealer_group_id
+      FROM seen s JOIN spelled p USING (raw_source) GROUP BY 1
     )
     SELECT g.raw_value, g.normalized, g.calls, g.leads, g.last_seen_at, count(*) OVER () AS total_count FROM grouped g
     WHERE g.normalized <> '' AND NOT EXISTS (
