@@ -342,6 +342,7 @@ describe('limit settings', () => {
       'Mutation.syncIntegration': 'starting syncs: 30/10m',
       'Query.testTransformationRules': 'dry-running rules: 60/1m',
       'Query.callStats': 'asking for call stats over more than 90 days: 30/1m',
+      'Query.mergedCalls': 'asking for merged calls over more than 90 days: 30/1m',
       'lead-stats-long-range': 'asking for lead stats over more than 90 days: 30/1m',
       'sale-stats-long-range': 'asking for sale stats over more than 90 days: 30/1m',
     });

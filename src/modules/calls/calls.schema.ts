@@ -197,7 +197,15 @@ builder.queryFields((t) => ({
       context.db.call.findUniqueOrThrow({ ...query, where: { id: await findCallId(context, String(args.id)) } }),
   }),
   mergedCalls: t.field({
-    ...operation('GET /calls/merged', 'List calls merged across sources'),
+    // Merging reads and orders every matching call (about 6 s over a million), so a long range is limited like the stats.
+    ...operation('GET /calls/merged', 'List calls merged across sources', {
+      rateLimit: {
+        operation: 'asking for merged calls over more than 90 days',
+        max: 30,
+        window: '1m',
+        countsWhen: rangeLongerThan(90),
+      },
+    }),
     type: MergedCallPage,
     description: `Calls deduplicated across providers: same caller at the same rooftop within two minutes.`,
     authScopes: { scope: 'calls:read' },
