@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeRecords } from './merge';
+import { MERGED_FIELDS } from '../inventory/vehicle-fields';
+import { mergeRecords, type SourcePriority, type SourceRecord } from './merge';
 
 const at = (hour: number) => new Date(Date.UTC(2026, 0, 1, hour));
 
@@ -34,5 +36,51 @@ describe('field-level merge', () => {
       { '*': ['dms', 'feed'] },
     );
     expect(merged.values.trim).toBe('EX');
+  });
+});
+
+/** The rule as first written: sources sorted by recency, then per field by rank, the first with a value wins. */
+function mergedBySorting(records: SourceRecord[], priority: SourcePriority) {
+  const values: Record<string, unknown> = {};
+  const fieldSources: Record<string, string> = {};
+  const byRecency = [...records].sort((a, b) => b.seenAt.getTime() - a.seenAt.getTime());
+  for (const field of MERGED_FIELDS) {
+    const preferred = priority[field] ?? priority['*'] ?? [];
+    const rank = (source: string) => (preferred.includes(source) ? preferred.indexOf(source) : preferred.length);
+    const winner = [...byRecency]
+      .sort((a, b) => rank(a.source) - rank(b.source))
+      .find((record) => !isBlankValue(record.data[field]));
+    if (winner) {
+      values[field] = winner.data[field];
+      fieldSources[field] = winner.source;
+    }
+  }
+  return { values, fieldSources };
+}
+const isBlankValue = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+describe('field-level merge, any records and priorities', () => {
+  const sources = ['dms', 'feed', 'website', 'crm'];
+  const value = fc.oneof(fc.constant(null), fc.constant(''), fc.constant([]), fc.constantFrom('a', 'b', 7, ['x.jpg']));
+  const record = fc.record({
+    source: fc.constantFrom(...sources),
+    // Few distinct times, so ties in recency are common.
+    seenAt: fc.integer({ min: 0, max: 3 }).map(at),
+    data: fc.dictionary(fc.constantFrom(...MERGED_FIELDS), value),
+  });
+  const order = fc.uniqueArray(fc.constantFrom(...sources), { maxLength: 4 });
+  const priority = fc.dictionary(
+    fc.constantFrom('*', ...MERGED_FIELDS.slice(0, 4)),
+    order,
+  ) as fc.Arbitrary<SourcePriority>;
+
+  it('picks the same value and source for every field as sorting the records per field', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 5 }), priority, (records, chosen) => {
+        expect(mergeRecords(records, chosen)).toEqual(mergedBySorting(records, chosen));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -30,20 +30,28 @@ const isBlank = (value: unknown) =>
 
 /**
  * For each field the most preferred source that has a value wins; sources not in the priority
- * list come after the listed ones, the most recently seen first.
+ * list come after the listed ones, the most recently seen first. Runs once per feed row, so it
+ * makes no closures or sorted copies per field: one pass over the records per field.
  */
 export function mergeRecords(records: SourceRecord[], priority: SourcePriority): MergedVehicle {
   const values: MergedVehicle['values'] = {};
   const fieldSources: MergedVehicle['fieldSources'] = {};
-  const byRecency = [...records].sort((a, b) => b.seenAt.getTime() - a.seenAt.getTime());
+  const byRecency = records.length > 1 ? [...records].sort((a, b) => b.seenAt.getTime() - a.seenAt.getTime()) : records;
+  const fallback = priority['*'] ?? [];
   for (const field of MERGED_FIELDS) {
-    const preferred = priority[field] ?? priority['*'] ?? [];
-    const rank = (source: string) => {
-      const index = preferred.indexOf(source);
-      return index === -1 ? preferred.length : index;
-    };
-    const ordered = [...byRecency].sort((a, b) => rank(a.source) - rank(b.source));
-    const winner = ordered.find((record) => !isBlank(record.data[field]));
+    const preferred = priority[field] ?? fallback;
+    let winner: SourceRecord | undefined;
+    let winnerRank = Infinity;
+    // The first record of the lowest rank: ties keep the most recently seen.
+    for (const record of byRecency) {
+      if (isBlank(record.data[field])) continue;
+      const index = preferred.indexOf(record.source);
+      const rank = index === -1 ? preferred.length : index;
+      if (rank < winnerRank) {
+        winner = record;
+        winnerRank = rank;
+      }
+    }
     if (winner) {
       values[field] = winner.data[field];
       fieldSources[field] = winner.source;
