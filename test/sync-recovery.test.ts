@@ -2,11 +2,19 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, type SeededGroup } from './helpers/seed';
 import { connect, deliver, syncNow } from './helpers/feeds';
 import { generatedLine, generatedVin, writeGeneratedFeed } from './helpers/generated-feed';
+import { createKey } from './helpers/keys';
+import { BatchTurns, writeVehicleBatch, type FeedContext } from '../src/modules/multi-source/vehicle-writer';
+import type { VehicleRecord } from '../src/modules/multi-source/merge';
+
+// Transactions interleave only on a PostgreSQL server: the embedded engine runs one at a time.
+const external = inject('externalDatabase');
+if (!external) console.log('skipped: two batches written at once need a PostgreSQL server (DATABASE_URL; CI sets it)');
 
 /** Long feeds: a process killed mid-run, duplicates split across batches, rows that fail but still list their vehicle. */
 describe('sync runs over long feeds', () => {
@@ -124,6 +132,149 @@ describe('sync runs over long feeds', () => {
     const kept = (await app.client.get(`/inventory/${generatedVin(3, 'DUPES')}`, admin)).body;
     expect(kept.stock_number).toBe('S3');
   }, 90_000);
+
+  it('writes batches side by side, yet flags a stock number they share on every vehicle, and takes API writes to the rooftop meanwhile', async () => {
+    // Three 5,000-row batches (two are written at once), a stock number on one row of each, while
+    // a partner writes vehicles of the same rooftop: some the feed lists further down, some it does not.
+    const fresh = await seedGroup(app.database.prisma, { users: { admin: 'admin' } });
+    const token = await fresh.login(app.client, 'admin');
+    const dealerId = fresh.dealerIds[0]!;
+    const rows = 15_000;
+    const shared = [10, 5_010, 10_010];
+    const file = path.join(directory, 'side-by-side.csv');
+    await writeGeneratedFeed(file, rows, {
+      tag: 'SIDE',
+      line: (index) => (shared.includes(index) ? generatedLine(index, 'SIDE', { Stock: 'SHARED-9' }) : null),
+    });
+    const { integration } = await connect(app, token, {
+      plugin_key: 'homenet_inventory_csv',
+      dealer_id: dealerId,
+      source: 'side_feed',
+    });
+    const partner = await createKey(app.client, token, { name: 'Lot tools', scopes: ['inventory:write'] });
+    deliver(app, integration.id, file);
+    const started = await app.client.post(`/integrations/${integration.id}/sync`, {}, token);
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+
+    const listed = Array.from({ length: 10 }, (_, index) => generatedVin(12_000 + index * 250, 'SIDE'));
+    const unlisted = Array.from({ length: 10 }, (_, index) => generatedVin(20_000 + index, 'SIDE'));
+    // One write every 100 ms, so they land while the run's batches are written.
+    for (const [index, vin] of [...listed, ...unlisted].entries()) {
+      const response = await app.client.request('PUT', `/api/v1/inventory/${vin}`, {
+        token: partner.key,
+        body: {
+          dealer_id: dealerId,
+          year: 2025,
+          make: 'Honda',
+          model: 'Civic',
+          condition: 'used',
+          price: `${20_000 + index}`,
+        },
+      });
+      expect([200, 201], JSON.stringify(response.body)).toContain(response.status);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    let run = started.body;
+    for (const until = Date.now() + 150_000; run.status === 'running' && Date.now() < until;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      run = (await app.client.get(`/syncs/${started.body.id}`, token)).body;
+    }
+    expect(run).toMatchObject({ status: 'succeeded', counts: { read: rows, failed: 0, skipped: 0 } });
+    expect(run.counts.created + run.counts.updated + run.counts.unchanged).toBe(rows);
+    // Every feed row has its vehicle with the feed's record; the partner's vehicles are all there too.
+    expect(await vehiclesOf(dealerId)).toBe(rows + unlisted.length);
+    expect(await sourceRecordsOf(integration.id)).toBe(rows);
+    for (const vin of listed) {
+      const vehicle = (await app.client.get(`/inventory/${vin}`, token)).body;
+      expect(vehicle.provenance.map((entry: { source: string }) => entry.source)).toContain('side_feed');
+    }
+    const flagged = (
+      await app.client.get(`/multi-source/conflicts?kind=duplicate_stock_number&dealer_id=${dealerId}`, token)
+    ).body.conflicts.map((entry: { vin: string; details: { other_vins: string[] } }) => [
+      entry.vin,
+      entry.details.other_vins,
+    ]);
+    const vins = shared.map((index) => generatedVin(index, 'SIDE')).sort();
+    expect(flagged.sort()).toEqual(vins.map((vin) => [vin, vins.filter((other) => other !== vin)]));
+  }, 180_000);
+
+  it.skipIf(!external)(
+    'lets the later of two batches written at once refresh conflicts only after the earlier commits, and keep the earlier row of a VIN both list',
+    async () => {
+      const fresh = await seedGroup(app.database.prisma, {});
+      const feed: FeedContext = {
+        dealerGroupId: fresh.groupId,
+        dealerId: fresh.dealerIds[0]!,
+        source: 'pair_feed',
+        integrationId: null,
+        syncRunId: randomUUID(),
+        strategy: 'merge',
+        trackHistory: false,
+        priority: {},
+      };
+      const row = (index: number, stock: string): VehicleRecord => ({
+        vin: generatedVin(index, 'PAIR'),
+        data: {
+          stock_number: stock,
+          year: 2025,
+          make: 'Honda',
+          model: 'Civic',
+          condition: 'used',
+          price: `${20_000 + index}`,
+        },
+      });
+      const batches = async (first: VehicleRecord, second: VehicleRecord[]) => {
+        const turns = new BatchTurns();
+        const [early, late] = [await app.database.pool.connect(), await app.database.pool.connect()];
+        try {
+          await early.query('BEGIN');
+          await late.query('BEGIN');
+          await writeVehicleBatch(early, feed, [first], [], new Date(), turns);
+          let done = false;
+          const later = writeVehicleBatch(late, feed, second, [], new Date(), turns).finally(() => (done = true));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          const waited = !done;
+          await early.query('COMMIT');
+          const outcome = await later;
+          await late.query('COMMIT');
+          return { waited, outcome };
+        } finally {
+          early.release();
+          late.release();
+        }
+      };
+      const pairs = async (stock: string) =>
+        (
+          await app.database.pool.query<{ vin: string; others: string[] }>(
+            `SELECT v.vin, c.details -> 'other_vins' AS others FROM vehicle_conflicts c JOIN vehicles v ON v.id = c.vehicle_id
+             WHERE c.dealer_id = $1 AND c.kind = 'duplicate_stock_number' AND c.details ->> 'stock_number' = $2 ORDER BY v.vin`,
+            [feed.dealerId, stock],
+          )
+        ).rows.map((entry) => [entry.vin, entry.others]);
+
+      // No VIN in common: the later batch inserts at once, then waits for the merge lock to see the earlier one's vehicle.
+      const apart = await batches(row(1, 'PAIR-1'), [row(2, 'PAIR-1'), row(3, 'S3')]);
+      expect(apart).toMatchObject({ waited: true, outcome: { created: 2, skipped: [] } });
+      const [one, two] = [generatedVin(1, 'PAIR'), generatedVin(2, 'PAIR')].sort();
+      expect(await pairs('PAIR-1')).toEqual([
+        [one, [two]],
+        [two, [one]],
+      ]);
+
+      // A VIN in both: the later row waits for the earlier one's insert and is reported as its duplicate.
+      const both = await batches(row(31, 'PAIR-2'), [row(31, 'PAIR-3'), row(4, 'S4')]);
+      expect(both.waited).toBe(true);
+      expect(both.outcome).toMatchObject({ created: 1, skipped: [{ vin: generatedVin(31, 'PAIR') }] });
+      expect(both.outcome.skipped[0]!.reason).toContain('listed earlier in this file');
+      const kept = await app.database.pool.query(
+        'SELECT stock_number FROM vehicles WHERE dealer_id = $1 AND vin = $2',
+        [feed.dealerId, generatedVin(31, 'PAIR')],
+      );
+      expect(kept.rows).toEqual([{ stock_number: 'PAIR-2' }]);
+    },
+    30_000,
+  );
 
   it('keeps a vehicle listed when its row fails validation, while a vehicle left out of the feed runs out its grace', async () => {
     const dealerId = group.dealerIds[2] ?? group.dealerIds[0]!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MERGED_FIELDS, sameValue } from '../inventory/vehicle-fields';
 import type { VehicleData } from './merge';
-import { changesNothing, nextSourceData, type Strategy } from './vehicle-writer';
+import { BatchTurns, changesNothing, nextSourceData, type Strategy } from './vehicle-writer';
 
 /** The definition changesNothing stands for: the next record equals the previous one, both normalized. */
 const reference = (previous: VehicleData, incoming: VehicleData, strategy: Strategy) =>
@@ -43,5 +43,30 @@ describe('unchanged feed rows', () => {
     expect(changesNothing(previous, { make: 'Honda' }, 'overwrite')).toBe(false);
     expect(changesNothing(previous, { make: 'Honda' }, 'merge')).toBe(true);
     expect(changesNothing(previous, { make: 'Honda', price: '20400.00' }, 'merge')).toBe(false);
+  });
+});
+
+describe('batch turns of a run written two at a time', () => {
+  const settled = async (promise: Promise<void>) => {
+    let done = false;
+    void promise.then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return done;
+  };
+
+  it('lets a batch go at once unless the batch before it lists one of its VINs, then only once that one passes', async () => {
+    const turns = new BatchTurns();
+    const first = turns.next(['A', 'B']);
+    expect(await settled(first.ready)).toBe(true);
+    const apart = turns.next(['C']);
+    expect(await settled(apart.ready)).toBe(true);
+    // 'C' is in the batch just before: wait for it.
+    const after = turns.next(['C', 'D']);
+    expect(await settled(after.ready)).toBe(false);
+    apart.pass();
+    expect(await settled(after.ready)).toBe(true);
+    // Only the batch just before counts: the one before that has committed by the time this one starts.
+    const later = turns.next(['A']);
+    expect(await settled(later.ready)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { insertRows } from '../../db/bulk';
 import { MERGED_FIELDS, sameValue, type MergedField } from '../inventory/vehicle-fields';
 import { refreshConflicts, refreshDuplicateStockNumbers } from './conflicts';
-import { lockDealerMerges } from './merge-lock';
+import { lockDealerMerges, lockVehicleCreation } from './merge-lock';
 import { mergeRecords, type SourcePriority, type SourceRecord, type VehicleData, type VehicleRecord } from './merge';
 
 /**
@@ -100,30 +100,18 @@ function vehicleValues(values: VehicleData, current: Partial<VehicleRow> | null,
   return row;
 }
 
-/**
- * `mentionedVins`: VINs of rows that failed validation. They still count as listed (a typo must not
- * make a vehicle presumed sold), so their records are marked as seen by this run.
- */
-export async function writeVehicleBatch(
-  client: pg.PoolClient,
-  feed: FeedContext,
-  records: VehicleRecord[],
-  mentionedVins: string[] = [],
-  now = new Date(),
-): Promise<BatchOutcome> {
-  const outcome: BatchOutcome = { created: 0, updated: 0, unchanged: 0, skipped: [], returned: 0 };
-  if (!records.length && !mentionedVins.length) return outcome;
-  const today = now.toISOString().slice(0, 10);
-  await lockDealerMerges(client, feed.dealerId);
-  const vins = records.map((record) => record.vin);
-  const existing = await client.query<{
-    id: string;
-    vin: string;
-    status: string;
-    data: VehicleData | null;
-    missed_syncs: number | null;
-    sync_run_id: string | null;
-  }>(
+type ExistingRow = {
+  id: string;
+  vin: string;
+  status: string;
+  data: VehicleData | null;
+  missed_syncs: number | null;
+  sync_run_id: string | null;
+};
+
+/** The rooftop's vehicles with the listed VINs, each with this source's record if it has one. */
+const readExisting = (client: pg.PoolClient, feed: FeedContext, vins: string[]) =>
+  client.query<ExistingRow>(
     // One index lookup per listed VIN (each key is unique, so LIMIT 1 changes no answer): with a
     // list of thousands the planner would otherwise scan the whole rooftop for every batch.
     `/* feedExisting */ SELECT v.id, v.vin, v.status::text AS status, r.data, r.missed_syncs, r.sync_run_id FROM unnest($2::text[]) AS listed(vin)
@@ -131,10 +119,242 @@ export async function writeVehicleBatch(
      LEFT JOIN LATERAL (SELECT r.data, r.missed_syncs, r.sync_run_id FROM vehicle_source_records r WHERE r.vehicle_id = v.id AND r.source = $3 LIMIT 1) r ON true`,
     [feed.dealerId, vins, feed.source],
   );
+
+/**
+ * The batches of one run, when two are written at once. A batch whose VINs the batch before it
+ * also lists waits until that one has inserted its vehicles (or will not), so of two rows with one
+ * VIN the earlier row in the file is the one kept and the later one is reported as its duplicate,
+ * as when the batches are written one after the other; batches with no VIN in common insert side
+ * by side. (At most two batches are in flight: any earlier one has committed.)
+ */
+export class BatchTurns {
+  private last: Promise<void> = Promise.resolve();
+  private lastVins = new Set<string>();
+  /** Whether the last batch found vehicles already in inventory: the next then takes the locks first. */
+  foundKnown = false;
+
+  /** The next batch's turn: `ready` settles once the batch before may be overtaken; `pass` lets the next one go. */
+  next(vins: string[]): { ready: Promise<void>; pass: () => void } {
+    const before = this.lastVins;
+    const ready = vins.some((vin) => before.has(vin)) ? this.last : Promise.resolve();
+    let pass!: () => void;
+    this.last = new Promise((resolve) => (pass = resolve));
+    this.lastVins = new Set(vins);
+    return { ready, pass };
+  }
+}
+
+/**
+ * `mentionedVins`: VINs of rows that failed validation. They still count as listed (a typo must not
+ * make a vehicle presumed sold), so their records are marked as seen by this run.
+ *
+ * Without `turns` (one write alone, such as the API's) the batch takes the rooftop's locks first.
+ * With them (a sync run writing its next batch while the one before commits), a batch whose VINs
+ * are all new to the rooftop inserts its vehicles beside other such batches and takes the merge
+ * lock only for the conflicts; any other batch takes the locks first, as a lone write does.
+ */
+export async function writeVehicleBatch(
+  client: pg.PoolClient,
+  feed: FeedContext,
+  records: VehicleRecord[],
+  mentionedVins: string[] = [],
+  now = new Date(),
+  turns?: BatchTurns,
+): Promise<BatchOutcome> {
+  const turn = turns?.next(records.map((record) => record.vin));
+  try {
+    if (!records.length && !mentionedVins.length) return emptyOutcome();
+    if (turns && !turns.foundKnown) {
+      const existing = await readExisting(
+        client,
+        feed,
+        records.map((record) => record.vin),
+      );
+      turns.foundKnown = existing.rows.length > 0;
+      if (!existing.rows.length) return await writeNewVehicles(client, feed, records, mentionedVins, now, turn!);
+    }
+    if (turn) await turn.ready;
+    // Before the merge lock, so that no writer holds it while waiting for this one (see lockVehicleCreation).
+    await lockVehicleCreation(client, feed.dealerId, 'alone');
+    await lockDealerMerges(client, feed.dealerId);
+    const {
+      written: _written,
+      known,
+      ...outcome
+    } = await writeLocked(client, feed, records, mentionedVins, now, {
+      create: true,
+      turn,
+    });
+    if (turns) turns.foundKnown = known > 0;
+    return outcome;
+  } finally {
+    turn?.pass();
+  }
+}
+
+const emptyOutcome = (): BatchOutcome => ({ created: 0, updated: 0, unchanged: 0, skipped: [], returned: 0 });
+
+/**
+ * A batch of VINs the rooftop did not have when it was read: inserted beside other such batches
+ * (creation lock shared), then the records; the merge lock is taken for the rest. A row another
+ * writer inserted meanwhile (or an earlier batch of this run) is written as a known vehicle then.
+ */
+async function writeNewVehicles(
+  client: pg.PoolClient,
+  feed: FeedContext,
+  records: VehicleRecord[],
+  mentionedVins: string[],
+  now: Date,
+  turn: { ready: Promise<void>; pass: () => void },
+): Promise<BatchOutcome> {
+  const outcome = emptyOutcome();
+  const today = now.toISOString().slice(0, 10);
+  const fresh: FreshVehicle[] = [];
+  for (const record of records) {
+    const made = freshVehicle(feed, record, now, today);
+    if ('reason' in made) outcome.skipped.push({ vin: record.vin, reason: made.reason });
+    else fresh.push(made);
+  }
+  await turn.ready;
+  await lockVehicleCreation(client, feed.dealerId, 'beside others');
+  const created = await insertVehicles(client, feed, fresh, now);
+  turn.pass();
+  outcome.created = created.size;
+  const written = fresh.filter((vehicle) => created.has(vehicle.row.id as string));
+  await upsertRecords(client, feed, written, now);
+  await lockDealerMerges(client, feed.dealerId);
+  if (mentionedVins.length) await markMentioned(client, feed, mentionedVins);
+  let lostIds: string[] = [];
+  if (written.length < fresh.length) {
+    // Now committed by their writers (the insert waited for them): known vehicles, under the merge lock.
+    const lost = new Set(fresh.filter((vehicle) => !created.has(vehicle.row.id as string)).map((v) => v.row.vin));
+    const again = await writeLocked(
+      client,
+      feed,
+      records.filter((record) => lost.has(record.vin)),
+      [],
+      now,
+      { create: false },
+    );
+    outcome.updated += again.updated;
+    outcome.unchanged += again.unchanged;
+    outcome.returned += again.returned;
+    outcome.skipped.push(...again.skipped);
+    lostIds = again.written;
+  }
+  await refreshConflicts(
+    client,
+    feed.dealerId,
+    [...written.map((vehicle) => vehicle.row.id as string), ...lostIds],
+    now,
+  );
+  return outcome;
+}
+
+type FreshVehicle = { row: Record<string, unknown>; data: VehicleData };
+
+/** A vehicle the rooftop does not have yet, as the row's source alone makes it, or why it cannot be added. */
+function freshVehicle(
+  feed: FeedContext,
+  record: VehicleRecord,
+  now: Date,
+  today: string,
+): FreshVehicle | { reason: string } {
+  if (feed.strategy === 'update_only')
+    return { reason: 'not in inventory yet; the update_only strategy adds no vehicles' };
+  const data = nextSourceData(null, record.data, feed.strategy);
+  const merged = mergeRecords([{ source: feed.source, data, seenAt: now }], feed.priority);
+  const values = vehicleValues(merged.values, null, today);
+  if (!values.condition)
+    return { reason: 'condition: is required for a vehicle not yet in inventory (new, used or certified)' };
+  return {
+    row: {
+      id: randomUUID(),
+      vin: record.vin,
+      ...values,
+      field_sources: merged.fieldSources,
+      sold_at: isOff(values.status) ? now.toISOString() : null,
+    },
+    data,
+  };
+}
+
+/** Inserts new vehicles; answers the ids written (a VIN another writer inserted first is left out). */
+async function insertVehicles(client: pg.PoolClient, feed: FeedContext, fresh: FreshVehicle[], now: Date) {
+  if (!fresh.length) return new Set<string>();
+  const inserted = await client.query<{ id: string }>(
+    `/* feedInsertVehicles */ INSERT INTO vehicles (id, dealer_group_id, dealer_id, vin, stock_number, year, make, model, trim, body_style, condition, mileage,
+       exterior_color, interior_color, msrp, price, internet_price, status, date_in_stock, sold_at, photos, field_sources, created_at, updated_at)
+     SELECT u.id, $2, $3, u.vin, u.stock_number, u.year, u.make, u.model, u.trim, u.body_style, u.condition::vehicle_condition, u.mileage,
+       u.exterior_color, u.interior_color, u.msrp, u.price, u.internet_price, u.status::vehicle_status, u.date_in_stock, u.sold_at,
+       ARRAY(SELECT jsonb_array_elements_text(u.photos)), u.field_sources, $4, $4
+     FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, vin text, stock_number text, year int, make text, model text, trim text, body_style text, condition text,
+       mileage int, exterior_color text, interior_color text, msrp numeric, price numeric, internet_price numeric, status text, date_in_stock date,
+       sold_at timestamptz, photos jsonb, field_sources jsonb)
+     ON CONFLICT (dealer_id, vin) DO NOTHING RETURNING id`,
+    [JSON.stringify(fresh.map((vehicle) => vehicle.row)), feed.dealerGroupId, feed.dealerId, now],
+  );
+  return new Set(inserted.rows.map((row) => row.id));
+}
+
+/** This source's records of the given vehicles: written, or replaced with what the rows say. */
+async function upsertRecords(
+  client: pg.PoolClient,
+  feed: FeedContext,
+  upserts: Array<{ row?: Record<string, unknown>; vehicleId?: string; data: VehicleData }>,
+  now: Date,
+) {
+  if (!upserts.length) return;
+  await client.query(
+    `/* feedUpsertRecords */ INSERT INTO vehicle_source_records (id, vehicle_id, source, data, seen_at, missed_syncs, missing_since, integration_id, sync_run_id, created_at, updated_at)
+     SELECT gen_random_uuid(), u.vehicle_id, $2, u.data, $3, 0, NULL, $4, $5, $3, $3 FROM jsonb_to_recordset($1::jsonb) AS u(vehicle_id uuid, data jsonb)
+     ON CONFLICT (vehicle_id, source) DO UPDATE SET data = excluded.data, seen_at = excluded.seen_at, missed_syncs = 0, missing_since = NULL,
+       integration_id = excluded.integration_id, sync_run_id = excluded.sync_run_id, updated_at = excluded.updated_at`,
+    [
+      JSON.stringify(upserts.map((upsert) => ({ vehicle_id: upsert.vehicleId ?? upsert.row!.id, data: upsert.data }))),
+      feed.source,
+      now,
+      feed.integrationId,
+      feed.syncRunId,
+    ],
+  );
+}
+
+/** Records of rows that failed validation still count as listed by this run (see writeVehicleBatch). */
+async function markMentioned(client: pg.PoolClient, feed: FeedContext, mentionedVins: string[]) {
+  if (!mentionedVins.length || !feed.syncRunId) return;
+  await client.query(
+    `/* feedMentioned */ UPDATE vehicle_source_records r SET sync_run_id = $4 FROM vehicles v
+    WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND v.vin = ANY($2::text[]) AND r.source = $3`,
+    [feed.dealerId, mentionedVins, feed.source, feed.syncRunId],
+  );
+}
+
+/**
+ * A batch written under the rooftop's merge lock: the vehicles read, new ones inserted (unless
+ * `create` is false: rows found missing then are skipped), records written, known vehicles
+ * re-merged, conflicts refreshed (with `create`; otherwise the caller refreshes the vehicles it
+ * answers in `written`).
+ */
+async function writeLocked(
+  client: pg.PoolClient,
+  feed: FeedContext,
+  records: VehicleRecord[],
+  mentionedVins: string[],
+  now: Date,
+  options: { create: boolean; turn?: { pass: () => void } },
+): Promise<BatchOutcome & { written: string[]; known: number }> {
+  const outcome = emptyOutcome();
+  const today = now.toISOString().slice(0, 10);
+  const existing = await readExisting(
+    client,
+    feed,
+    records.map((record) => record.vin),
+  );
   const byVin = new Map(existing.rows.map((row) => [row.vin, row]));
 
-  const fresh: Array<Record<string, unknown>> = [];
-  let upserts: Array<{ vehicle_id: string; data: VehicleData }> = [];
+  const fresh: FreshVehicle[] = [];
+  const upserts: Array<{ vehicleId: string; data: VehicleData }> = [];
   const toMerge: string[] = [];
   const seenUnchanged: string[] = [];
   for (const record of records) {
@@ -148,32 +368,11 @@ export async function writeVehicleBatch(
       continue;
     }
     if (!known) {
-      if (feed.strategy === 'update_only') {
-        outcome.skipped.push({
-          vin: record.vin,
-          reason: 'not in inventory yet; the update_only strategy adds no vehicles',
-        });
-        continue;
-      }
-      const data = nextSourceData(null, record.data, feed.strategy);
-      const merged = mergeRecords([{ source: feed.source, data, seenAt: now }], feed.priority);
-      const values = vehicleValues(merged.values, null, today);
-      if (!values.condition) {
-        outcome.skipped.push({
-          vin: record.vin,
-          reason: 'condition: is required for a vehicle not yet in inventory (new, used or certified)',
-        });
-        continue;
-      }
-      const id = randomUUID();
-      fresh.push({
-        id,
-        vin: record.vin,
-        ...values,
-        field_sources: merged.fieldSources,
-        sold_at: isOff(values.status) ? now.toISOString() : null,
-      });
-      upserts.push({ vehicle_id: id, data });
+      const made: FreshVehicle | { reason: string } = options.create
+        ? freshVehicle(feed, record, now, today)
+        : { reason: 'not written: the vehicle was removed while this batch was written; the next run adds it' };
+      if ('reason' in made) outcome.skipped.push({ vin: record.vin, reason: made.reason });
+      else fresh.push(made);
       continue;
     }
     const presumed = known.status === 'presumed_sold';
@@ -182,42 +381,21 @@ export async function writeVehicleBatch(
       seenUnchanged.push(known.id);
       continue;
     }
-    const data = nextSourceData(known.data, record.data, feed.strategy);
-    upserts.push({ vehicle_id: known.id, data });
+    upserts.push({ vehicleId: known.id, data: nextSourceData(known.data, record.data, feed.strategy) });
     toMerge.push(known.id);
   }
 
-  if (fresh.length) {
-    const inserted = await client.query(
-      `/* feedInsertVehicles */ INSERT INTO vehicles (id, dealer_group_id, dealer_id, vin, stock_number, year, make, model, trim, body_style, condition, mileage,
-         exterior_color, interior_color, msrp, price, internet_price, status, date_in_stock, sold_at, photos, field_sources, created_at, updated_at)
-       SELECT u.id, $2, $3, u.vin, u.stock_number, u.year, u.make, u.model, u.trim, u.body_style, u.condition::vehicle_condition, u.mileage,
-         u.exterior_color, u.interior_color, u.msrp, u.price, u.internet_price, u.status::vehicle_status, u.date_in_stock, u.sold_at,
-         ARRAY(SELECT jsonb_array_elements_text(u.photos)), u.field_sources, $4, $4
-       FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, vin text, stock_number text, year int, make text, model text, trim text, body_style text, condition text,
-         mileage int, exterior_color text, interior_color text, msrp numeric, price numeric, internet_price numeric, status text, date_in_stock date,
-         sold_at timestamptz, photos jsonb, field_sources jsonb)
-       ON CONFLICT (dealer_id, vin) DO NOTHING RETURNING id`,
-      [JSON.stringify(fresh), feed.dealerGroupId, feed.dealerId, now],
-    );
-    const created = new Set(inserted.rows.map((row: { id: string }) => row.id));
-    outcome.created = created.size;
-    // A vehicle another feed created a moment ago: its record is attached on the feed's next run.
-    if (created.size < fresh.length) {
-      const lost = new Set(fresh.map((vehicle) => vehicle.id as string).filter((id) => !created.has(id)));
-      upserts = upserts.filter((upsert) => !lost.has(upsert.vehicle_id));
-    }
-  }
-
-  if (upserts.length) {
-    await client.query(
-      `/* feedUpsertRecords */ INSERT INTO vehicle_source_records (id, vehicle_id, source, data, seen_at, missed_syncs, missing_since, integration_id, sync_run_id, created_at, updated_at)
-       SELECT gen_random_uuid(), u.vehicle_id, $2, u.data, $3, 0, NULL, $4, $5, $3, $3 FROM jsonb_to_recordset($1::jsonb) AS u(vehicle_id uuid, data jsonb)
-       ON CONFLICT (vehicle_id, source) DO UPDATE SET data = excluded.data, seen_at = excluded.seen_at, missed_syncs = 0, missing_since = NULL,
-         integration_id = excluded.integration_id, sync_run_id = excluded.sync_run_id, updated_at = excluded.updated_at`,
-      [JSON.stringify(upserts), feed.source, now, feed.integrationId, feed.syncRunId],
-    );
-  }
+  const created = await insertVehicles(client, feed, fresh, now);
+  options.turn?.pass();
+  outcome.created = created.size;
+  // A vehicle another writer created a moment ago: its record is attached on the feed's next run.
+  const written = [
+    ...fresh
+      .filter((vehicle) => created.has(vehicle.row.id as string))
+      .map((vehicle) => ({ ...vehicle, vehicleId: vehicle.row.id as string })),
+    ...upserts,
+  ];
+  await upsertRecords(client, feed, written, now);
 
   // Listed, unchanged: only when it was last seen, and by which run, moves (the sold grace period counts on it).
   if (seenUnchanged.length) {
@@ -227,13 +405,7 @@ export async function writeVehicleBatch(
       [seenUnchanged, feed.source, now, feed.syncRunId],
     );
   }
-  if (mentionedVins.length && feed.syncRunId) {
-    await client.query(
-      `/* feedMentioned */ UPDATE vehicle_source_records r SET sync_run_id = $4 FROM vehicles v
-      WHERE v.id = r.vehicle_id AND v.dealer_id = $1 AND v.vin = ANY($2::text[]) AND r.source = $3`,
-      [feed.dealerId, mentionedVins, feed.source, feed.syncRunId],
-    );
-  }
+  await markMentioned(client, feed, mentionedVins);
   if (toMerge.length) {
     const merged = await remergeVehicles(client, feed, toMerge, now);
     outcome.updated = merged.updated;
@@ -241,13 +413,9 @@ export async function writeVehicleBatch(
     outcome.returned = merged.returned;
   }
   // The vehicles whose records this batch wrote: their conflicts and discrepancies may have moved.
-  await refreshConflicts(
-    client,
-    feed.dealerId,
-    upserts.map((upsert) => upsert.vehicle_id),
-    now,
-  );
-  return outcome;
+  const writtenIds = written.map((upsert) => upsert.vehicleId);
+  if (options.create) await refreshConflicts(client, feed.dealerId, writtenIds, now);
+  return { ...outcome, written: writtenIds, known: byVin.size };
 }
 
 /**

@@ -7,7 +7,7 @@ import { enrich } from '../sources/sources.service';
 import { linkLeadsAndCalls } from '../sales/sales.service';
 import { pluginByKey, type PluginDefinition } from '../plugins/registry';
 import type { SourcePriority, VehicleRecord } from '../multi-source/merge';
-import { applySoldGrace, writeVehicleBatch, type FeedContext } from '../multi-source/vehicle-writer';
+import { applySoldGrace, BatchTurns, writeVehicleBatch, type FeedContext } from '../multi-source/vehicle-writer';
 import { FeedError } from './parsers';
 import type { CallRecord, LeadRecord, SaleRecord } from './records';
 import { upsertActivity } from './activity-writer';
@@ -114,9 +114,11 @@ async function execute(
     let batch: Array<{ line: number; record: unknown }> = [];
     let errors: RowError[] = [];
 
-    // One batch is written while the next is read and parsed (the database and this process work
-    // side by side); a batch's write starts only once the one before it has committed, since it reads
-    // what the run wrote so far.
+    // The database and this process work side by side: while one batch commits, the next may be
+    // written (vehicles; see writeVehicleBatch for how two batches of one rooftop keep out of each
+    // other's way) and the one after it is read and parsed. Other records are written one batch
+    // after the other, each once the one before it has committed. Errors are reported in file order.
+    let before: Promise<void> = Promise.resolve();
     const flush = async () => {
       const entries = batch;
       const names = mentioned;
@@ -125,9 +127,16 @@ async function execute(
       seen = new Map();
       mentioned = [];
       errors = [];
-      await writing;
+      const previous = writing;
+      await (writer.overlaps ? before : previous);
+      before = previous;
+      const written =
+        entries.length || names.length ? writer.write(entries, names, counts, rowErrors) : Promise.resolve();
       writing = (async () => {
-        if (entries.length || names.length) await writer.write(entries, names, counts, rowErrors);
+        // Both settle before this batch counts as ended, so a failed run never leaves one writing.
+        const [own, earlier] = await Promise.allSettled([written, previous]);
+        if (earlier.status === 'rejected') throw earlier.reason;
+        if (own.status === 'rejected') throw own.reason;
         await writer.afterBatch(counts);
         await ledger.report(rowErrors);
       })();
@@ -216,7 +225,10 @@ function batchWriter(app: SyncServices, plugin: PluginDefinition, feed: FeedCont
         ? 'adf'
         : integration.source;
   let analyzed = false;
+  const turns = new BatchTurns();
   return {
+    /** Whether a batch may be written while the one before it commits. */
+    overlaps: plugin.target === 'vehicles',
     async write(
       batch: Array<{ line: number; record: unknown }>,
       mentioned: string[],
@@ -228,7 +240,14 @@ function batchWriter(app: SyncServices, plugin: PluginDefinition, feed: FeedCont
         pool,
         async (client) => {
           if (plugin.target === 'vehicles') {
-            const outcome = await writeVehicleBatch(client, feed, records as VehicleRecord[], mentioned);
+            const outcome = await writeVehicleBatch(
+              client,
+              feed,
+              records as VehicleRecord[],
+              mentioned,
+              new Date(),
+              turns,
+            );
             counts.created += outcome.created;
             counts.updated += outcome.updated;
             counts.unchanged += outcome.unchanged;
