@@ -757,6 +757,20 @@ describe('tenant isolation across every endpoint', () => {
     it(`${REST_ROUTES[operation]?.method ?? '?'} ${REST_ROUTES[operation]?.path ?? operation}`, run);
   }
 
+  it("holds in the database: a vehicle's group is its rooftop's, whoever writes the row", async () => {
+    const [theirDealer] = theirs.dealerIds;
+    const insert = (groupId: string) =>
+      app.database.pool.query(
+        `INSERT INTO vehicles (id, dealer_group_id, dealer_id, vin, year, make, model, condition, date_in_stock, updated_at)
+         VALUES (gen_random_uuid(), $1, $2, $3, 2024, 'Kia', 'Soul', 'used', current_date, now()) RETURNING id`,
+        [groupId, theirDealer, `KNDJN2A2${String(Date.now()).slice(-9)}`],
+      );
+    await expect(insert(mine.groupId)).rejects.toMatchObject({ code: '23503' });
+    const written = await insert(theirs.groupId);
+    expect(written.rowCount).toBe(1);
+    await app.database.pool.query('DELETE FROM vehicles WHERE id = $1', [written.rows[0].id]);
+  });
+
   it('holds in GraphQL too', async () => {
     const response = await app.client.graphql(
       `{
