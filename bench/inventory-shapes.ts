@@ -66,7 +66,7 @@ const reference = (where: string, orderBy: string, offset: number, values: unkno
 
 /** PostGraphile's fields for the same answer (its names; days on lot is not a column it has). */
 const PG_NODE = `rowId vin stockNumber year make model trim bodyStyle condition mileage exteriorColor interiorColor
-  msrp price internetPrice status dateInStock soldAt photos dealerId createdAt updatedAt dealerByDealerId { rowId name }`;
+  msrp price internetPrice status dateInStock soldAt photos dealerId createdAt updatedAt dealerByDealerIdAndDealerGroupId { rowId name }`;
 
 const postgraphileQuery = (variables: string, args: string) =>
   `query Page($group: UUID!${variables}) { allVehicles(${args}) { totalCount nodes { ${PG_NODE} } } }`;

@@ -175,7 +175,7 @@ async function runShape(
       ? [
           {
             target: {
-              name: 'PostGraphile 5 (child process): allVehicles { totalCount nodes { … dealerByDealerId { rowId name } } }',
+              name: 'PostGraphile 5 (child process): allVehicles { totalCount nodes { … dealerByDealerIdAndDealerGroupId { rowId name } } }',
               options: {
                 url: urls.peerUrl,
                 method: 'POST' as const,
