@@ -313,11 +313,12 @@ export function modelsOf(prisma: object): Models {
     const relations = new Map<string, { model: string; keyColumn: string } | null>();
     for (const field of described.fields) {
       if (field.kind !== 'object') continue;
+      // A key of several columns (a vehicle's rooftop and group) joins on the one that holds the
+      // related row's id, named after the relation as the schema names keys (dealer: dealerId): the
+      // id alone finds the row, and the key's other columns agree with it.
       const from = field.relationFromFields ?? [];
-      relations.set(
-        field.name,
-        !field.isList && from.length === 1 ? { model: field.type, keyColumn: columnOf.get(from[0]!)! } : null,
-      );
+      const key = from.length === 1 ? from[0] : from.find((name) => name === `${field.name}Id`);
+      relations.set(field.name, !field.isList && key ? { model: field.type, keyColumn: columnOf.get(key)! } : null);
     }
     models.set(name, {
       table: stored.dbName ?? name,

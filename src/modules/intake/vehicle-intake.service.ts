@@ -112,8 +112,8 @@ export async function upsertVehicle(
     where: { dealerId_vin: { dealerId: dealer.id, vin: record.vin } },
     select: { id: true },
   });
-  // This write created the vehicle alone (no sync batch of the rooftop was inserting meanwhile; see
-  // lockVehicleCreation) or found it, so the vehicle is there with this source's record.
+  // This write created the vehicle or found it (one another writer inserted meanwhile is written
+  // as found once that one commits; see writeVehicleBatch), so it is there with this source's record.
   if (!vehicle) throw conflict(`vehicle ${record.vin} was not written; send it again`);
   return { vehicleId: vehicle.id, created: outcome.created > 0, source };
 }

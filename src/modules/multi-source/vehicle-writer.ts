@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { insertRows } from '../../db/bulk';
 import { MERGED_FIELDS, sameValue, type MergedField } from '../inventory/vehicle-fields';
 import { refreshConflicts, refreshDuplicateStockNumbers } from './conflicts';
-import { lockDealerMerges, lockVehicleCreation } from './merge-lock';
+import { lockDealerMerges } from './merge-lock';
 import { mergeRecords, type SourcePriority, type SourceRecord, type VehicleData, type VehicleRecord } from './merge';
 
 /**
@@ -120,21 +120,28 @@ const readExisting = (client: pg.PoolClient, feed: FeedContext, vins: string[]) 
     [feed.dealerId, vins, feed.source],
   );
 
+/** Which of the listed VINs the rooftop has (by index, one key at a time, as readExisting). */
+async function knownVins(client: pg.PoolClient, feed: FeedContext, vins: string[]) {
+  const { rows } = await client.query<{ vin: string }>(
+    `/* feedKnown */ SELECT v.vin FROM vehicles v WHERE v.dealer_id = $1 AND v.vin = ANY($2::text[])`,
+    [feed.dealerId, vins],
+  );
+  return new Set(rows.map((row) => row.vin));
+}
+
 /**
  * The batches of one run, when two are written at once. A batch whose VINs the batch before it
- * also lists waits until that one has inserted its vehicles (or will not), so of two rows with one
- * VIN the earlier row in the file is the one kept and the later one is reported as its duplicate,
- * as when the batches are written one after the other; batches with no VIN in common insert side
- * by side. (At most two batches are in flight: any earlier one has committed.)
+ * also lists waits until that one holds the merge lock (or has ended), so of two rows with one VIN
+ * the earlier row in the file is the one kept and the later one is reported as its duplicate, as
+ * when the batches are written one after the other; batches with no VIN in common go side by side.
+ * (At most two batches are in flight: any earlier one has committed.)
  */
 export class BatchTurns {
   private last: Promise<void> = Promise.resolve();
   private lastVins = new Set<string>();
-  /** Whether the last batch found vehicles already in inventory: the next then takes the locks first. */
-  foundKnown = false;
 
   /** The next batch's turn: `ready` settles once the batch before may be overtaken; `pass` lets the next one go. */
-  next(vins: string[]): { ready: Promise<void>; pass: () => void } {
+  next(vins: string[]): Turn {
     const before = this.lastVins;
     const ready = vins.some((vin) => before.has(vin)) ? this.last : Promise.resolve();
     let pass!: () => void;
@@ -144,14 +151,20 @@ export class BatchTurns {
   }
 }
 
+type Turn = { ready: Promise<void>; pass: () => void };
+const ALONE: Turn = { ready: Promise.resolve(), pass: () => {} };
+
 /**
  * `mentionedVins`: VINs of rows that failed validation. They still count as listed (a typo must not
  * make a vehicle presumed sold), so their records are marked as seen by this run.
  *
- * Without `turns` (one write alone, such as the API's) the batch takes the rooftop's locks first.
- * With them (a sync run writing its next batch while the one before commits), a batch whose VINs
- * are all new to the rooftop inserts its vehicles beside other such batches and takes the merge
- * lock only for the conflicts; any other batch takes the locks first, as a lone write does.
+ * Vehicles new to the rooftop are inserted, with their records, before the rooftop's merge lock is
+ * taken, so writers of one rooftop (two batches of a sync run, other runs, the API) insert side by
+ * side, in VIN order, and no writer ever holds the merge lock while it waits for a vehicle another
+ * has inserted but not committed: the waits cannot form a circle. Under the merge lock the rest is
+ * written: rows of vehicles the rooftop has (read again, whole), rows whose vehicle another writer
+ * inserted meanwhile (an earlier batch of this run: then they are its duplicates), the re-merge and
+ * the conflicts, which then see every vehicle committed before. `turns` orders a run's batches.
  */
 export async function writeVehicleBatch(
   client: pg.PoolClient,
@@ -161,95 +174,58 @@ export async function writeVehicleBatch(
   now = new Date(),
   turns?: BatchTurns,
 ): Promise<BatchOutcome> {
-  const turn = turns?.next(records.map((record) => record.vin));
+  const turn = turns?.next(records.map((record) => record.vin)) ?? ALONE;
   try {
-    if (!records.length && !mentionedVins.length) return emptyOutcome();
-    if (turns && !turns.foundKnown) {
-      const existing = await readExisting(
-        client,
-        feed,
-        records.map((record) => record.vin),
-      );
-      turns.foundKnown = existing.rows.length > 0;
-      if (!existing.rows.length) return await writeNewVehicles(client, feed, records, mentionedVins, now, turn!);
+    const outcome = emptyOutcome();
+    if (!records.length && !mentionedVins.length) return outcome;
+    const today = now.toISOString().slice(0, 10);
+    const known = records.length
+      ? await knownVins(
+          client,
+          feed,
+          records.map((record) => record.vin),
+        )
+      : new Set<string>();
+    const fresh: FreshVehicle[] = [];
+    for (const record of records) {
+      if (known.has(record.vin)) continue;
+      const made = freshVehicle(feed, record, now, today);
+      if ('reason' in made) outcome.skipped.push({ vin: record.vin, reason: made.reason });
+      else fresh.push(made);
     }
-    if (turn) await turn.ready;
-    // Before the merge lock, so that no writer holds it while waiting for this one (see lockVehicleCreation).
-    await lockVehicleCreation(client, feed.dealerId, 'alone');
+    fresh.sort((a, b) => (a.row.vin === b.row.vin ? 0 : (a.row.vin as string) < (b.row.vin as string) ? -1 : 1));
+    await turn.ready;
+    const created = await insertVehicles(client, feed, fresh, now);
+    const inserted = fresh.filter((vehicle) => created.has(vehicle.row.id as string));
+    await upsertRecords(client, feed, inserted, now);
     await lockDealerMerges(client, feed.dealerId);
-    const {
-      written: _written,
-      known,
-      ...outcome
-    } = await writeLocked(client, feed, records, mentionedVins, now, {
-      create: true,
-      turn,
-    });
-    if (turns) turns.foundKnown = known > 0;
+    turn.pass();
+    outcome.created = created.size;
+    const lost = new Set(fresh.filter((vehicle) => !created.has(vehicle.row.id as string)).map((v) => v.row.vin));
+    const rest = records.filter((record) => known.has(record.vin) || lost.has(record.vin));
+    let merged: string[] = [];
+    if (rest.length || mentionedVins.length) {
+      const locked = await writeLocked(client, feed, rest, mentionedVins, now);
+      outcome.updated = locked.updated;
+      outcome.unchanged = locked.unchanged;
+      outcome.returned = locked.returned;
+      outcome.skipped.push(...locked.skipped);
+      merged = locked.written;
+    }
+    // The vehicles whose records this write wrote: their conflicts and discrepancies may have moved.
+    await refreshConflicts(
+      client,
+      feed.dealerId,
+      [...inserted.map((vehicle) => vehicle.row.id as string), ...merged],
+      now,
+    );
     return outcome;
   } finally {
-    turn?.pass();
+    turn.pass();
   }
 }
 
 const emptyOutcome = (): BatchOutcome => ({ created: 0, updated: 0, unchanged: 0, skipped: [], returned: 0 });
-
-/**
- * A batch of VINs the rooftop did not have when it was read: inserted beside other such batches
- * (creation lock shared), then the records; the merge lock is taken for the rest. A row another
- * writer inserted meanwhile (or an earlier batch of this run) is written as a known vehicle then.
- */
-async function writeNewVehicles(
-  client: pg.PoolClient,
-  feed: FeedContext,
-  records: VehicleRecord[],
-  mentionedVins: string[],
-  now: Date,
-  turn: { ready: Promise<void>; pass: () => void },
-): Promise<BatchOutcome> {
-  const outcome = emptyOutcome();
-  const today = now.toISOString().slice(0, 10);
-  const fresh: FreshVehicle[] = [];
-  for (const record of records) {
-    const made = freshVehicle(feed, record, now, today);
-    if ('reason' in made) outcome.skipped.push({ vin: record.vin, reason: made.reason });
-    else fresh.push(made);
-  }
-  await turn.ready;
-  await lockVehicleCreation(client, feed.dealerId, 'beside others');
-  const created = await insertVehicles(client, feed, fresh, now);
-  turn.pass();
-  outcome.created = created.size;
-  const written = fresh.filter((vehicle) => created.has(vehicle.row.id as string));
-  await upsertRecords(client, feed, written, now);
-  await lockDealerMerges(client, feed.dealerId);
-  if (mentionedVins.length) await markMentioned(client, feed, mentionedVins);
-  let lostIds: string[] = [];
-  if (written.length < fresh.length) {
-    // Now committed by their writers (the insert waited for them): known vehicles, under the merge lock.
-    const lost = new Set(fresh.filter((vehicle) => !created.has(vehicle.row.id as string)).map((v) => v.row.vin));
-    const again = await writeLocked(
-      client,
-      feed,
-      records.filter((record) => lost.has(record.vin)),
-      [],
-      now,
-      { create: false },
-    );
-    outcome.updated += again.updated;
-    outcome.unchanged += again.unchanged;
-    outcome.returned += again.returned;
-    outcome.skipped.push(...again.skipped);
-    lostIds = again.written;
-  }
-  await refreshConflicts(
-    client,
-    feed.dealerId,
-    [...written.map((vehicle) => vehicle.row.id as string), ...lostIds],
-    now,
-  );
-  return outcome;
-}
 
 type FreshVehicle = { row: Record<string, unknown>; data: VehicleData };
 
@@ -331,10 +307,9 @@ async function markMentioned(client: pg.PoolClient, feed: FeedContext, mentioned
 }
 
 /**
- * A batch written under the rooftop's merge lock: the vehicles read, new ones inserted (unless
- * `create` is false: rows found missing then are skipped), records written, known vehicles
- * re-merged, conflicts refreshed (with `create`; otherwise the caller refreshes the vehicles it
- * answers in `written`).
+ * Rows of vehicles the rooftop has, written under its merge lock: the vehicles and this source's
+ * records read, the records written, changed vehicles re-merged, the unchanged marked as seen.
+ * Answers the vehicles whose records it wrote (`written`), whose conflicts the caller refreshes.
  */
 async function writeLocked(
   client: pg.PoolClient,
@@ -342,37 +317,36 @@ async function writeLocked(
   records: VehicleRecord[],
   mentionedVins: string[],
   now: Date,
-  options: { create: boolean; turn?: { pass: () => void } },
-): Promise<BatchOutcome & { written: string[]; known: number }> {
+): Promise<BatchOutcome & { written: string[] }> {
   const outcome = emptyOutcome();
-  const today = now.toISOString().slice(0, 10);
-  const existing = await readExisting(
-    client,
-    feed,
-    records.map((record) => record.vin),
-  );
+  const existing = records.length
+    ? await readExisting(
+        client,
+        feed,
+        records.map((record) => record.vin),
+      )
+    : { rows: [] };
   const byVin = new Map(existing.rows.map((row) => [row.vin, row]));
 
-  const fresh: FreshVehicle[] = [];
   const upserts: Array<{ vehicleId: string; data: VehicleData }> = [];
   const toMerge: string[] = [];
   const seenUnchanged: string[] = [];
   for (const record of records) {
     const known = byVin.get(record.vin);
+    if (!known) {
+      // Found when the write began, gone now: no vehicle is created under the merge lock (see writeVehicleBatch).
+      outcome.skipped.push({
+        vin: record.vin,
+        reason: 'not written: the vehicle was removed meanwhile; writing it again adds it',
+      });
+      continue;
+    }
     // The run already wrote this vehicle from an earlier batch: a duplicate row further down the file.
-    if (known?.data && feed.syncRunId && known.sync_run_id === feed.syncRunId) {
+    if (known.data && feed.syncRunId && known.sync_run_id === feed.syncRunId) {
       outcome.skipped.push({
         vin: record.vin,
         reason: 'duplicate: the same VIN is listed earlier in this file; the first one was kept',
       });
-      continue;
-    }
-    if (!known) {
-      const made: FreshVehicle | { reason: string } = options.create
-        ? freshVehicle(feed, record, now, today)
-        : { reason: 'not written: the vehicle was removed while this batch was written; the next run adds it' };
-      if ('reason' in made) outcome.skipped.push({ vin: record.vin, reason: made.reason });
-      else fresh.push(made);
       continue;
     }
     const presumed = known.status === 'presumed_sold';
@@ -384,18 +358,7 @@ async function writeLocked(
     upserts.push({ vehicleId: known.id, data: nextSourceData(known.data, record.data, feed.strategy) });
     toMerge.push(known.id);
   }
-
-  const created = await insertVehicles(client, feed, fresh, now);
-  options.turn?.pass();
-  outcome.created = created.size;
-  // A vehicle another writer created a moment ago: its record is attached on the feed's next run.
-  const written = [
-    ...fresh
-      .filter((vehicle) => created.has(vehicle.row.id as string))
-      .map((vehicle) => ({ ...vehicle, vehicleId: vehicle.row.id as string })),
-    ...upserts,
-  ];
-  await upsertRecords(client, feed, written, now);
+  await upsertRecords(client, feed, upserts, now);
 
   // Listed, unchanged: only when it was last seen, and by which run, moves (the sold grace period counts on it).
   if (seenUnchanged.length) {
@@ -412,10 +375,7 @@ async function writeLocked(
     outcome.unchanged += toMerge.length - merged.updated;
     outcome.returned = merged.returned;
   }
-  // The vehicles whose records this batch wrote: their conflicts and discrepancies may have moved.
-  const writtenIds = written.map((upsert) => upsert.vehicleId);
-  if (options.create) await refreshConflicts(client, feed.dealerId, writtenIds, now);
-  return { ...outcome, written: writtenIds, known: byVin.size };
+  return { ...outcome, written: upserts.map((upsert) => upsert.vehicleId) };
 }
 
 /**
