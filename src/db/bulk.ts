@@ -8,17 +8,21 @@ import type { Prisma } from '../generated/prisma/client';
  * Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it
  * throws. Bulk work (a sync batch, a rooftop rebuild) may outrun the statement timeout that bounds
  * request work, so the transaction lifts it for itself (same round trip as BEGIN); a request's own
- * write (`bulk: false`) keeps it.
+ * write (`bulk: false`) keeps it, or sets its own bound (`statementTimeoutMs`: a write that may wait
+ * for a sync batch to commit).
  */
 export async function inTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
   cause?: EventCause,
-  options: { bulk?: boolean } = {},
+  options: { bulk?: boolean; statementTimeoutMs?: number } = {},
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query(options.bulk === false ? 'BEGIN' : 'BEGIN; SET LOCAL statement_timeout = 0');
+    const timeout = options.statementTimeoutMs ?? (options.bulk === false ? null : 0);
+    await client.query(
+      timeout === null ? 'BEGIN' : `BEGIN; SET LOCAL statement_timeout = ${Math.max(0, Math.floor(timeout))}`,
+    );
     if (cause) await causeEvents(client, cause);
     const result = await work(client);
     await client.query('COMMIT');

@@ -45,6 +45,13 @@ export interface VehicleIntake {
   source: string;
 }
 
+/**
+ * How long an API write of a vehicle may take, waiting included: a sync batch of the same rooftop
+ * holds its merge lock (or a vehicle it is inserting) until it commits, which on a loaded server can
+ * outlast the statement limit that bounds reads (STATEMENT_TIMEOUT_MS).
+ */
+const WRITE_WAIT_MS = 60_000;
+
 /** The longest value of each text field the API takes (longer is a 400, where a feed row is cut short). */
 const TEXT_LIMITS: Record<string, number> = {
   stock_number: 40,
@@ -101,7 +108,7 @@ export async function upsertVehicle(
     pool,
     (client) => writeVehicleBatch(client, feed, [record]),
     { requestId: caller.requestId },
-    { bulk: false },
+    { bulk: false, statementTimeoutMs: WRITE_WAIT_MS },
   );
   const [skipped] = outcome.skipped;
   if (skipped)
