@@ -120,7 +120,7 @@ const readExisting = (client: pg.PoolClient, feed: FeedContext, vins: string[]) 
     [feed.dealerId, vins, feed.source],
   );
 
-/** Which of the listed VINs the rooftop has (by index, one key at a time, as readExisting). */
+/** Which of the listed VINs the rooftop has (one scan of its (dealer, VIN) index for the whole list). */
 async function knownVins(client: pg.PoolClient, feed: FeedContext, vins: string[]) {
   const { rows } = await client.query<{ vin: string }>(
     `/* feedKnown */ SELECT v.vin FROM vehicles v WHERE v.dealer_id = $1 AND v.vin = ANY($2::text[])`,
@@ -174,18 +174,13 @@ export async function writeVehicleBatch(
   now = new Date(),
   turns?: BatchTurns,
 ): Promise<BatchOutcome> {
-  const turn = turns?.next(records.map((record) => record.vin)) ?? ALONE;
+  const vins = records.map((record) => record.vin);
+  const turn = turns?.next(vins) ?? ALONE;
   try {
     const outcome = emptyOutcome();
     if (!records.length && !mentionedVins.length) return outcome;
     const today = now.toISOString().slice(0, 10);
-    const known = records.length
-      ? await knownVins(
-          client,
-          feed,
-          records.map((record) => record.vin),
-        )
-      : new Set<string>();
+    const known = records.length ? await knownVins(client, feed, vins) : new Set<string>();
     const fresh: FreshVehicle[] = [];
     for (const record of records) {
       if (known.has(record.vin)) continue;
@@ -193,15 +188,20 @@ export async function writeVehicleBatch(
       if ('reason' in made) outcome.skipped.push({ vin: record.vin, reason: made.reason });
       else fresh.push(made);
     }
-    fresh.sort((a, b) => (a.row.vin === b.row.vin ? 0 : (a.row.vin as string) < (b.row.vin as string) ? -1 : 1));
+    fresh.sort((a, b) => (a.vin === b.vin ? 0 : a.vin < b.vin ? -1 : 1));
     await turn.ready;
     const created = await insertVehicles(client, feed, fresh, now);
-    const inserted = fresh.filter((vehicle) => created.has(vehicle.row.id as string));
-    await upsertRecords(client, feed, inserted, now);
+    const inserted = fresh.filter((vehicle) => created.has(vehicle.id));
+    await upsertRecords(
+      client,
+      feed,
+      inserted.map((vehicle) => ({ vehicleId: vehicle.id, data: vehicle.data })),
+      now,
+    );
     await lockDealerMerges(client, feed.dealerId);
     turn.pass();
     outcome.created = created.size;
-    const lost = new Set(fresh.filter((vehicle) => !created.has(vehicle.row.id as string)).map((v) => v.row.vin));
+    const lost = new Set(fresh.filter((vehicle) => !created.has(vehicle.id)).map((vehicle) => vehicle.vin));
     const rest = records.filter((record) => known.has(record.vin) || lost.has(record.vin));
     let merged: string[] = [];
     if (rest.length || mentionedVins.length) {
@@ -213,12 +213,7 @@ export async function writeVehicleBatch(
       merged = locked.written;
     }
     // The vehicles whose records this write wrote: their conflicts and discrepancies may have moved.
-    await refreshConflicts(
-      client,
-      feed.dealerId,
-      [...inserted.map((vehicle) => vehicle.row.id as string), ...merged],
-      now,
-    );
+    await refreshConflicts(client, feed.dealerId, [...inserted.map((vehicle) => vehicle.id), ...merged], now);
     return outcome;
   } finally {
     turn.pass();
@@ -227,7 +222,8 @@ export async function writeVehicleBatch(
 
 const emptyOutcome = (): BatchOutcome => ({ created: 0, updated: 0, unchanged: 0, skipped: [], returned: 0 });
 
-type FreshVehicle = { row: Record<string, unknown>; data: VehicleData };
+/** A new vehicle's row as inserted (with its id and VIN), and what its source's record says. */
+type FreshVehicle = { id: string; vin: string; row: Record<string, unknown>; data: VehicleData };
 
 /** A vehicle the rooftop does not have yet, as the row's source alone makes it, or why it cannot be added. */
 function freshVehicle(
@@ -243,9 +239,12 @@ function freshVehicle(
   const values = vehicleValues(merged.values, null, today);
   if (!values.condition)
     return { reason: 'condition: is required for a vehicle not yet in inventory (new, used or certified)' };
+  const id = randomUUID();
   return {
+    id,
+    vin: record.vin,
     row: {
-      id: randomUUID(),
+      id,
       vin: record.vin,
       ...values,
       field_sources: merged.fieldSources,
@@ -277,7 +276,7 @@ async function insertVehicles(client: pg.PoolClient, feed: FeedContext, fresh: F
 async function upsertRecords(
   client: pg.PoolClient,
   feed: FeedContext,
-  upserts: Array<{ row?: Record<string, unknown>; vehicleId?: string; data: VehicleData }>,
+  upserts: Array<{ vehicleId: string; data: VehicleData }>,
   now: Date,
 ) {
   if (!upserts.length) return;
@@ -287,7 +286,7 @@ async function upsertRecords(
      ON CONFLICT (vehicle_id, source) DO UPDATE SET data = excluded.data, seen_at = excluded.seen_at, missed_syncs = 0, missing_since = NULL,
        integration_id = excluded.integration_id, sync_run_id = excluded.sync_run_id, updated_at = excluded.updated_at`,
     [
-      JSON.stringify(upserts.map((upsert) => ({ vehicle_id: upsert.vehicleId ?? upsert.row!.id, data: upsert.data }))),
+      JSON.stringify(upserts.map((upsert) => ({ vehicle_id: upsert.vehicleId, data: upsert.data }))),
       feed.source,
       now,
       feed.integrationId,
