@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { seedGroup, testVin, type SeededGroup } from './helpers/seed';
 import { connect, deliver, FIXTURES, syncNow } from './helpers/feeds';
+import { createKey } from './helpers/keys';
 import { generatedLine, generatedVin, writeGeneratedFeed } from './helpers/generated-feed';
 import { CONFLICT_KINDS } from '../src/modules/multi-source/multi-source.service';
 
@@ -250,6 +252,82 @@ describe('multi-source merge, conflicts and discrepancies (Multi-source section 
     await syncNow(app, token, integration.id);
     expect(await duplicates()).toEqual([]);
     await expectTotalsAddUp(token);
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('keeps duplicate stock numbers equal to a plain query of the rooftop, whatever feeds and API writes do (property)', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'ddp-stock-property-'));
+    const fresh = await seedGroup(app.database.prisma, { users: { admin: 'admin' } });
+    const token = await fresh.login(app.client, 'admin');
+    const dealerId = fresh.dealerIds[0]!;
+    const { integration } = await connect(app, token, { plugin_key: 'homenet_inventory_csv', dealer_id: dealerId });
+    const writer = await createKey(app.client, token, { name: 'Lot tool', scopes: ['inventory:write'] });
+    // Eight vehicles, few stock numbers: every run the feed lists them all, then the API changes some.
+    const vehicles = 8;
+    const stock = fc.constantFrom('A', 'B', 'C');
+    let file = 0;
+    const listed = async () =>
+      (await app.client.get('/multi-source/conflicts?kind=duplicate_stock_number&limit=100', token)).body.conflicts
+        .map((entry: { vin: string; details: { stock_number: string; other_vins: string[] } }) => [
+          entry.vin,
+          entry.details.stock_number,
+          entry.details.other_vins,
+        ])
+        .sort();
+    const expected = async () =>
+      (
+        await app.database.pool.query<{ vin: string; stock_number: string; others: string[] }>(
+          `SELECT v.vin, v.stock_number, others FROM vehicles v
+           CROSS JOIN LATERAL (SELECT array_agg(o.vin ORDER BY o.vin) AS others FROM vehicles o
+             WHERE o.dealer_id = v.dealer_id AND o.stock_number = v.stock_number AND o.id <> v.id AND o.status NOT IN ('sold', 'presumed_sold')) o
+           WHERE v.dealer_id = $1 AND v.status NOT IN ('sold', 'presumed_sold') AND others IS NOT NULL`,
+          [dealerId],
+        )
+      ).rows
+        .map((row) => [row.vin, row.stock_number, row.others])
+        .sort();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.option(stock), { minLength: vehicles, maxLength: vehicles }),
+        fc.array(
+          fc.record({
+            index: fc.nat(vehicles - 1),
+            stock_number: stock,
+            status: fc.constantFrom('available', 'pending', 'sold'),
+          }),
+          { maxLength: 4 },
+        ),
+        async (feedStock, writes) => {
+          const feed = path.join(directory, `stock-${(file += 1)}.csv`);
+          await writeGeneratedFeed(feed, vehicles, {
+            tag: 'STOCKPROP',
+            line: (index) => generatedLine(index, 'STOCKPROP', { Stock: feedStock[index] ?? '' }),
+          });
+          deliver(app, integration.id, feed);
+          expect(await syncNow(app, token, integration.id)).toMatchObject({ status: 'succeeded' });
+          for (const write of writes) {
+            const response = await app.client.request(
+              'PUT',
+              `/api/v1/inventory/${generatedVin(write.index, 'STOCKPROP')}`,
+              {
+                token: writer.key,
+                body: {
+                  dealer_id: dealerId,
+                  year: 2024,
+                  make: 'Honda',
+                  model: 'Civic',
+                  stock_number: write.stock_number,
+                  status: write.status,
+                },
+              },
+            );
+            expect(response.status, JSON.stringify(response.body)).toBe(200);
+          }
+          expect(await listed()).toEqual(await expected());
+        },
+      ),
+      { numRuns: 12 },
+    );
     rmSync(directory, { recursive: true, force: true });
   });
 });

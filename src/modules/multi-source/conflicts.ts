@@ -197,13 +197,18 @@ export async function refreshDuplicateStockNumbers(
          SELECT details ->> 'stock_number' AS stock_number FROM vehicle_conflicts WHERE vehicle_id = given.id AND kind = 'duplicate_stock_number' OFFSET 0) c
        UNION SELECT v.stock_number FROM rooftop d JOIN vehicles v ON v.dealer_group_id = d.dealer_group_id AND v.dealer_id = d.id
          WHERE $3::uuid[] IS NULL AND v.stock_number IS NOT NULL AND v.status NOT IN ('sold', 'presumed_sold') GROUP BY v.stock_number HAVING count(*) > 1),
+     -- The rooftop's vehicles on hand holding each of those stock numbers, one index lookup per
+     -- number (OFFSET 0 again: joined whole, the planner scans the rooftop twice for a large batch,
+     -- which made a first load's batches slower as the rooftop grew); then each paired with the others.
+     holders AS (
+       SELECT t.stock_number, v.id, v.vin, v.dealer_group_id, v.dealer_id FROM touched t CROSS JOIN rooftop d
+       CROSS JOIN LATERAL (SELECT v.id, v.vin, v.dealer_group_id, v.dealer_id FROM vehicles v
+         WHERE v.dealer_group_id = d.dealer_group_id AND v.stock_number = t.stock_number AND v.dealer_id = d.id
+           AND v.status NOT IN ('sold', 'presumed_sold') OFFSET 0) v),
      dupes AS (
        SELECT v.id, v.dealer_group_id, v.dealer_id, v.stock_number, jsonb_agg(o.vin ORDER BY o.vin) AS other_vins
-       FROM touched t CROSS JOIN rooftop d
-       JOIN vehicles v ON v.dealer_group_id = d.dealer_group_id AND v.stock_number = t.stock_number AND v.dealer_id = d.id
-       JOIN vehicles o ON o.dealer_group_id = d.dealer_group_id AND o.stock_number = t.stock_number AND o.dealer_id = d.id AND o.id <> v.id
-       WHERE v.status NOT IN ('sold', 'presumed_sold') AND o.status NOT IN ('sold', 'presumed_sold')
-       GROUP BY v.id),
+       FROM holders v JOIN holders o ON o.stock_number = v.stock_number AND o.id <> v.id
+       GROUP BY v.id, v.dealer_group_id, v.dealer_id, v.stock_number),
      found AS (
        SELECT id AS vehicle_id, dealer_group_id, dealer_id, 'stock_number' AS field, 'duplicate_stock_number' AS kind, NULL::float8 AS difference,
          jsonb_build_object('stock_number', stock_number, 'other_vins', other_vins) AS details, stock_number || other_vins::text AS signature, $2::timestamptz AS detected_at
