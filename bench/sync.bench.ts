@@ -7,6 +7,7 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { writeGeneratedFeed } from '../test/helpers/generated-feed';
@@ -37,8 +38,10 @@ try {
     },
   });
 
-  // Memory while a run streams the file: the resident set at its peak, and the live heap (what is
-  // left after a full collection, sampled every 2 s; run with node --expose-gc, as bench:sync does).
+  // Memory while a run streams the file: the resident set at its peak, and the live heap: what each
+  // full collection the run made left (read when the collector reports it, so the run is not slowed by
+  // collections forced for the measure; node --expose-gc, as bench:sync runs, only to start each pass
+  // from a collected heap).
   // With the embedded engine the database lives in this process too; the figures mean most on a server.
   const megabytesOf = (bytes: number) => Math.round(bytes / 1e6);
   const timed = async () => {
@@ -50,22 +53,30 @@ try {
       const now = process.memoryUsage();
       if (now.rss > peak.rss) peak = now;
     }, 50);
-    const collector = global.gc
-      ? setInterval(() => {
-          global.gc!();
-          liveHeap = Math.max(liveHeap, process.memoryUsage().heapUsed);
-        }, 2000)
-      : null;
+    let fullCollections = 0;
+    const collector = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (
+          (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind !==
+          constants.NODE_PERFORMANCE_GC_MAJOR
+        )
+          continue;
+        fullCollections += 1;
+        liveHeap = Math.max(liveHeap, process.memoryUsage().heapUsed);
+      }
+    });
+    collector.observe({ entryTypes: ['gc'] });
     const started = performance.now();
     const { runId, done } = await startSync(app.services, integration.id, 'cli', { file });
     await done;
     clearInterval(sampler);
-    if (collector) clearInterval(collector);
+    collector.disconnect();
     const memory = {
       rssBefore: megabytesOf(before.rss),
       rssPeak: megabytesOf(peak.rss),
       heapBefore: megabytesOf(before.heapUsed),
-      liveHeap: global.gc ? megabytesOf(liveHeap) : null,
+      liveHeap: fullCollections ? megabytesOf(liveHeap) : null,
+      fullCollections,
     };
     const run = await db.syncRun.findUniqueOrThrow({ where: { id: runId } });
     if (run.status !== 'succeeded') throw new Error(`run failed: ${run.error}`);
@@ -131,8 +142,8 @@ try {
     console.log(
       `memory, ${label}: resident ${pass.memory.rssBefore} MB before, ${pass.memory.rssPeak} MB at peak (a ${megabytes.toFixed(0)} MB file); ` +
         (pass.memory.liveHeap === null
-          ? 'run with node --expose-gc for the live heap'
-          : `live heap ${pass.memory.heapBefore} MB before, at most ${pass.memory.liveHeap} MB during the run`),
+          ? `heap ${pass.memory.heapBefore} MB before; no full collection during the run`
+          : `live heap ${pass.memory.heapBefore} MB before, at most ${pass.memory.liveHeap} MB after the run's ${pass.memory.fullCollections} full collections`),
     );
   }
 } finally {
