@@ -159,14 +159,21 @@ const targets = [
     { name: `counted: ${list.name}, page and count(*) in parallel`, options: { url: `${floorUrl}${list.floor}` } },
     { name: `REST GET /api/v1${list.rest}`, options: { url: `${app.url}/api/v1${list.rest}`, headers: auth } },
   ]),
-  // Shown for the record: lead stats by source read lead_daily, by status lead_stage_daily, sales stats sale_daily.
+  // Shown for the record: lead stats by source read lead_daily, by status lead_stage_daily, sales stats sale_daily,
+  // merged calls their first calls (call_merge_starts; the total by day from call_merge_daily).
   ...[
-    ['/leads/stats/by-source', 'daily rollup'],
-    ['/leads/stats/by-status', 'daily rollup'],
-    ['/sales/stats', 'daily rollup'],
-  ].map(([route, how]) => ({
-    name: `REST GET /api/v1${route}, all time (${how})`,
-    options: { url: `${app.url}/api/v1${route}`, headers: auth },
+    ['/leads/stats/by-source', 'all time (daily rollup)'],
+    ['/leads/stats/by-status', 'all time (daily rollup)'],
+    ['/sales/stats', 'all time (daily rollup)'],
+    ['/calls/merged?limit=25', 'all time (first calls)'],
+    [
+      '/calls/merged?limit=25&from=…',
+      'last 30 days (first calls)',
+      `/calls/merged?limit=25&from=${encodeURIComponent(daysAgo(30))}`,
+    ],
+  ].map(([route, how, asked = route]) => ({
+    name: `REST GET /api/v1${route}, ${how}`,
+    options: { url: `${app.url}/api/v1${asked}`, headers: auth },
   })),
   {
     name: 'GraphQL dashboard: 50 dealers with calls, leads, sales and counts',

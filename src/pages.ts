@@ -116,6 +116,22 @@ export function rowById<Row extends { id: string }>(context: Context, model: str
 }
 
 /**
+ * Rows of `model` by id with a field's selection (`query`), read with every other asked in the same
+ * tick with the same selection: one statement for a list's to-one or to-many field, not one per row.
+ */
+export function rowsWithSelection<Row extends { id: string }>(
+  context: Context,
+  model: string,
+  query: object,
+  ids: readonly string[],
+): Promise<Row[]> {
+  const loader = rowByIdLoader<Row>({ loaders: context.loaders }, `${model} ${JSON.stringify(query)}`, (batch) =>
+    rowsByIds<Row>(context.db, model, query, [...batch]),
+  );
+  return Promise.all(ids.map((id) => loader.load(id)));
+}
+
+/**
  * Items of an `IdPage`: the rows its statement read with the ids when they were read with this
  * field's selection, else the rows of its ids, in that order.
  */

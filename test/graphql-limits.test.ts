@@ -18,7 +18,9 @@ import { schema } from '../src/schema';
 const redisUrl = process.env.REDIS_URL;
 const MATCH_LIMIT = 5;
 // Small limits for the fields under test; every other field keeps its declared default.
-const LIMITS = { FIELD_RATE_LIMITS: `Query.matchDealers=${MATCH_LIMIT}/1m,Query.callStats=2/1m` };
+const LIMITS = {
+  FIELD_RATE_LIMITS: `Query.matchDealers=${MATCH_LIMIT}/1m,Query.callStats=2/1m,Query.mergedCalls=2/1m`,
+};
 
 const expectRefused = (response: ApiResponse, code: string, message: RegExp) => {
   expect(response.status, JSON.stringify(response.body)).toBe(400);
@@ -268,6 +270,21 @@ describe('GraphQL operation limits', () => {
       );
       expect((await app.client.get(`/calls/stats?from=${from}`, admin)).status).toBe(200);
     });
+
+    it('counts merged-call pages only over long ranges filtered by what the calls are', async () => {
+      // Read from the merged calls' first calls: as often as asked, whatever the range.
+      for (let call = 0; call < 4; call += 1) expect((await app.client.get('/calls/merged', admin)).status).toBe(200);
+      // A status filter changes which calls merge, so the calls are merged as they are read.
+      expect((await app.client.get('/calls/merged?status=missed', admin)).status).toBe(200);
+      expect((await app.client.get('/calls/merged?status=answered', admin)).status).toBe(200);
+      const refused = await app.client.get('/calls/merged?status=missed', admin);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.message).toMatch(
+        /^asking for merged calls over more than 90 days by status, source or other call fields/,
+      );
+      const from = new Date(Date.now() - 30 * 86_400_000).toISOString();
+      expect((await app.client.get(`/calls/merged?status=missed&from=${from}`, admin)).status).toBe(200);
+    });
   });
 });
 
@@ -342,7 +359,8 @@ describe('limit settings', () => {
       'Mutation.syncIntegration': 'starting syncs: 30/10m',
       'Query.testTransformationRules': 'dry-running rules: 60/1m',
       'Query.callStats': 'asking for call stats over more than 90 days: 30/1m',
-      'Query.mergedCalls': 'asking for merged calls over more than 90 days: 30/1m',
+      'Query.mergedCalls':
+        'asking for merged calls over more than 90 days by status, source or other call fields: 30/1m',
       'lead-stats-long-range': 'asking for lead stats over more than 90 days: 30/1m',
       'sale-stats-long-range': 'asking for sale stats over more than 90 days: 30/1m',
     });

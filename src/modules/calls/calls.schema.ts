@@ -2,7 +2,8 @@ import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { inCausedTransaction } from '../../db/bulk';
 import { builder } from '../../builder';
-import { cursorPageOf, itemsByIds, itemsLoaded, pageOf, itemsSelection } from '../../pages';
+import { cursorPageOf, itemsByIds, itemsLoaded, pageOf, itemsSelection, rowsWithSelection } from '../../pages';
+import type { Call as CallShape } from '../../generated/prisma/client';
 import { rangeLongerThan } from '../../http/field-rate-limits';
 import { enrich } from '../sources/sources.service';
 import {
@@ -13,6 +14,7 @@ import {
   callStats,
   findCallId,
   mergedCalls,
+  mergesWhole,
   type CallFilters,
   type MergedCallRow,
 } from './calls.service';
@@ -80,20 +82,17 @@ const MergedCall = builder.objectRef<MergedCallRow>('MergedCall').implement({
     status: t.field({ type: CallStatusEnum, resolve: (row) => row.status as (typeof CALL_STATUSES)[number] }),
     providers: t.exposeStringList('providers'),
     record_count: t.exposeInt('count'),
+    // A page's primary calls and provider records are read together, one statement each.
     call: t.prismaField({
       type: Call,
-      resolve: (query, row, _args, context) =>
-        context.db.call.findUniqueOrThrow({ ...query, where: { id: row.primary_id } }),
+      resolve: async (query, row, _args, context) =>
+        (await rowsWithSelection<CallShape>(context, 'Call', query, [row.primary_id]))[0]!,
     }),
     sources: t.prismaField({
       type: [Call],
-      description: 'Every provider record of this call.',
-      resolve: (query, row, _args, context) =>
-        context.db.call.findMany({
-          ...query,
-          where: { id: { in: row.call_ids } },
-          orderBy: [{ provider: 'asc' }, { startedAt: 'asc' }],
-        }),
+      description: 'Every provider record of this call, by provider and start time.',
+      // call_ids come in that order.
+      resolve: (query, row, _args, context) => rowsWithSelection<CallShape>(context, 'Call', query, row.call_ids),
     }),
   }),
 });
@@ -197,13 +196,15 @@ builder.queryFields((t) => ({
       context.db.call.findUniqueOrThrow({ ...query, where: { id: await findCallId(context, String(args.id)) } }),
   }),
   mergedCalls: t.field({
-    // Merging reads and orders every matching call (about 6 s over a million), so a long range is limited like the stats.
+    // A filter on what calls are (status, source, duration…) changes which calls merge, so those calls are
+    // read and ordered (about 6 s over a million): such a request over a long range is limited like the
+    // stats. Other merged-call pages are read from the merged calls' first calls, kept by triggers.
     ...operation('GET /calls/merged', 'List calls merged across sources', {
       rateLimit: {
-        operation: 'asking for merged calls over more than 90 days',
+        operation: 'asking for merged calls over more than 90 days by status, source or other call fields',
         max: 30,
         window: '1m',
-        countsWhen: rangeLongerThan(90),
+        countsWhen: (args) => rangeLongerThan(90)(args) && !mergesWhole(asFilters(args)),
       },
     }),
     type: MergedCallPage,

@@ -68,10 +68,12 @@ export async function findCallId(caller: Caller, id: string): Promise<string> {
   return call.id;
 }
 
+/** Calls of one caller at one rooftop this close after the previous one are the same call (call_merge_starts knows it too). */
 export const MERGE_WINDOW_SECONDS = 120;
 
 export interface MergedCallRow {
   primary_id: string;
+  /** By provider, then start time. */
   call_ids: string[];
   providers: string[];
   started_at: Date;
@@ -80,29 +82,133 @@ export interface MergedCallRow {
   count: number;
 }
 
+/** One merged call's figures from its calls (`m`): the longest recording is the primary one. */
+const MERGED_FIGURES = Prisma.sql`(array_agg(m.id ORDER BY m.duration_seconds DESC, m.started_at, m.id))[1] AS primary_id,
+  array_agg(m.id ORDER BY m.provider, m.started_at, m.id) AS call_ids, array_agg(DISTINCT m.provider ORDER BY m.provider) AS providers,
+  min(m.started_at) AS started_at, max(m.duration_seconds) AS duration_seconds,
+  CASE WHEN bool_or(m.status = 'answered') THEN 'answered' WHEN bool_or(m.status = 'voicemail') THEN 'voicemail' ELSE 'missed' END AS status,
+  count(*)::int AS count`;
+
+/**
+ * Whether the filters keep or drop each caller's calls at a rooftop whole (who may see them, rooftops,
+ * period): then merged calls are read from their first calls; other filters change which calls merge.
+ */
+export const mergesWhole = (filters: CallFilters) =>
+  !filters.status?.length &&
+  !filters.direction &&
+  filters.first_time == null &&
+  filters.min_duration == null &&
+  !filters.department &&
+  !filters.updated_since &&
+  !filters.source;
+
 /**
  * One row per real call: calls from different providers with the same caller at the same rooftop
  * starting within two minutes of the previous one are the same call. The longest recording wins.
+ * Filters that keep or drop a caller's calls at a rooftop whole (who may see them, rooftops, period)
+ * read the merged calls' first calls from call_merge_starts; the others (status, source, duration…)
+ * change which calls merge, so the calls they leave are merged here.
  */
 export async function mergedCalls(caller: Caller, filters: CallFilters & WindowArgs): Promise<Page<MergedCallRow>> {
   const { limit, offset } = pageArgs(filters);
-  const where = callFilterSql(caller.session, filters);
-  const rows = await caller.db.$queryRaw<Array<MergedCallRow & { total: bigint }>>(Prisma.sql`/* mergedCalls */
+  const statement = mergesWhole(filters)
+    ? mergedFromStarts(caller, filters, limit, offset)
+    : mergedFromCalls(caller, filters, limit, offset);
+  const rows = await caller.db.$queryRaw<Array<MergedCallRow & { total: bigint }>>(statement);
+  return {
+    items: rows.filter((row) => row.primary_id !== null),
+    total: Number(rows[0]?.total ?? 0),
+    limit,
+    offset,
+  };
+}
+
+/**
+ * The filtered calls ordered by caller and time, each starting a merged call unless it follows the
+ * previous one within the window; then grouped and paged. Reads and orders every matching call.
+ * One row with the total and no call when the page is past the end.
+ */
+function mergedFromCalls(caller: Caller, filters: CallFilters, limit: number, offset: number): Prisma.Sql {
+  return Prisma.sql`/* mergedCalls */
     WITH filtered AS (
       SELECT c.id, c.dealer_id, c.provider, c.started_at, c.duration_seconds, c.status, COALESCE(c.caller_number, c.id::text) AS caller,
         CASE WHEN c.started_at - lag(c.started_at) OVER w <= make_interval(secs => ${MERGE_WINDOW_SECONDS}) THEN 0 ELSE 1 END AS starts_cluster
-      FROM calls c WHERE ${where}
+      FROM calls c WHERE ${callFilterSql(caller.session, filters)}
       WINDOW w AS (PARTITION BY c.dealer_id, COALESCE(c.caller_number, c.id::text) ORDER BY c.started_at, c.id)
     ), clustered AS (
       SELECT *, sum(starts_cluster) OVER (PARTITION BY dealer_id, caller ORDER BY started_at, id) AS cluster FROM filtered
+    ), merged AS (
+      SELECT ${MERGED_FIGURES} FROM clustered m GROUP BY m.dealer_id, m.caller, m.cluster
     )
-    SELECT (array_agg(id ORDER BY duration_seconds DESC, started_at, id))[1] AS primary_id, array_agg(id ORDER BY started_at, id) AS call_ids,
-      array_agg(DISTINCT provider ORDER BY provider) AS providers, min(started_at) AS started_at, max(duration_seconds) AS duration_seconds,
-      CASE WHEN bool_or(status = 'answered') THEN 'answered' WHEN bool_or(status = 'voicemail') THEN 'voicemail' ELSE 'missed' END AS status,
-      count(*)::int AS count, count(*) OVER () AS total
-    FROM clustered GROUP BY dealer_id, caller, cluster
-    ORDER BY min(started_at) DESC, 1 LIMIT ${limit} OFFSET ${offset}`);
-  return { items: rows, total: Number(rows[0]?.total ?? 0), limit, offset };
+    SELECT t.total, x.* FROM (SELECT count(*) AS total FROM merged) t
+    LEFT JOIN LATERAL (SELECT * FROM merged ORDER BY started_at DESC, primary_id LIMIT ${limit} OFFSET ${offset}) x ON true`;
+}
+
+/**
+ * Merged calls from their first calls (call_merge_starts), for filters that keep a caller's calls
+ * whole: the page is read newest first from the index, each merged call's calls from its first to
+ * the caller's next merged call (or `to`), and the total is the count of first calls (by day where
+ * days are whole, from call_merge_daily). With `from`,
+ * a call in its first two minutes whose earlier calls all fall before `from` begins a merged call too.
+ * Merged calls that begin at the same instant are ordered by their primary id, so the page takes
+ * every one at its last instant before ordering and cutting (a limit and an equality, which the
+ * planner sizes right: a range from a computed bound it takes for a third of the table). One row with the total and no call
+ * when the page is past the end.
+ */
+function mergedFromStarts(caller: Caller, filters: CallFilters, limit: number, offset: number): Prisma.Sql {
+  const period = { dealer_id: filters.dealer_id, from: filters.from, to: filters.to };
+  const within = callFilterSql(caller.session, period);
+  const window = Prisma.sql`make_interval(secs => ${MERGE_WINDOW_SECONDS})`;
+  const cutAtFrom = filters.from
+    ? Prisma.sql`SELECT c.id, c.started_at FROM calls c
+      WHERE ${within} AND c.started_at < ${filters.from}::timestamptz + ${window} AND c.caller_number IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM call_merge_starts s WHERE s.call_id = c.id)
+        AND NOT EXISTS (SELECT 1 FROM calls b WHERE b.dealer_group_id = c.dealer_group_id AND b.caller_number = c.caller_number
+          AND b.dealer_id = c.dealer_id AND b.started_at >= greatest(${filters.from}::timestamptz, c.started_at - ${window})
+          AND b.started_at <= c.started_at AND (b.started_at, b.id) < (c.started_at, c.id))`
+    : null;
+  // The total: first calls counted by day in call_merge_daily for the whole days, one by one for the
+  // partial days at either end (or the whole period when it holds no whole day), and those cut at `from`.
+  const firstCalls =
+    rollupTotal(caller.session, 'calls', period, {
+      rollupable: true,
+      rollup: (conditions) => Prisma.sql`SELECT r.merged_calls FROM call_merge_daily r WHERE ${conditions}`,
+      raw: (range) =>
+        Prisma.sql`SELECT 1 AS merged_calls FROM call_merge_starts c WHERE ${callFilterSql(caller.session, { ...period, ...range })}`,
+      measure: Prisma.sql`m.merged_calls`,
+    }) ?? Prisma.sql`SELECT count(*) AS total FROM call_merge_starts c WHERE ${within}`;
+  const total = cutAtFrom
+    ? Prisma.sql`(${firstCalls}) + (SELECT count(*) FROM (${cutAtFrom}) cut)`
+    : Prisma.sql`(${firstCalls})`;
+  const until = filters.to ? Prisma.sql`AND m.started_at <= ${filters.to}::timestamptz` : Prisma.empty;
+  return Prisma.sql`/* mergedCallsFromStarts */
+    WITH starts AS NOT MATERIALIZED (
+      SELECT c.call_id AS id, c.started_at FROM call_merge_starts c WHERE ${within}
+      ${cutAtFrom ? Prisma.sql`UNION ALL ${cutAtFrom}` : Prisma.empty}
+    ), page AS (
+      (SELECT s.id, s.started_at FROM starts s ORDER BY s.started_at DESC LIMIT ${offset + limit})
+      UNION
+      SELECT s.id, s.started_at FROM starts s
+      WHERE s.started_at = (SELECT started_at FROM starts ORDER BY started_at DESC OFFSET ${offset + limit - 1} LIMIT 1)
+    )
+    SELECT ${total} AS total, x.* FROM (SELECT 1) one
+    LEFT JOIN LATERAL (
+      SELECT merged.* FROM page p JOIN calls sc ON sc.id = p.id
+      LEFT JOIN LATERAL (
+        SELECT n.started_at, n.call_id FROM call_merge_starts n
+        WHERE sc.caller_number IS NOT NULL AND n.dealer_group_id = sc.dealer_group_id AND n.caller_number = sc.caller_number
+          AND n.dealer_id = sc.dealer_id AND (n.started_at, n.call_id) > (sc.started_at, sc.id)
+        ORDER BY n.started_at, n.call_id LIMIT 1) next ON true
+      CROSS JOIN LATERAL (
+        SELECT ${MERGED_FIGURES} FROM (
+          SELECT sc.id, sc.provider, sc.started_at, sc.duration_seconds, sc.status WHERE sc.caller_number IS NULL
+          UNION ALL
+          SELECT m.id, m.provider, m.started_at, m.duration_seconds, m.status FROM calls m
+          WHERE sc.caller_number IS NOT NULL AND m.dealer_group_id = sc.dealer_group_id AND m.caller_number = sc.caller_number
+            AND m.dealer_id = sc.dealer_id AND m.started_at >= sc.started_at AND m.started_at <= COALESCE(next.started_at, 'infinity')
+            AND (m.started_at, m.id) >= (sc.started_at, sc.id) AND (next.call_id IS NULL OR (m.started_at, m.id) < (next.started_at, next.call_id))
+            ${until}) m) merged
+      ORDER BY merged.started_at DESC, merged.primary_id LIMIT ${limit} OFFSET ${offset}) x ON true`;
 }
 
 type MeasureRow = {
