@@ -189,6 +189,48 @@ describe('merged calls (GET /calls/merged)', () => {
     }
   });
 
+  it.skipIf(!external)(
+    "lets a writer that has its group's turn go on writing rollup rows another writer waits to lock",
+    async () => {
+      // A sync-like writer inserts a call, then (later in its transaction) gives it a source; meanwhile a
+      // writer at the other rooftop inserts a call with that source the same day. The second must wait for
+      // its turn before it locks the group's rollup row for that source and day, or the two deadlock.
+      const source = (
+        await app.database.pool.query(
+          `INSERT INTO sources (id, dealer_group_id, name, category, updated_at) VALUES (gen_random_uuid(), $1, 'Turns', 'paid_search', now()) RETURNING id`,
+          [group.groupId],
+        )
+      ).rows[0].id;
+      const insert = (
+        client: { query: typeof app.database.pool.query },
+        dealer: number,
+        externalId: string,
+        sourceId: string | null,
+      ) =>
+        client.query(
+          `INSERT INTO calls (id, dealer_group_id, dealer_id, provider, external_id, started_at, duration_seconds, direction, status, caller_number, source_id, updated_at)
+           VALUES (gen_random_uuid(), $1, $2, 'ctm', $3, '2026-02-01T10:00:00Z', 60, 'inbound', 'answered', '+13035550177', $4, now()) RETURNING id`,
+          [group.groupId, group.dealerIds[dealer], externalId, sourceId],
+        );
+      const first = await app.database.pool.connect();
+      const second = await app.database.pool.connect();
+      try {
+        await first.query('BEGIN');
+        await second.query('BEGIN');
+        const call = (await insert(first, 0, 'turns-1', null)).rows[0].id;
+        const waiting = insert(second, 1, 'turns-2', source).then(() => second.query('COMMIT'));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await first.query('UPDATE calls SET source_id = $2 WHERE id = $1', [call, source]);
+        await first.query('COMMIT');
+        await waiting;
+      } finally {
+        first.release();
+        second.release();
+      }
+      await firstCallsAgree();
+    },
+  );
+
   it('answers every page as merging the filtered calls does, after calls are written, moved and removed', async () => {
     let run = 0;
     let written = 0;
