@@ -152,7 +152,9 @@ function mergedFromCalls(caller: Caller, filters: CallFilters, limit: number, of
  * a call in its first two minutes whose earlier calls all fall before `from` begins a merged call too.
  * Merged calls that begin at the same instant are ordered by their primary id, so the page takes
  * every one at its last instant before ordering and cutting (a limit and an equality, which the
- * planner sizes right: a range from a computed bound it takes for a third of the table). One row with the total and no call
+ * planner sizes right: a range from a computed bound it takes for a third of the table). Each kind
+ * of first call is read newest first to the page's end on its own (together, PostgreSQL would read
+ * and sort every first call of the period). One row with the total and no call
  * when the page is past the end.
  */
 function mergedFromStarts(caller: Caller, filters: CallFilters, limit: number, offset: number): Prisma.Sql {
@@ -182,14 +184,16 @@ function mergedFromStarts(caller: Caller, filters: CallFilters, limit: number, o
     : Prisma.sql`(${firstCalls})`;
   const until = filters.to ? Prisma.sql`AND m.started_at <= ${filters.to}::timestamptz` : Prisma.empty;
   return Prisma.sql`/* mergedCallsFromStarts */
-    WITH starts AS NOT MATERIALIZED (
-      SELECT c.call_id AS id, c.started_at FROM call_merge_starts c WHERE ${within}
-      ${cutAtFrom ? Prisma.sql`UNION ALL ${cutAtFrom}` : Prisma.empty}
+    WITH top AS MATERIALIZED (
+      (SELECT c.call_id AS id, c.started_at FROM call_merge_starts c WHERE ${within} ORDER BY c.started_at DESC LIMIT ${offset + limit})
+      ${cutAtFrom ? Prisma.sql`UNION ALL (SELECT cut.id, cut.started_at FROM (${cutAtFrom}) cut ORDER BY cut.started_at DESC LIMIT ${offset + limit})` : Prisma.empty}
+    ), last AS (
+      SELECT started_at FROM top ORDER BY started_at DESC OFFSET ${offset + limit - 1} LIMIT 1
     ), page AS (
-      (SELECT s.id, s.started_at FROM starts s ORDER BY s.started_at DESC LIMIT ${offset + limit})
+      (SELECT id, started_at FROM top ORDER BY started_at DESC LIMIT ${offset + limit})
       UNION
-      SELECT s.id, s.started_at FROM starts s
-      WHERE s.started_at = (SELECT started_at FROM starts ORDER BY started_at DESC OFFSET ${offset + limit - 1} LIMIT 1)
+      SELECT c.call_id, c.started_at FROM call_merge_starts c WHERE ${within} AND c.started_at = (SELECT started_at FROM last)
+      ${cutAtFrom ? Prisma.sql`UNION SELECT cut.id, cut.started_at FROM (${cutAtFrom}) cut WHERE cut.started_at = (SELECT started_at FROM last)` : Prisma.empty}
     )
     SELECT ${total} AS total, x.* FROM (SELECT 1) one
     LEFT JOIN LATERAL (
