@@ -143,7 +143,7 @@ try {
       `memory, ${label}: resident ${pass.memory.rssBefore} MB before, ${pass.memory.rssPeak} MB at peak (a ${megabytes.toFixed(0)} MB file); ` +
         (pass.memory.liveHeap === null
           ? `heap ${pass.memory.heapBefore} MB before; no full collection during the run`
-          : `live heap ${pass.memory.heapBefore} MB before, at most ${pass.memory.liveHeap} MB after the run's ${pass.memory.fullCollections} full collections`),
+          : `live heap ${pass.memory.heapBefore} MB before, at most ${pass.memory.liveHeap} MB after the run's ${pass.memory.fullCollections} full collection${pass.memory.fullCollections === 1 ? '' : 's'}`),
     );
   }
 } finally {
