@@ -148,14 +148,13 @@ function mergedFromCalls(caller: Caller, filters: CallFilters, limit: number, of
  * Merged calls from their first calls (call_merge_starts), for filters that keep a caller's calls
  * whole: the page is read newest first from the index, each merged call's calls from its first to
  * the caller's next merged call (or `to`), and the total is the count of first calls (by day where
- * days are whole, from call_merge_daily). With `from`,
- * a call in its first two minutes whose earlier calls all fall before `from` begins a merged call too.
- * Merged calls that begin at the same instant are ordered by their primary id, so the page takes
- * every one at its last instant before ordering and cutting (a limit and an equality, which the
- * planner sizes right: a range from a computed bound it takes for a third of the table). Each kind
- * of first call is read newest first to the page's end on its own (together, PostgreSQL would read
- * and sort every first call of the period). One row with the total and no call
- * when the page is past the end.
+ * days are whole, from call_merge_daily). With `from`, a call in its first two minutes whose earlier
+ * calls all fall before `from` begins a merged call too. Each kind of first call is read newest first
+ * to the page's end on its own (together, PostgreSQL would read and sort every first call of the
+ * period). Merged calls that begin at the same instant are ordered by their primary id, so the page
+ * takes every one at its last instant before ordering and cutting (a limit and an equality, which
+ * the planner sizes right: a range from a computed bound it takes for a third of the table). One row
+ * with the total and no call when the page is past the end.
  */
 function mergedFromStarts(caller: Caller, filters: CallFilters, limit: number, offset: number): Prisma.Sql {
   const period = { dealer_id: filters.dealer_id, from: filters.from, to: filters.to };
