@@ -125,7 +125,7 @@ export function rowsWithSelection<Row extends { id: string }>(
   query: object,
   ids: readonly string[],
 ): Promise<Row[]> {
-  const loader = rowByIdLoader<Row>({ loaders: context.loaders }, `${model} ${JSON.stringify(query)}`, (batch) =>
+  const loader = rowByIdLoader<Row>(context, `${model} ${JSON.stringify(query)}`, (batch) =>
     rowsByIds<Row>(context.db, model, query, [...batch]),
   );
   return Promise.all(ids.map((id) => loader.load(id)));

@@ -25,6 +25,20 @@ export interface CallFilters {
   updated_since?: Date | null;
 }
 
+/**
+ * Which of the filters look at what each call is, beyond who may see it, its rooftop, period and
+ * source (the ones the rollups and the merged calls' first calls carry): its status, and the rest.
+ */
+export const callFieldFilters = (filters: CallFilters) => ({
+  status: Boolean(filters.status?.length),
+  others:
+    Boolean(filters.direction) ||
+    filters.first_time != null ||
+    filters.min_duration != null ||
+    Boolean(filters.department) ||
+    Boolean(filters.updated_since),
+});
+
 export function callFilterSql(session: Session, filters: CallFilters): Prisma.Sql {
   if (filters.min_duration != null && (!Number.isInteger(filters.min_duration) || filters.min_duration < 0))
     throw badInput('min_duration', 'must be a whole number of seconds, 0 or more');

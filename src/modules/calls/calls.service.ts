@@ -13,7 +13,7 @@ import {
 import { findInTenant } from '../../tenancy';
 import { measureRows, NO_SOURCE, rollupTotal, type MeasureRowsPlan } from '../../rollups';
 import { enumList } from '../../validation';
-import { CALL_SORT, CALL_STATUSES, callFilterSql, type CallFilters } from './calls.filters';
+import { CALL_SORT, CALL_STATUSES, callFieldFilters, callFilterSql, type CallFilters } from './calls.filters';
 import { sourceFilterSql } from '../sources/source-filter';
 
 /** Calls from call-tracking providers: filters, one call, cross-provider merging and stats in SQL. */
@@ -93,14 +93,10 @@ const MERGED_FIGURES = Prisma.sql`(array_agg(m.id ORDER BY m.duration_seconds DE
  * Whether the filters keep or drop each caller's calls at a rooftop whole (who may see them, rooftops,
  * period): then merged calls are read from their first calls; other filters change which calls merge.
  */
-export const mergesWhole = (filters: CallFilters) =>
-  !filters.status?.length &&
-  !filters.direction &&
-  filters.first_time == null &&
-  filters.min_duration == null &&
-  !filters.department &&
-  !filters.updated_since &&
-  !filters.source;
+export function mergesWhole(filters: CallFilters): boolean {
+  const on = callFieldFilters(filters);
+  return !on.status && !on.others && !filters.source;
+}
 
 /**
  * One row per real call: calls from different providers with the same caller at the same rooftop
@@ -160,6 +156,7 @@ function mergedFromStarts(caller: Caller, filters: CallFilters, limit: number, o
   const period = { dealer_id: filters.dealer_id, from: filters.from, to: filters.to };
   const within = callFilterSql(caller.session, period);
   const window = Prisma.sql`make_interval(secs => ${MERGE_WINDOW_SECONDS})`;
+  // Calls cut at `from`: in its first two minutes, with no earlier call of theirs inside the period.
   const cutAtFrom = filters.from
     ? Prisma.sql`SELECT c.id, c.started_at FROM calls c
       WHERE ${within} AND c.started_at < ${filters.from}::timestamptz + ${window} AND c.caller_number IS NOT NULL
@@ -167,7 +164,7 @@ function mergedFromStarts(caller: Caller, filters: CallFilters, limit: number, o
         AND NOT EXISTS (SELECT 1 FROM calls b WHERE b.dealer_group_id = c.dealer_group_id AND b.caller_number = c.caller_number
           AND b.dealer_id = c.dealer_id AND b.started_at >= greatest(${filters.from}::timestamptz, c.started_at - ${window})
           AND b.started_at <= c.started_at AND (b.started_at, b.id) < (c.started_at, c.id))`
-    : null;
+    : Prisma.sql`SELECT NULL::uuid AS id, NULL::timestamptz AS started_at WHERE false`;
   // The total: first calls counted by day in call_merge_daily for the whole days, one by one for the
   // partial days at either end (or the whole period when it holds no whole day), and those cut at `from`.
   const firstCalls =
@@ -178,23 +175,21 @@ function mergedFromStarts(caller: Caller, filters: CallFilters, limit: number, o
         Prisma.sql`SELECT 1 AS merged_calls FROM call_merge_starts c WHERE ${callFilterSql(caller.session, { ...period, ...range })}`,
       measure: Prisma.sql`m.merged_calls`,
     }) ?? Prisma.sql`SELECT count(*) AS total FROM call_merge_starts c WHERE ${within}`;
-  const total = cutAtFrom
-    ? Prisma.sql`(${firstCalls}) + (SELECT count(*) FROM (${cutAtFrom}) cut)`
-    : Prisma.sql`(${firstCalls})`;
   const until = filters.to ? Prisma.sql`AND m.started_at <= ${filters.to}::timestamptz` : Prisma.empty;
   return Prisma.sql`/* mergedCallsFromStarts */
-    WITH top AS MATERIALIZED (
+    WITH cut AS MATERIALIZED (${cutAtFrom}), top AS MATERIALIZED (
       (SELECT c.call_id AS id, c.started_at FROM call_merge_starts c WHERE ${within} ORDER BY c.started_at DESC LIMIT ${offset + limit})
-      ${cutAtFrom ? Prisma.sql`UNION ALL (SELECT cut.id, cut.started_at FROM (${cutAtFrom}) cut ORDER BY cut.started_at DESC LIMIT ${offset + limit})` : Prisma.empty}
+      UNION ALL (SELECT id, started_at FROM cut ORDER BY started_at DESC LIMIT ${offset + limit})
     ), last AS (
       SELECT started_at FROM top ORDER BY started_at DESC OFFSET ${offset + limit - 1} LIMIT 1
     ), page AS (
       (SELECT id, started_at FROM top ORDER BY started_at DESC LIMIT ${offset + limit})
       UNION
       SELECT c.call_id, c.started_at FROM call_merge_starts c WHERE ${within} AND c.started_at = (SELECT started_at FROM last)
-      ${cutAtFrom ? Prisma.sql`UNION SELECT cut.id, cut.started_at FROM (${cutAtFrom}) cut WHERE cut.started_at = (SELECT started_at FROM last)` : Prisma.empty}
+      UNION
+      SELECT id, started_at FROM cut WHERE started_at = (SELECT started_at FROM last)
     )
-    SELECT ${total} AS total, x.* FROM (SELECT 1) one
+    SELECT (${firstCalls}) + (SELECT count(*) FROM cut) AS total, x.* FROM (SELECT 1) one
     LEFT JOIN LATERAL (
       SELECT merged.* FROM page p JOIN calls sc ON sc.id = p.id
       LEFT JOIN LATERAL (
@@ -238,15 +233,10 @@ function callMeasureRows(caller: Caller, filters: CallFilters): Prisma.Sql {
  * columns (`status`).
  */
 function callRollupPlan(caller: Caller, filters: CallFilters, reads?: 'status'): MeasureRowsPlan {
+  const on = callFieldFilters(filters);
   return {
     check: () => callFilterSql(caller.session, filters),
-    rollupable:
-      (reads === 'status' || !filters.status?.length) &&
-      !filters.direction &&
-      filters.first_time == null &&
-      filters.min_duration == null &&
-      !filters.department &&
-      !filters.updated_since,
+    rollupable: (reads === 'status' || !on.status) && !on.others,
     rollup: (
       conditions,
     ) => Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.day, r.calls, r.answered,
