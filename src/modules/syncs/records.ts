@@ -114,14 +114,16 @@ export function vehicleRecord(row: Row, today = new Date()): VehicleRecord {
       : String(row.photos)
           .split(/[|,;\s]+/)
           .filter((url) => /^https?:\/\//i.test(url));
-  const data: VehicleData = {
+  const condition = read(row, 'condition', lookup(CONDITIONS, 'condition'));
+  const fields: Record<MergedField, unknown> = {
     stock_number: cleanText(row.stock_number, 40),
     year,
     make: required(row, 'make', (value) => cleanText(value, 60)),
     model: required(row, 'model', (value) => cleanText(value, 80)),
     trim: cleanText(row.trim, 80),
     body_style: cleanText(row.body_style, 60),
-    condition: read(row, 'condition', lookup(CONDITIONS, 'condition')),
+    // A new vehicle with no mileage still needs a condition: a few miles means new.
+    condition: condition ?? (mileage !== null ? (mileage < 500 ? 'new' : 'used') : null),
     mileage,
     exterior_color: cleanText(row.exterior_color, 60),
     interior_color: cleanText(row.interior_color, 60),
@@ -132,9 +134,13 @@ export function vehicleRecord(row: Row, today = new Date()): VehicleRecord {
     date_in_stock: dateInStock ? isoDay(dateInStock) : null,
     photos: photos.length ? photos.slice(0, 100) : null,
   };
-  // A new vehicle with no mileage still needs a condition: a few miles means new.
-  if (!data.condition && mileage !== null) data.condition = mileage < 500 ? 'new' : 'used';
-  for (const key of Object.keys(data) as MergedField[]) if (data[key] === null) delete data[key];
+  // Only the fields the row gives, added one by one (deleting the others would leave V8 a slow
+  // dictionary object for every later step: merge, comparison, JSON).
+  const data: VehicleData = {};
+  for (const key in fields) {
+    const value = fields[key as MergedField];
+    if (value !== null) (data as Record<string, unknown>)[key] = value;
+  }
   return { vin: normalizeVin(rawVin), data };
 }
 
