@@ -3,7 +3,7 @@
 // then the same rows once more (every row unchanged), against the floor: the vehicles the first load
 // wrote, COPYed into a copy of the vehicles table with the same indexes (and no foreign keys).
 // Run: npm run bench:sync [-- --rows 100000]
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,6 +13,21 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { writeGeneratedFeed } from '../test/helpers/generated-feed';
 import { startBenchApp } from './bench-app';
 import { startSync } from '../src/modules/syncs/syncs.service';
+
+// The CPU seconds the whole machine ran (user, nice, system, irq, softirq), from /proc/stat; NaN
+// where there is none. With PostgreSQL on this machine, what is not this process's is mostly its.
+const machineCpuSeconds = () => {
+  try {
+    const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .map(Number) as number[];
+    return (user! + nice! + system! + irq! + softirq!) / 100;
+  } catch {
+    return Number.NaN;
+  }
+};
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' } } });
 const rows = Number(values.rows);
@@ -66,9 +81,13 @@ try {
       }
     });
     collector.observe({ entryTypes: ['gc'] });
+    const cpuBefore = process.cpuUsage();
+    const machineBefore = machineCpuSeconds();
     const started = performance.now();
     const { runId, done } = await startSync(app.services, integration.id, 'cli', { file });
     await done;
+    const ownCpu = process.cpuUsage(cpuBefore);
+    const machineCpu = machineCpuSeconds() - machineBefore;
     clearInterval(sampler);
     collector.disconnect();
     const memory = {
@@ -80,7 +99,14 @@ try {
     };
     const run = await db.syncRun.findUniqueOrThrow({ where: { id: runId } });
     if (run.status !== 'succeeded') throw new Error(`run failed: ${run.error}`);
-    return { seconds: (performance.now() - started) / 1000, run, memory };
+    const processCpu = (ownCpu.user + ownCpu.system) / 1e6;
+    return {
+      seconds: (performance.now() - started) / 1000,
+      run,
+      memory,
+      processCpu,
+      otherCpu: machineCpu - processCpu,
+    };
   };
   const first = await timed();
   const second = await timed();
@@ -139,6 +165,13 @@ try {
     ['first load', first],
     ['same file again', second],
   ] as const) {
+    console.log(
+      `CPU, ${label}: this process ${pass.processCpu.toFixed(1)} s` +
+        (Number.isFinite(pass.otherCpu)
+          ? `, the rest of the machine (the database, when it runs here) ${pass.otherCpu.toFixed(1)} s`
+          : '') +
+        ` over ${pass.seconds.toFixed(1)} s`,
+    );
     console.log(
       `memory, ${label}: resident ${pass.memory.rssBefore} MB before, ${pass.memory.rssPeak} MB at peak (a ${megabytes.toFixed(0)} MB file); ` +
         (pass.memory.liveHeap === null
