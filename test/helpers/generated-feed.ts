@@ -6,19 +6,25 @@ import { withCheckDigit } from '../../src/modules/inventory/vin';
 export const GENERATED_FEED_HEADER =
   'VIN,Stock,Type,Year,Make,Model,Trim,Body,Miles,SellingPrice,MSRP,ExteriorColor,InteriorColor,DateInStock,ImageList\n';
 
+/** Make, model, body style, and the make's manufacturer code (the VIN's first three characters). */
 const MODELS = [
-  ['Toyota', 'RAV4', 'SUV'],
-  ['Honda', 'Civic', 'Sedan'],
-  ['Ford', 'F-150', 'Pickup'],
-  ['Chevrolet', 'Equinox', 'SUV'],
+  ['Toyota', 'RAV4', 'SUV', '4T1'],
+  ['Honda', 'Civic', 'Sedan', '1HG'],
+  ['Ford', 'F-150', 'Pickup', '1FT'],
+  ['Chevrolet', 'Equinox', 'SUV', '1GN'],
 ] as const;
 
-/** The VIN of generated row `index` (valid check digit, distinct up to 8,000,000 rows); `tag` keeps feeds of different tests apart. */
+/**
+ * The VIN of generated row `index` (valid check digit, distinct up to 8,000,000 rows); `tag` keeps
+ * feeds of different tests apart. It carries its make's manufacturer code, as a real feed's VINs
+ * do, except one row in a hundred, which carries Honda's whatever its make (a VIN/make conflict).
+ */
 export function generatedVin(index: number, tag = 'BENCH'): string {
   // I, O and Q are not VIN characters.
   const code = tag.toUpperCase().replace(/[IOQ]/g, 'X').padEnd(5, '0').slice(0, 5);
+  const manufacturer = index % 100 === 99 ? '1HG' : MODELS[index % MODELS.length]![3];
   return withCheckDigit(
-    `1HG${code}0T${'ABCDEFGH'[Math.floor(index / 1_000_000) % 8]}${String(index % 1_000_000).padStart(6, '0')}`,
+    `${manufacturer}${code}0T${'ABCDEFGH'[Math.floor(index / 1_000_000) % 8]}${String(index % 1_000_000).padStart(6, '0')}`,
   );
 }
 
