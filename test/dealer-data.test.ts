@@ -615,6 +615,31 @@ describe('dashboards in one GraphQL request', () => {
       expect(loads(table)).not.toContain(unasked);
     }
   });
+
+  it('answers each place of a nested list with its own arguments and selection, the same for every dealer', async () => {
+    const { body } = await app.client.graphql(
+      `fragment Latest on Dealer { both: calls(limit: 2) { id } }
+      { dealers(limit: 50) { dealers {
+        one: calls(limit: 1) { id }
+        two: calls(limit: 2) { status }
+        ...Latest
+        both: calls(limit: 2) { started_at }
+      } } }`,
+      {},
+      token,
+    );
+    const dealers = body.data.dealers.dealers as Array<Record<string, Array<Record<string, unknown>>>>;
+    expect(dealers).toHaveLength(50);
+    for (const dealer of dealers) {
+      expect(dealer.one!.map((call) => Object.keys(call))).toEqual([['id']]);
+      expect(dealer.two!.map((call) => Object.keys(call))).toEqual([['status'], ['status']]);
+      expect(dealer.both!.map((call) => Object.keys(call).sort())).toEqual([
+        ['id', 'started_at'],
+        ['id', 'started_at'],
+      ]);
+      expect(dealer.both!.map((call) => call.id)).toEqual(expect.arrayContaining([dealer.one![0]!.id]));
+    }
+  });
 });
 
 describe('unmapped sources', () => {

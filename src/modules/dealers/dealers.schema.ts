@@ -1,7 +1,7 @@
 import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import { Prisma } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
-import { childPageLoader } from '../../loaders';
+import { childPageLoader, fieldPlace } from '../../loaders';
 import { queryRows } from '../../db/direct-reads';
 import { inConsentedDealers, mayReadAt } from '../../tenancy';
 import type { DataKind } from '../../auth/consent';
@@ -99,14 +99,14 @@ function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args ext
     description: `The rooftop's latest ${kind}: needs ${kind}:read; empty for a partner's key whose link to the rooftop does not allow ${kind}.`,
     authScopes: { scope: `${kind}:read` },
     args: { ...list.args, ...listArgs(t, { limit: '1-500, default 50.' }) },
-    resolve: (query, dealer, args, context) => {
+    resolve: (query, dealer, args, context, info) => {
       const { limit, offset } = pageArgs(args);
       if (!mayReadAt(context.session, kind, dealer.id)) return [];
       // The arguments hold the list's own and the window; TypeScript cannot see the former in the merged shape.
       const filter = list.filter(args as unknown as InputShapeFromFields<Args>);
       return childPageLoader(
         context,
-        `${list.name}:${JSON.stringify([args, query])}`,
+        `${list.name}:${fieldPlace(info)}:${JSON.stringify(args)}`,
         (ids) =>
           queryRows<{ parent_id: string; id: string }>(
             context.db,

@@ -4,7 +4,7 @@ import { builder } from '../../builder';
 import { cursorPageOf, itemsByIds, rowsByIds, itemsSelection } from '../../pages';
 import { Prisma } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
-import { childPageLoader } from '../../loaders';
+import { childPageLoader, fieldPlace } from '../../loaders';
 import { callerDataSql } from '../../tenancy';
 import { rangeLongerThan, type FieldRateLimit } from '../../http/field-rate-limits';
 import {
@@ -62,12 +62,12 @@ export const Lead = builder.prismaObject('Lead', {
         "The deal this lead became: needs sales:read; null for a partner's key whose link to the deal's rooftop does not allow sales.",
       authScopes: { scope: 'sales:read' },
       select: { saleId: true },
-      resolve: async (query, lead, _args, context) => {
+      resolve: async (query, lead, _args, context, info) => {
         if (!lead.saleId) return null;
         // One statement picks the page's deals the caller may read, one more loads them with the selection.
         const [sale] = await childPageLoader(
           context,
-          `leadSale:${JSON.stringify(query)}`,
+          `leadSale:${fieldPlace(info)}`,
           (ids) =>
             context.db.$queryRaw(Prisma.sql`/* leadSales */ SELECT d.id AS parent_id, d.id FROM sales d
             WHERE d.id = ANY(${ids}::uuid[]) AND ${callerDataSql(context.session, 'd', 'sales')}`),
