@@ -119,7 +119,9 @@ export async function* readCsv(
   } catch (error) {
     throw new FeedError(`the file is not valid CSV: ${(error as Error).message}`);
   } finally {
+    // Also when the reader stops early (a preview's first rows): the file and the parser both let go.
     stream.destroy();
+    parser.destroy();
   }
 }
 
