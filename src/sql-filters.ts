@@ -3,6 +3,13 @@ import { dateRange } from './validation';
 
 /** SQL conditions the list filters share. */
 
+/**
+ * `text` as a LIKE pattern that matches itself (backslash, % and _ escaped), for `ILIKE '%' || … || '%'`
+ * and for the Prisma client's `contains`, which hands its value to LIKE as it is: a search for
+ * "50%" or "t_r" finds those characters, not every name with "50" or with a "t" two letters before an "r".
+ */
+export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
 /** Date-range bounds on `column`, after checking that from is not after to. */
 export function rangeSql(column: string, from: Date | null | undefined, to: Date | null | undefined): Prisma.Sql[] {
   dateRange(from, to);

@@ -227,6 +227,14 @@ describe('administration', () => {
     expect(emails).toEqual(
       expect.arrayContaining([group.users.admin!.email, group.users.analyst!.email, second.users.admin!.email]),
     );
+    // q is text, not a pattern: "_" stands for itself, not for any one character.
+    const analystEmail = group.users.analyst!.email;
+    const searched = async (q: string) =>
+      (await app.client.get(`/admin/users?q=${encodeURIComponent(q)}&limit=500`, admin)).body.users.map(
+        (user: { email: string }) => user.email,
+      );
+    expect(await searched(analystEmail.toUpperCase())).toEqual([analystEmail]);
+    expect(await searched(analystEmail.replace('@', '_'))).toEqual([]);
     const analystId = group.users.analyst!.id;
     const changed = await patch(analystId, { role: 'viewer', dealer_group_ids: [group.groupId, second.groupId] });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);

@@ -72,6 +72,40 @@ describe('dealers (Dealers section of docs/operations.md)', () => {
     ).toContain(id);
   });
 
+  it('lists by name, finding a rooftop by part of its name or an alias or by its whole code, any case', async () => {
+    const made = async (name: string, code: string) =>
+      (await app.client.post('/dealers', { name, code }, admin)).body.id as string;
+    const peak = await made('Pikes Peak 50% Off Motors', 'PPK');
+    const range = await made('Front_Range Toyota', 'FRT');
+    const plain = await made('Front Range Honda', 'FRH');
+    await app.client.post(`/dealers/${plain}/aliases`, { alias: 'Boulder Valley Auto' }, admin);
+    const found = async (q: string) =>
+      (await app.client.get(`/dealers?q=${encodeURIComponent(q)}&limit=500`, viewer)).body as {
+        dealers: Array<{ id: string; name: string }>;
+        pagination: { total: number };
+      };
+    expect((await found('front')).dealers.map((dealer) => dealer.id)).toEqual([plain, range]);
+    // % and _ are themselves, not patterns.
+    expect((await found('50%')).dealers.map((dealer) => dealer.id)).toEqual([peak]);
+    expect((await found('t_r')).dealers.map((dealer) => dealer.id)).toEqual([range]);
+    expect((await found('nt_R')).dealers.map((dealer) => dealer.id)).toEqual([range]);
+    expect((await found('valley')).dealers.map((dealer) => dealer.id)).toEqual([plain]);
+    expect((await found('frt')).dealers.map((dealer) => dealer.id)).toEqual([range]);
+    expect((await found('FR')).pagination.total).toBe(2); // "Front…" twice by name; code FR is no one's whole code
+    expect((await found('Honda')).pagination.total).toBe(1);
+    // Another group's rooftops are never found.
+    const theirs = (await app.client.get(`/dealers/${other.dealerIds[0]}`, admin)).status;
+    expect(theirs).toBe(404);
+    const page = (await app.client.get('/dealers?q=front&limit=1&offset=1', viewer)).body;
+    expect(page.dealers.map((dealer: { id: string }) => dealer.id)).toEqual([range]);
+    expect(page.pagination).toEqual({ total: 2, limit: 1, offset: 1 });
+    const past = (await app.client.get('/dealers?q=front&limit=5&offset=10', viewer)).body;
+    expect(past).toEqual({ dealers: [], pagination: { total: 2, limit: 5, offset: 10 } });
+    for (const id of [peak, range, plain])
+      await app.client.request('DELETE', `/api/v1/dealers/${id}`, { token: admin });
+    expect((await found('front')).pagination.total).toBe(0);
+  });
+
   it.each([
     [{ name: '', code: 'X' }, 'name'],
     [{ name: 'X' }, 'code'],

@@ -6,6 +6,7 @@ import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl }
 import type { DataKind } from '../../auth/consent';
 import { targetGroup, findInTenant, inCallerDealers, unlessTaken } from '../../tenancy';
 import { keepOrder, rankDealers, type CandidateReranker, type MatchInput } from './matching';
+import { likeLiteral } from '../../sql-filters';
 
 /** Dealers (rooftops) of the caller's groups: profiles, aliases, archiving and matching. */
 
@@ -36,9 +37,9 @@ export async function dealerPage(
     ...(q
       ? {
           OR: [
-            { name: { contains: q, mode: 'insensitive' } },
+            { name: { contains: likeLiteral(q), mode: 'insensitive' } },
             { code: { equals: q, mode: 'insensitive' } },
-            { aliases: { some: { alias: { contains: q, mode: 'insensitive' } } } },
+            { aliases: { some: { alias: { contains: likeLiteral(q), mode: 'insensitive' } } } },
           ],
         }
       : {}),

@@ -3,7 +3,7 @@ import { badInput } from '../../errors';
 import { dealerIds, oneOf } from '../../validation';
 import type { Session } from '../../auth/session';
 import { callerDataSql } from '../../tenancy';
-import { equalsAny } from '../../sql-filters';
+import { equalsAny, likeLiteral } from '../../sql-filters';
 import { enumKeyType, KEY_TYPES, orderBySql, sortOrder, type ListOrder, type SortColumn } from '../../keyset';
 
 /** Validates the inventory filters (GET /inventory and its aggregates) and turns them into one SQL WHERE clause. */
@@ -130,7 +130,7 @@ export function inventoryWhere(
   if (args.mileage_max != null) conditionsSql.push(Prisma.sql`v.mileage <= ${args.mileage_max}`);
   if (colors)
     conditionsSql.push(
-      Prisma.sql`v.exterior_color ILIKE ANY(${colors.map((color) => `%${color.replace(/[\\%_]/g, (character) => `\\${character}`)}%`)}::text[])`,
+      Prisma.sql`v.exterior_color ILIKE ANY(${colors.map((color) => `%${likeLiteral(color)}%`)}::text[])`,
     );
   if (args.updated_since) conditionsSql.push(Prisma.sql`v.updated_at >= ${args.updated_since}`);
   if (sources) {
@@ -139,7 +139,7 @@ export function inventoryWhere(
     );
   }
   if (q) {
-    const pattern = `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const pattern = `%${likeLiteral(q)}%`;
     conditionsSql.push(Prisma.sql`${SEARCH_TEXT_SQL} ILIKE ${pattern}`);
   }
   return Prisma.join(conditionsSql, ' AND ');

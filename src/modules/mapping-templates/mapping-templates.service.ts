@@ -8,6 +8,7 @@ import { isUuid, oneOf, optionalText, requiredText } from '../../validation';
 import { recordAudit } from '../../audit';
 import { pluginByKey, pluginTarget } from '../plugins/registry';
 import { TARGETS, type Target } from '../field-mapping/fields';
+import { likeLiteral } from '../../sql-filters';
 import {
   checkedColumnMapping,
   valueMappingsProblem,
@@ -93,7 +94,7 @@ export async function templatePage(
   const { limit, offset } = pageArgs(args);
   const where: Prisma.MappingTemplateWhereInput = {
     ...(args.community ? { published: true } : { dealerGroupId: inCallerGroups(caller.session) }),
-    ...(args.q ? { name: { contains: args.q, mode: 'insensitive' } } : {}),
+    ...(args.q ? { name: { contains: likeLiteral(args.q), mode: 'insensitive' } } : {}),
     ...(args.target ? { target: oneOf('target', args.target, TARGETS) } : {}),
   };
   return { where, limit, offset, total: await caller.db.mappingTemplate.count({ where }) };

@@ -9,6 +9,7 @@ import { dateRange, dealerIds, isUuid, oneOf, optionalText, requiredText, uuid }
 import { jaroWinkler, nameSimilarity } from '../../similarity';
 import { patternProblem } from '../../validation';
 import { NORMALIZE_SQL, normalizeRawSource } from './normalize';
+import { likeLiteral } from '../../sql-filters';
 
 /** The canonical source directory, raw-value mappings, resolution and the unmapped work queue. */
 
@@ -59,7 +60,7 @@ export async function sourcePage(
   const where: Prisma.SourceWhereInput = {
     dealerGroupId: inCallerGroups(caller.session),
     ...(args.category ? { category: oneOf('category', args.category, SOURCE_CATEGORIES) } : {}),
-    ...(args.q ? { name: { contains: requiredText('q', args.q, 100) } } : {}),
+    ...(args.q ? { name: { contains: likeLiteral(requiredText('q', args.q, 100)) } } : {}),
   };
   return { where, limit, offset, total: await caller.db.source.count({ where }) };
 }

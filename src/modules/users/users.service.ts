@@ -10,6 +10,7 @@ import { AppError, badInput, conflict, notFound } from '../../errors';
 import { pageArgs, type Page, type WindowArgs } from '../../pagination';
 import { emailAddress, isUuid, oneOf, optionalText, requiredText } from '../../validation';
 import { inCallerGroups } from '../../tenancy';
+import { likeLiteral } from '../../sql-filters';
 
 /**
  * Users of the admin's dealer groups (/admin/users): list, create with a role and groups
@@ -44,7 +45,12 @@ export async function listUsers(
     ...(args.role ? { role: oneOf('role', args.role, ROLES) } : {}),
     ...(args.include_disabled ? {} : { disabledAt: null }),
     ...(q
-      ? { OR: [{ email: { contains: q, mode: 'insensitive' } }, { name: { contains: q, mode: 'insensitive' } }] }
+      ? {
+          OR: [
+            { email: { contains: likeLiteral(q), mode: 'insensitive' } },
+            { name: { contains: likeLiteral(q), mode: 'insensitive' } },
+          ],
+        }
       : {}),
   };
   const [total, users] = await Promise.all([
