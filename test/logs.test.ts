@@ -45,6 +45,12 @@ describe('request log and audit trail (Logs and audit section of docs/operations
       admin,
     );
     expect(byUser.body.pagination.total).toBe(1);
+    // The path is a beginning written out, not a pattern: "_" is no stand-in for "-".
+    const underscored = await app.client.get(
+      `/logs/requests?user_id=${group.users.admin!.id}&path=/api/v1/api_keys&method=delete`,
+      admin,
+    );
+    expect(underscored.body.pagination.total).toBe(0);
   });
 
   it("never shows another dealer group's requests", async () => {

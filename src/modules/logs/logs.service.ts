@@ -3,6 +3,7 @@ import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
 import { pageArgs, type Page, type WindowArgs } from '../../pagination';
 import { dateRange, uuid } from '../../validation';
+import { likeLiteral } from '../../sql-filters';
 
 /** Reads of the request log and the audit trail, limited to the caller's dealer groups. */
 
@@ -36,7 +37,7 @@ export async function listRequestLogs(caller: Caller, filters: RequestLogFilters
     dealerGroupIds: { hasSome: [...caller.session.dealerGroupIds] },
     apiKeyId: uuidArg('api_key_id', filters.api_key_id),
     userId: uuidArg('user_id', filters.user_id),
-    path: filters.path ? { startsWith: filters.path } : undefined,
+    path: filters.path ? { startsWith: likeLiteral(filters.path) } : undefined,
     method,
     status: statusFilter(filters.status),
     occurredAt: dateRange(filters.from, filters.to),
@@ -71,7 +72,7 @@ export async function listAuditEvents(caller: Caller, filters: AuditFilters): Pr
     action: filters.action
       ? filters.action.includes('.')
         ? filters.action
-        : { startsWith: `${filters.action}.` }
+        : { startsWith: `${likeLiteral(filters.action)}.` }
       : undefined,
     actorUserId: uuidArg('actor_user_id', filters.actor_user_id),
     actorApiKeyId: uuidArg('actor_api_key_id', filters.actor_api_key_id),
