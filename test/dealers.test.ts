@@ -78,6 +78,7 @@ describe('dealers (Dealers section of docs/operations.md)', () => {
     const peak = await made('Pikes Peak 50% Off Motors', 'PPK');
     const range = await made('Front_Range Toyota', 'FRT');
     const plain = await made('Front Range Honda', 'FRH');
+    const coded = await made('Cherry Creek Kia', 'C_K');
     await app.client.post(`/dealers/${plain}/aliases`, { alias: 'Boulder Valley Auto' }, admin);
     const found = async (q: string) =>
       (await app.client.get(`/dealers?q=${encodeURIComponent(q)}&limit=500`, viewer)).body as {
@@ -91,6 +92,9 @@ describe('dealers (Dealers section of docs/operations.md)', () => {
     expect((await found('nt_R')).dealers.map((dealer) => dealer.id)).toEqual([range]);
     expect((await found('valley')).dealers.map((dealer) => dealer.id)).toEqual([plain]);
     expect((await found('frt')).dealers.map((dealer) => dealer.id)).toEqual([range]);
+    expect((await found('c_k')).dealers.map((dealer) => dealer.id)).toEqual([coded]);
+    expect((await found('%')).dealers.map((dealer) => dealer.id)).toEqual([peak]);
+    expect((await found('_')).dealers.map((dealer) => dealer.id)).toEqual([range]); // C_K's code is more than "_"
     expect((await found('FR')).pagination.total).toBe(2); // "Front…" twice by name; code FR is no one's whole code
     expect((await found('Honda')).pagination.total).toBe(1);
     // Another group's rooftops are never found.

@@ -38,7 +38,7 @@ export async function dealerPage(
       ? {
           OR: [
             { name: { contains: likeLiteral(q), mode: 'insensitive' } },
-            { code: { equals: q, mode: 'insensitive' } },
+            { code: { equals: likeLiteral(q), mode: 'insensitive' } },
             { aliases: { some: { alias: { contains: likeLiteral(q), mode: 'insensitive' } } } },
           ],
         }
