@@ -114,7 +114,6 @@ export function vehicleRecord(row: Row, today = new Date()): VehicleRecord {
       : String(row.photos)
           .split(/[|,;\s]+/)
           .filter((url) => /^https?:\/\//i.test(url));
-  const condition = read(row, 'condition', lookup(CONDITIONS, 'condition'));
   const fields: Record<MergedField, unknown> = {
     stock_number: cleanText(row.stock_number, 40),
     year,
@@ -123,7 +122,9 @@ export function vehicleRecord(row: Row, today = new Date()): VehicleRecord {
     trim: cleanText(row.trim, 80),
     body_style: cleanText(row.body_style, 60),
     // A new vehicle with no mileage still needs a condition: a few miles means new.
-    condition: condition ?? (mileage !== null ? (mileage < 500 ? 'new' : 'used') : null),
+    condition:
+      read(row, 'condition', lookup(CONDITIONS, 'condition')) ??
+      (mileage !== null ? (mileage < 500 ? 'new' : 'used') : null),
     mileage,
     exterior_color: cleanText(row.exterior_color, 60),
     interior_color: cleanText(row.interior_color, 60),
