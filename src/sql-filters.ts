@@ -5,8 +5,9 @@ import { dateRange } from './validation';
 
 /**
  * `text` as a LIKE pattern that matches itself (backslash, % and _ escaped), for `ILIKE '%' || … || '%'`
- * and for the Prisma client's `contains`, which hands its value to LIKE as it is: a search for
- * "50%" or "t_r" finds those characters, not every name with "50" or with a "t" two letters before an "r".
+ * and for the Prisma client's `contains`, `startsWith` and case-insensitive `equals`, which hand their
+ * value to (I)LIKE as it is: a search for "50%" or "t_r" finds those characters, not every name with
+ * "50" or with a "t" two letters before an "r".
  */
 export const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 

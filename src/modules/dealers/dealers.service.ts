@@ -31,15 +31,17 @@ export async function dealerPage(
 ): Promise<PageRef<Prisma.DealerWhereInput>> {
   const { limit, offset } = pageArgs(args);
   const q = optionalText('q', args.q, 100);
+  // q as text, not a LIKE pattern: the client hands contains and insensitive equals to (I)LIKE as they are.
+  const text = q && likeLiteral(q);
   const where: Prisma.DealerWhereInput = {
     ...inCallerDealers(caller.session),
     ...(args.include_archived ? {} : { archivedAt: null }),
-    ...(q
+    ...(text
       ? {
           OR: [
-            { name: { contains: likeLiteral(q), mode: 'insensitive' } },
-            { code: { equals: likeLiteral(q), mode: 'insensitive' } },
-            { aliases: { some: { alias: { contains: likeLiteral(q), mode: 'insensitive' } } } },
+            { name: { contains: text, mode: 'insensitive' } },
+            { code: { equals: text, mode: 'insensitive' } },
+            { aliases: { some: { alias: { contains: text, mode: 'insensitive' } } } },
           ],
         }
       : {}),

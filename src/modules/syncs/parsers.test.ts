@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCsv, type SourceRow } from './parsers';
+import { readCsv, uniqueHeaders, type SourceRow } from './parsers';
 
 const directory = mkdtempSync(path.join(tmpdir(), 'ddp-csv-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -24,7 +24,7 @@ const rowsOf = async (file: string, options: Parameters<typeof readCsv>[1] = {})
 /**
  * The rows as csv-parse reads them with its own header handling and per-record line numbers
  * (`columns`, `info`, `skip_empty_lines`): how readCsv read files before it keyed the fields
- * itself. Its line numbers are right for files whose quoted line breaks are LF. (They count from the
+ * itself (naming the headers by the same rule, which the examples check). Its line numbers are right for files whose quoted line breaks are LF. (They count from the
  * file's first line, header row or not: readCsv used to add the lines above the header once more.)
  */
 const reference = (file: string, delimiter: string, headerRow: number) =>
@@ -38,15 +38,7 @@ const reference = (file: string, delimiter: string, headerRow: number) =>
       relax_quotes: true,
       skip_empty_lines: true,
       trim: true,
-      columns: (headers: string[]) => {
-        const seen = new Map<string, number>();
-        return headers.map((header) => {
-          const name = header.trim() || 'column';
-          const count = (seen.get(name) ?? 0) + 1;
-          seen.set(name, count);
-          return count === 1 ? name : `${name} (${count})`;
-        });
-      },
+      columns: uniqueHeaders,
       info: true,
     });
     parser.on('data', ({ record, info }: { record: Record<string, string>; info: { lines: number } }) => {

@@ -126,7 +126,7 @@ export async function* readCsv(
 }
 
 /** Header names trimmed, an empty one called "column", and a repeated one numbered: "Photo (2)". */
-function uniqueHeaders(fields: string[]): string[] {
+export function uniqueHeaders(fields: string[]): string[] {
   const seen = new Map<string, number>();
   return fields.map((header) => {
     const name = header.trim() || 'column';
