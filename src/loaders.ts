@@ -29,28 +29,22 @@ export function fieldPlace(info: GraphQLResolveInfo): string {
 
 /**
  * The latest records of many parents at once (a page of dealers, each with its five latest calls):
- * one SQL statement picks every parent's ids with a LATERAL … LIMIT, one more loads the rows with
- * the GraphQL selection, however many parents the page holds.
+ * `read` answers every parent's rows with their parent (one statement, however many parents the page
+ * holds: `pickedRows`, pages.ts), which this hands each parent in the order read.
  */
-export function childPageLoader<Row extends { id: string }>(
+export function childPageLoader<Row>(
   context: { loaders: Loaders },
   key: string,
-  pickIds: (parentIds: string[]) => Promise<Array<{ parent_id: string; id: string }>>,
-  loadRows: (ids: string[]) => Promise<Row[]>,
+  read: (parentIds: string[]) => Promise<Array<{ parentId: string; row: Row }>>,
 ): DataLoader<string, Row[]> {
   let loader = context.loaders.get(key) as DataLoader<string, Row[]> | undefined;
   if (!loader) {
     loader = new DataLoader<string, Row[]>(async (parentIds) => {
-      const picked = await pickIds([...parentIds]);
-      const rows = picked.length ? await loadRows(picked.map((entry) => entry.id)) : [];
-      const byId = new Map(rows.map((row) => [row.id, row]));
       const byParent = new Map<string, Row[]>();
-      for (const entry of picked) {
-        const row = byId.get(entry.id);
-        if (!row) continue;
-        const siblings = byParent.get(entry.parent_id);
+      for (const { parentId, row } of await read([...parentIds])) {
+        const siblings = byParent.get(parentId);
         if (siblings) siblings.push(row);
-        else byParent.set(entry.parent_id, [row]);
+        else byParent.set(parentId, [row]);
       }
       return parentIds.map((parentId) => byParent.get(parentId) ?? []);
     });

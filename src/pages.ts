@@ -2,7 +2,8 @@ import type { FieldRef, ObjectRef } from '@pothos/core';
 import type { PrismaModelTypes, PrismaObjectRef } from '@pothos/plugin-prisma';
 import type { FieldNode, GraphQLResolveInfo } from 'graphql';
 import type { Db } from './db/database';
-import { directReadsOf, plainKey } from './db/direct-reads';
+import { Prisma } from './generated/prisma/client';
+import { directReadsOf, plainKey, queryRows } from './db/direct-reads';
 import { builder, type BuilderTypes } from './builder';
 import type { Context } from './context';
 import { rowByIdLoader } from './loaders';
@@ -19,9 +20,9 @@ import {
 /** Page types: a list's items and its `pagination`, for each way the items are read. */
 
 /** The `{ total, limit, offset }` object every list response carries. */
-export const Pagination = builder.objectRef<{ total: number; limit: number; offset: number }>('Pagination').implement({
+export const Pagination = builder.objectRef<PageWindow>('Pagination').implement({
   fields: (t) => ({
-    total: t.exposeInt('total', { description: 'How many items match the filters in all.' }),
+    total: t.int({ description: 'How many items match the filters in all.', resolve: (page) => page.total }),
     limit: t.exposeInt('limit'),
     offset: t.exposeInt('offset'),
   }),
@@ -105,6 +106,34 @@ export async function rowsByIds<Row extends { id: string }>(
     directReadsOf(db)?.rowsByIds<Row>(model, query, ids) ??
     delegateOf<Row>(db, model).findMany({ ...query, where: { id: { in: ids } } });
   return inIdOrder(ids, await rows);
+}
+
+/**
+ * The rows of `model` that `pick` picks for their parents (a statement answering `parent_id` and `id`,
+ * in the order wanted), read with the GraphQL selection (`query`), each with its parent: on the app's
+ * own client with a plain selection in the picking statement itself, else the ids picked and then
+ * their rows by id. `name` names the statement in the database's logs.
+ */
+export async function pickedRows<Row extends { id: string }>(
+  db: Db,
+  model: string,
+  query: object,
+  name: string,
+  pick: Prisma.Sql,
+): Promise<Array<{ parentId: string; row: Row }>> {
+  const key = plainKey(model, query);
+  const inOne = key === null ? null : directReadsOf(db)?.pickedRows<Row>(name, key, pick);
+  if (inOne) return inOne;
+  const picked = await queryRows<{ parent_id: string; id: string }>(
+    db,
+    Prisma.sql`${Prisma.raw(`/* ${name} */`)} ${pick}`,
+  );
+  const rows = await rowsByIds<Row>(db, model, query, [...new Set(picked.map((entry) => entry.id))]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return picked.flatMap((entry) => {
+    const row = byId.get(entry.id);
+    return row ? [{ parentId: entry.parent_id, row }] : [];
+  });
 }
 
 /**

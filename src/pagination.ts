@@ -6,7 +6,8 @@ import { decodeCursor, encodeCursor, keysetCondition, orderBySql, type Cursor, t
 
 /** The window a page shows and how many items match in all: what its `pagination` field answers. */
 export interface PageWindow {
-  total: number;
+  /** A number, or for a `PageRef` the count once asked for (`pageRef`). */
+  total: number | Promise<number>;
   limit: number;
   offset: number;
 }
@@ -19,6 +20,26 @@ export interface Page<Item> extends PageWindow {
 /** A page of a Prisma list: the filter, the window and the total, for a page type's items resolver. */
 export interface PageRef<Where> extends PageWindow {
   where: Where;
+}
+
+/**
+ * A page of a Prisma list whose total `count` runs only when a caller asks for it: a REST list
+ * always does, a GraphQL query that selects no `pagination { total }` (a dashboard's page of
+ * rooftops) costs no count at all.
+ */
+export function pageRef<Where>(
+  where: Where,
+  window: { limit: number; offset: number },
+  count: () => Promise<number>,
+): PageRef<Where> {
+  let counted: Promise<number> | undefined;
+  return {
+    where,
+    ...window,
+    get total() {
+      return (counted ??= count());
+    },
+  };
 }
 
 /** The `limit` and `offset` arguments a list takes, as GraphQL hands them over. */

@@ -45,6 +45,26 @@ export class DirectReads {
       .then((result) => result.rows.map((values: unknown[]) => read(values) as Row));
   }
 
+  /**
+   * The rows of the plain selection `key` for the ids `pick` picks (columns `parent_id` and `id`,
+   * uuids), each with its parent, in the order `pick` answers them: one statement, each picked row
+   * read by its id (as `pageOfIds` reads a page's rows), instead of the ids and then their rows. Null
+   * where the selection is not plain.
+   */
+  pickedRows<Row>(name: string, key: string, pick: Prisma.Sql): Promise<Array<{ parentId: string; row: Row }>> | null {
+    const selection = this.selection(key);
+    if (!selection) return null;
+    const { columns, joins } = selection.sql('t', { byKey: true });
+    return this.arrays(
+      Prisma.sql`${Prisma.raw(`/* ${name} */`)} SELECT k.parent_id, x.* FROM (SELECT k.parent_id, k.id, row_number() OVER () AS n FROM (${pick}) k) k
+        CROSS JOIN LATERAL (SELECT ${Prisma.raw(columns)} FROM ${Prisma.raw(selection.table)} t ${Prisma.raw(joins)}
+          WHERE t.${Prisma.raw(selection.idColumn)} = k.id OFFSET 0) x
+        ORDER BY k.n`,
+    ).then((arrays) =>
+      arrays.map((values) => ({ parentId: values[0] as string, row: selection.read(values, 1) as Row })),
+    );
+  }
+
   private plainOf(key: string) {
     let plain = this.plain.get(key);
     if (plain === undefined) {

@@ -2,12 +2,11 @@ import type { InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import { Prisma } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { childPageLoader, fieldPlace } from '../../loaders';
-import { queryRows } from '../../db/direct-reads';
 import { inConsentedDealers, mayReadAt } from '../../tenancy';
 import type { DataKind } from '../../auth/consent';
 import { builder, Deletion, type BuilderTypes } from '../../builder';
 import { pageArgs } from '../../pagination';
-import { itemsWhere, pageOf, rowsByIds } from '../../pages';
+import { itemsWhere, pageOf, pickedRows } from '../../pages';
 import { listArgs, type FieldArgsBuilder } from '../../schema-args';
 import { dateRange, oneOf } from '../../validation';
 import { VEHICLE_STATUSES } from '../inventory/inventory.filters';
@@ -83,8 +82,8 @@ const countOf = (kind: DataKind) => ({
 
 /**
  * A dashboard view of a rooftop: its latest records of `model`, filtered and paged. For a page of
- * dealers one statement picks every dealer's ids with a LATERAL … LIMIT and one more reads the rows
- * with the GraphQL selection (see childPageLoader).
+ * dealers one statement picks every dealer's rows with a LATERAL … LIMIT, read with the GraphQL
+ * selection (see childPageLoader and pickedRows).
  */
 function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args extends InputFieldMap>(
   t: DealerFieldBuilder,
@@ -104,17 +103,16 @@ function dealerList<Model extends 'Vehicle' | 'Call' | 'Lead' | 'Sale', Args ext
       if (!mayReadAt(context.session, kind, dealer.id)) return [];
       // The arguments hold the list's own and the window; TypeScript cannot see the former in the merged shape.
       const filter = list.filter(args as unknown as InputShapeFromFields<Args>);
-      return childPageLoader(
-        context,
-        `${list.name}:${fieldPlace(info)}:${JSON.stringify(args)}`,
-        (ids) =>
-          queryRows<{ parent_id: string; id: string }>(
-            context.db,
-            Prisma.sql`${Prisma.raw(`/* ${list.name} */`)} SELECT p.parent_id, ${alias}.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
+      return childPageLoader(context, `${list.name}:${fieldPlace(info)}:${JSON.stringify(args)}`, (ids) =>
+        pickedRows<PrismaTypes[Model]['Shape']>(
+          context.db,
+          model,
+          query,
+          list.name,
+          Prisma.sql`SELECT p.parent_id, ${alias}.id FROM unnest(${ids}::uuid[]) AS p(parent_id) CROSS JOIN LATERAL (
           SELECT ${alias}.id FROM ${Prisma.raw(`${list.table} ${list.alias}`)} WHERE ${alias}.dealer_id = p.parent_id ${filter}
           ORDER BY ${list.orderBy} LIMIT ${limit} OFFSET ${offset}) ${alias}`,
-          ),
-        (ids) => rowsByIds<PrismaTypes[Model]['Shape']>(context.db, model, query, ids),
+        ),
       ).load(dealer.id);
     },
   });

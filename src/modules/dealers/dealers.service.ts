@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
-import { pageArgs, type PageRef, type WindowArgs } from '../../pagination';
+import { pageArgs, pageRef, type PageRef, type WindowArgs } from '../../pagination';
 import { isUuid, optionalText, phoneNumber, requiredText, timeZone, websiteUrl } from '../../validation';
 import type { DataKind } from '../../auth/consent';
 import { targetGroup, findInTenant, inCallerDealers, unlessTaken } from '../../tenancy';
@@ -46,7 +46,7 @@ export async function dealerPage(
         }
       : {}),
   };
-  return { where, limit, offset, total: await caller.db.dealer.count({ where }) };
+  return pageRef(where, { limit, offset }, () => caller.db.dealer.count({ where }));
 }
 
 /** The caller's dealer with this id, else 404 (another group's dealer is indistinguishable from none). */

@@ -5,7 +5,7 @@ import type { AppServices, FeedSettings } from '../../app-services';
 import type { SecretBox } from '../../secrets';
 import type { Db } from '../../db/database';
 import { badInput, conflict } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, pageRef } from '../../pagination';
 import { callerGroupsSql, findInTenant, inCallerGroups, inputDealer } from '../../tenancy';
 import { visibleTo as templatesVisibleTo } from '../mapping-templates/mapping-templates.service';
 import { dealerIds, isUuid, oneOf, requiredText } from '../../validation';
@@ -297,7 +297,7 @@ export async function integrationPage(
     ...(args.plugin_key ? { pluginKey: args.plugin_key } : {}),
     ...(args.enabled != null ? { enabled: args.enabled } : {}),
   };
-  return { where, limit, offset, total: await caller.db.integration.count({ where }) };
+  return pageRef(where, { limit, offset }, () => caller.db.integration.count({ where }));
 }
 
 export interface Freshness {

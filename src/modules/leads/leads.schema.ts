@@ -1,7 +1,7 @@
 import type { CursorWindowArgs, WindowArgs } from '../../pagination';
 import { withDealerIds } from '../../validation';
 import { builder } from '../../builder';
-import { cursorPageOf, itemsByIds, rowsByIds, itemsSelection } from '../../pages';
+import { cursorPageOf, itemsByIds, pickedRows, itemsSelection } from '../../pages';
 import { Prisma } from '../../generated/prisma/client';
 import type PrismaTypes from '../../generated/pothos-types';
 import { childPageLoader, fieldPlace } from '../../loaders';
@@ -64,14 +64,16 @@ export const Lead = builder.prismaObject('Lead', {
       select: { saleId: true },
       resolve: async (query, lead, _args, context, info) => {
         if (!lead.saleId) return null;
-        // One statement picks the page's deals the caller may read, one more loads them with the selection.
-        const [sale] = await childPageLoader(
-          context,
-          `leadSale:${fieldPlace(info)}`,
-          (ids) =>
-            context.db.$queryRaw(Prisma.sql`/* leadSales */ SELECT d.id AS parent_id, d.id FROM sales d
-            WHERE d.id = ANY(${ids}::uuid[]) AND ${callerDataSql(context.session, 'd', 'sales')}`),
-          (ids) => rowsByIds<PrismaTypes['Sale']['Shape']>(context.db, 'Sale', query, ids),
+        // One statement picks the page's deals the caller may read, with the selection.
+        const [sale] = await childPageLoader(context, `leadSale:${fieldPlace(info)}`, (ids) =>
+          pickedRows<PrismaTypes['Sale']['Shape']>(
+            context.db,
+            'Sale',
+            query,
+            'leadSales',
+            Prisma.sql`SELECT d.id AS parent_id, d.id FROM sales d
+            WHERE d.id = ANY(${ids}::uuid[]) AND ${callerDataSql(context.session, 'd', 'sales')}`,
+          ),
         ).load(lead.saleId);
         return sale ?? null;
       },

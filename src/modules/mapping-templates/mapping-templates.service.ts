@@ -2,7 +2,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import type { Db } from '../../db/database';
 import { badInput, forbidden, notFound } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, pageRef } from '../../pagination';
 import { inCallerGroups, targetGroup } from '../../tenancy';
 import { isUuid, oneOf, optionalText, requiredText } from '../../validation';
 import { recordAudit } from '../../audit';
@@ -97,7 +97,7 @@ export async function templatePage(
     ...(args.q ? { name: { contains: likeLiteral(args.q), mode: 'insensitive' } } : {}),
     ...(args.target ? { target: oneOf('target', args.target, TARGETS) } : {}),
   };
-  return { where, limit, offset, total: await caller.db.mappingTemplate.count({ where }) };
+  return pageRef(where, { limit, offset }, () => caller.db.mappingTemplate.count({ where }));
 }
 
 export async function createTemplate(caller: Caller, input: TemplateInput): Promise<string> {

@@ -1,7 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput, conflict, notFound } from '../../errors';
-import { pageArgs, type PageRef, type WindowArgs } from '../../pagination';
+import { pageArgs, pageRef, type PageRef, type WindowArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, unlessTaken, targetGroup } from '../../tenancy';
 import { isEmailAddress, isUuid, oneOf, optionalText, requiredText, websiteUrl } from '../../validation';
 import { findDealer } from '../dealers/dealers.service';
@@ -53,7 +53,7 @@ export async function partnerPage(
     dealerGroupId: inCallerGroups(caller.session),
     ...(args.kind ? { kind: oneOf('kind', args.kind, PARTNER_KINDS) } : {}),
   };
-  return { where, limit, offset, total: await caller.db.partner.count({ where }) };
+  return pageRef(where, { limit, offset }, () => caller.db.partner.count({ where }));
 }
 
 export function findPartner(caller: Caller, id: string) {

@@ -2,7 +2,7 @@ import { timeSlicer } from '../../time-slice';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import { badInput } from '../../errors';
-import { pageArgs, type PageRef, type WindowArgs } from '../../pagination';
+import { pageArgs, pageRef, type PageRef, type WindowArgs } from '../../pagination';
 import { findInTenant, inCallerGroups, targetGroup } from '../../tenancy';
 import { requiredText } from '../../validation';
 import { applyRules, ruleProblem, type Rule, type Row } from './engine';
@@ -40,7 +40,7 @@ export async function rulePage(
     dealerGroupId: inCallerGroups(caller.session),
     ...(args.enabled != null ? { enabled: args.enabled } : {}),
   };
-  return { where, limit, offset, total: await caller.db.transformationRule.count({ where }) };
+  return pageRef(where, { limit, offset }, () => caller.db.transformationRule.count({ where }));
 }
 
 function findRule(caller: Caller, id: string) {

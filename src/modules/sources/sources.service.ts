@@ -3,7 +3,7 @@ import type { Caller } from '../../caller';
 import { inCausedTransaction } from '../../db/bulk';
 import type { RawSqlClient } from '../../db/database';
 import { badInput, conflict, notFound } from '../../errors';
-import { pageArgs, type Page, type PageRef, type WindowArgs } from '../../pagination';
+import { pageArgs, pageRef, type Page, type PageRef, type WindowArgs } from '../../pagination';
 import { callerGroupsSql, findInTenant, inCallerGroups, unlessTaken, targetGroup } from '../../tenancy';
 import { dateRange, dealerIds, isUuid, oneOf, optionalText, requiredText, uuid } from '../../validation';
 import { jaroWinkler, nameSimilarity } from '../../similarity';
@@ -62,7 +62,7 @@ export async function sourcePage(
     ...(args.category ? { category: oneOf('category', args.category, SOURCE_CATEGORIES) } : {}),
     ...(args.q ? { name: { contains: likeLiteral(requiredText('q', args.q, 100)) } } : {}),
   };
-  return { where, limit, offset, total: await caller.db.source.count({ where }) };
+  return pageRef(where, { limit, offset }, () => caller.db.source.count({ where }));
 }
 
 export function findSource(caller: Caller, id: string) {
@@ -126,7 +126,7 @@ export async function mappingPage(
     ...(args.source_id ? { sourceId: uuid('source_id', args.source_id) } : {}),
     ...(args.match ? { match: oneOf('match', args.match, ['exact', 'pattern'] as const) } : {}),
   };
-  return { where, limit, offset, total: await caller.db.sourceMapping.count({ where }) };
+  return pageRef(where, { limit, offset }, () => caller.db.sourceMapping.count({ where }));
 }
 
 /** Maps one or many raw values to a source. Re-mapping a value to the same source is a no-op; to another, a 409. */

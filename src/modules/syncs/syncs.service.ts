@@ -2,7 +2,7 @@ import type { Prisma, Integration } from '../../generated/prisma/client';
 import type { Caller } from '../../caller';
 import type { AppServices } from '../../app-services';
 import { badInput, conflict } from '../../errors';
-import { pageArgs } from '../../pagination';
+import { pageArgs, pageRef } from '../../pagination';
 import { findInTenant, inCallerGroups } from '../../tenancy';
 import { oneOf } from '../../validation';
 import { pluginByKey } from '../plugins/registry';
@@ -129,7 +129,7 @@ export async function syncRunPage(
     dealerGroupId: inCallerGroups(caller.session),
     ...(args.status ? { status: oneOf('status', args.status, ['running', 'succeeded', 'failed'] as const) } : {}),
   };
-  return { where, limit, offset, total: await caller.db.syncRun.count({ where }) };
+  return pageRef(where, { limit, offset }, () => caller.db.syncRun.count({ where }));
 }
 
 export function findSyncRun(caller: Pick<Caller, 'db' | 'session'>, id: string) {
