@@ -8,7 +8,7 @@ import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
 import { recordStatements } from './helpers/statements';
 
 /**
- * Rollups (call_daily, lead_daily, sale_daily, dealer_activity) are kept by triggers in every
+ * Rollups (call_daily, lead_daily, lead_deal_daily, sale_daily, dealer_activity) are kept by triggers in every
  * writer's transaction: after direct inserts, feed syncs (new and changed rows), enrichment,
  * re-mapping, deal linking, edits and deletes they equal the aggregates of the rows themselves, and
  * the stats that read them (whole days from the rollup, partial days from the rows) equal the same
@@ -136,6 +136,25 @@ describe('rollups kept by every writer', () => {
        GROUP BY GROUPING SETS ((dealer_group_id, dealer_id, day, stage, kind), (dealer_group_id, day, stage, kind)) ORDER BY 1, 2, 3, 4, 5`,
     );
     expect(stageRollup).toEqual(stageRows);
+    // Each deal once per source of the leads linked to it, at that source's first such lead (by time, then id).
+    const firstTouches = `SELECT DISTINCT ON (l.sale_id, coalesce(l.source_id, '${NIL}')) l.sale_id, coalesce(l.source_id, '${NIL}') AS source_id,
+         l.dealer_group_id, l.id AS lead_id, l.dealer_id, l.received_at, (d.front_gross + d.back_gross)::text AS gross
+       FROM leads l JOIN sales d ON d.id = l.sale_id ORDER BY 1, 2, l.received_at, l.id`;
+    const pairs = await query(
+      `SELECT sale_id, source_id, dealer_group_id, lead_id, dealer_id, received_at, gross::text FROM lead_source_deals ORDER BY 1, 2`,
+    );
+    expect(pairs).toEqual(await query(firstTouches));
+    const dealRollup = await query(
+      `SELECT dealer_group_id, dealer_id, day::text, source_id, deals, gross::text FROM lead_deal_daily
+       WHERE deals <> 0 OR gross <> 0 ORDER BY 1, 2, 3, 4`,
+    );
+    const dealRows = await query(
+      `SELECT dealer_group_id, coalesce(dealer_id, '${NIL}') AS dealer_id, day, source_id, count(*)::int AS deals,
+         sum(gross::numeric)::numeric(16,2)::text AS gross
+       FROM (SELECT *, (received_at AT TIME ZONE 'UTC')::date::text AS day FROM (${firstTouches}) f) t
+       GROUP BY GROUPING SETS ((dealer_group_id, dealer_id, day, source_id), (dealer_group_id, day, source_id)) ORDER BY 1, 2, 3, 4`,
+    );
+    expect(dealRollup).toEqual(dealRows);
     const conflictTotals = await query(
       `SELECT dealer_group_id, dealer_id, conflicts FROM vehicle_conflict_totals WHERE conflicts <> 0 ORDER BY 1, 2`,
     );
@@ -302,6 +321,32 @@ describe('rollups kept by every writer', () => {
        WHERE l.id = pick.id AND s.n = pick.n`,
       [group.groupId],
     );
+    // Several leads, of one source and of others, on one deal; a deal's gross changed; linked leads
+    // moved to another source, and earlier or later than the first lead of their deal and source.
+    await query(
+      `UPDATE leads SET sale_id = (SELECT id FROM sales WHERE dealer_group_id = $1 ORDER BY id LIMIT 1)
+       WHERE id IN (SELECT id FROM leads WHERE dealer_group_id = $1 AND sale_id IS NULL ORDER BY id LIMIT 8)`,
+      [group.groupId],
+    );
+    await query(
+      `UPDATE sales SET front_gross = front_gross + 500.25, back_gross = back_gross - 1
+       WHERE id IN (SELECT sale_id FROM leads WHERE dealer_group_id = $1 AND sale_id IS NOT NULL ORDER BY id LIMIT 6)`,
+      [group.groupId],
+    );
+    await query(
+      `UPDATE leads SET source_id = NULL WHERE id IN (SELECT id FROM leads WHERE dealer_group_id = $1 AND sale_id IS NOT NULL ORDER BY id LIMIT 3)`,
+      [group.groupId],
+    );
+    await query(
+      `UPDATE leads SET received_at = received_at - interval '4 days 5 hours'
+       WHERE id IN (SELECT id FROM leads WHERE dealer_group_id = $1 AND sale_id IS NOT NULL ORDER BY id DESC LIMIT 4)`,
+      [group.groupId],
+    );
+    await query(
+      `UPDATE leads SET received_at = received_at + interval '2 days', dealer_id = $2
+       WHERE id IN (SELECT id FROM leads WHERE dealer_group_id = $1 AND sale_id IS NOT NULL ORDER BY external_id LIMIT 4)`,
+      [group.groupId, group.dealerIds[1]],
+    );
     await query(
       `UPDATE leads SET received_at = received_at + interval '1 day 2 hours', status = 'sold'
        WHERE id IN (SELECT id FROM leads WHERE dealer_group_id = $1 AND sale_id IS NULL ORDER BY external_id LIMIT 10)`,
@@ -429,8 +474,11 @@ describe('rollups kept by every writer', () => {
           const bySource = await query<Row>(
             `WITH counted AS (SELECT l.source_id, count(*)::int AS leads, count(*) FILTER (WHERE l.sale_id IS NOT NULL OR l.status = 'sold')::int AS sold
                FROM leads l WHERE ${where} GROUP BY 1),
-             converted AS (SELECT l.source_id, count(DISTINCT l.sale_id)::int AS sales, sum(d.front_gross + d.back_gross)::numeric(14,2)::text AS gross
-               FROM leads l JOIN sales d ON d.id = l.sale_id WHERE ${where} GROUP BY 1)
+             -- A deal counts once for each source of the leads linked to it, where that source's first such lead counts.
+             converted AS (SELECT l.source_id, count(*)::int AS sales, sum(d.front_gross + d.back_gross)::numeric(14,2)::text AS gross
+               FROM (SELECT DISTINCT ON (l.sale_id, l.source_id) l.* FROM leads l WHERE l.sale_id IS NOT NULL
+                 ORDER BY l.sale_id, l.source_id, l.received_at, l.id) l
+               JOIN sales d ON d.id = l.sale_id WHERE ${where} GROUP BY 1)
              SELECT c.source_id, c.leads, c.sold, coalesce(v.sales, 0) AS sales, coalesce(v.gross, '0.00') AS gross
              FROM counted c LEFT JOIN converted v ON v.source_id IS NOT DISTINCT FROM c.source_id ORDER BY 1 NULLS FIRST`,
             values,
@@ -561,7 +609,7 @@ describe('rollups kept by every writer', () => {
     expect(counted).toContain('count(*)');
   });
 
-  it('reads whole days from lead_daily and only the partial days from the leads', async () => {
+  it('reads whole days from lead_daily and lead_deal_daily and only the partial days from the leads', async () => {
     const statements = await recordStatements(app.database.pool, async () => {
       const stats = await app.client.get(
         `/leads/stats/by-source?from=2026-03-02T12:00:00Z&to=2026-03-06T05:00:00Z&dealer_id=${group.dealerIds[1]}`,
@@ -573,9 +621,10 @@ describe('rollups kept by every writer', () => {
     const stats = statements.find((text) => text.includes('/* leadsBySource */'));
     expect(stats, statements.join('\n')).toBeDefined();
     expect(stats!.match(/FROM lead_daily r/g)).toHaveLength(1);
-    // Leads for the afternoon of the 2nd and the morning of the 6th; the leads that became deals are read
-    // apart (a deal's gross changes without its leads), from the index of linked leads.
+    expect(stats!.match(/FROM lead_deal_daily r/g)).toHaveLength(1);
+    // Leads, and the deals their sources first brought, for the afternoon of the 2nd and the morning of the 6th.
     expect(stats!.match(/FROM leads l WHERE/g)).toHaveLength(2);
+    expect(stats!.match(/FROM lead_source_deals t/g)).toHaveLength(2);
     const filtered = await recordStatements(app.database.pool, async () => {
       expect((await app.client.get('/leads/stats/by-source?status=lost&from=2026-03-02T12:00:00Z', admin)).status).toBe(
         200,
@@ -583,6 +632,7 @@ describe('rollups kept by every writer', () => {
     });
     // A filter lead_daily does not carry reads the leads for the whole range.
     expect(filtered.find((text) => text.includes('/* leadsBySource */'))).not.toContain('lead_daily');
+    expect(filtered.find((text) => text.includes('/* leadsBySource */'))).not.toContain('lead_deal_daily');
     // By status and by type: whole days from lead_stage_daily, statuses and types included.
     const stages = await recordStatements(app.database.pool, async () => {
       for (const path of ['/leads/stats/by-status', '/leads/stats/by-type'])

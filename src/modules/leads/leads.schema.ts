@@ -136,10 +136,13 @@ const SourceRow = builder.objectRef<Awaited<ReturnType<typeof leadsBySource>>[nu
     leads: t.exposeInt('leads'),
     sold: t.exposeInt('sold', { description: SOLD }),
     conversion_rate: t.exposeFloat('conversion_rate', { nullable: true, description: 'Sold ÷ leads.' }),
-    sales: t.exposeInt('sales', { description: 'Deals the leads became.' }),
+    sales: t.exposeInt('sales', {
+      description:
+        "Deals the leads became: each deal once for each source of the leads linked to it, in the period of that source's first such lead (so periods add up).",
+    }),
     gross: t.field({
       type: 'Money',
-      description: 'Front plus back gross of those deals.',
+      description: 'Front plus back gross of those deals, each deal once.',
       resolve: (row) => row.gross,
     }),
     cost_per_month: t.field({ type: 'Money', nullable: true, resolve: (row) => row.cost_per_month }),

@@ -9,6 +9,7 @@ import {
   type ItemsSelection,
 } from '../../pagination';
 import { measureRows, NO_SOURCE, rollupTotal, type MeasureRowsPlan } from '../../rollups';
+import { rangeSql } from '../../sql-filters';
 import { sourceFilterSql } from '../sources/source-filter';
 import { findInTenant } from '../../tenancy';
 import { inCausedTransaction } from '../../db/bulk';
@@ -166,9 +167,28 @@ function leadRollupPlan(caller: Caller, filters: LeadFilters): MeasureRowsPlan {
   };
 }
 
-/** Per canonical source: leads, conversions, and the sales (and gross) they became. */
+/**
+ * The deals each source's leads became, with their gross: a deal counts once for each canonical source
+ * of the leads linked to it, on the day that source's first such lead came in (lead_source_deals, kept
+ * by triggers on leads and deals). Whole UTC days from lead_deal_daily, the partial days at either end
+ * and filters it does not carry from the pairs themselves, through the lead that first brought each.
+ */
+function leadDealRows(caller: Caller, filters: LeadFilters): Prisma.Sql {
+  return measureRows(caller.session, 'leads', filters, {
+    ...leadRollupPlan(caller, filters),
+    rollup: (conditions) => Prisma.sql`SELECT NULLIF(r.source_id, ${NO_SOURCE}::uuid) AS source_id, r.deals, r.gross
+      FROM lead_deal_daily r WHERE ${conditions}`,
+    raw: (range) => {
+      const period = { ...filters, ...range };
+      return Prisma.sql`SELECT NULLIF(t.source_id, ${NO_SOURCE}::uuid) AS source_id, 1 AS deals, t.gross
+        FROM lead_source_deals t JOIN leads l ON l.id = t.lead_id AND l.dealer_group_id = t.dealer_group_id
+        WHERE ${Prisma.join([...rangeSql('t.received_at', period.from, period.to), leadFilterSql(caller.session, period)], ' AND ')}`;
+    },
+  });
+}
+
+/** Per canonical source: leads, conversions, and the deals (and gross) they became. */
 export async function leadsBySource(caller: Caller, filters: LeadFilters) {
-  const where = leadFilterSql(caller.session, filters);
   const rows = await caller.db.$queryRaw<
     Array<{
       source_id: string | null;
@@ -184,11 +204,9 @@ export async function leadsBySource(caller: Caller, filters: LeadFilters) {
     WITH counted AS MATERIALIZED (
       SELECT m.source_id, sum(m.leads)::int AS leads, sum(m.sold)::int AS sold
       FROM (${leadMeasureRows(caller, filters)}) m GROUP BY m.source_id HAVING sum(m.leads) > 0),
-    -- Only the leads linked to a deal meet the deals: a join of the few (leads_converted_idx), not of every
-    -- lead. Each computed once, whatever the planner guesses of the rollup's rows.
     converted AS MATERIALIZED (
-      SELECT l.source_id, count(DISTINCT l.sale_id)::int AS sales, sum(d.front_gross + d.back_gross) AS gross
-      FROM leads l JOIN sales d ON d.id = l.sale_id WHERE ${where} AND l.sale_id IS NOT NULL GROUP BY l.source_id)
+      SELECT m.source_id, sum(m.deals)::int AS sales, sum(m.gross) AS gross
+      FROM (${leadDealRows(caller, filters)}) m GROUP BY m.source_id)
     SELECT c.source_id, s.name::text AS source_name, s.category::text AS category, s.cost_per_month::text AS cost_per_month,
       c.leads, c.sold, COALESCE(v.sales, 0) AS sales, COALESCE(v.gross, 0)::numeric(14,2)::text AS gross
     FROM counted c LEFT JOIN converted v ON v.source_id IS NOT DISTINCT FROM c.source_id LEFT JOIN sources s ON s.id = c.source_id
