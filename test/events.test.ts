@@ -135,6 +135,8 @@ describe('events and the change feed', () => {
       lead.subject_id,
     ]);
     await app.database.pool.query(`UPDATE leads SET updated_at = now() WHERE id = $1`, [lead.subject_id]);
+    // A row written back exactly as it was is no change either.
+    await app.database.pool.query(`UPDATE leads SET status = status WHERE id = $1`, [lead.subject_id]);
     // Through the API, the event names the request.
     const patched = await app.client.request('PATCH', `/api/v1/leads/${lead.subject_id}`, {
       token: admin,
