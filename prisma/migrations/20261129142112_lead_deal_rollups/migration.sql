@@ -110,6 +110,9 @@ CREATE TRIGGER "lead_source_deals_daily_update" AFTER UPDATE ON "lead_source_dea
 CREATE TRIGGER "lead_source_deals_daily_delete" AFTER DELETE ON "lead_source_deals" REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION "lead_deal_daily_apply"();
 
+-- The deals per source read these rollups now, not the linked leads through their own index.
+DROP INDEX "leads_converted_idx";
+
 -- Backfill from the leads already linked (the triggers above fill lead_deal_daily).
 INSERT INTO "lead_source_deals" (sale_id, source_id, dealer_group_id, lead_id, dealer_id, received_at, gross)
 SELECT DISTINCT ON (l.sale_id, coalesce(l.source_id, '00000000-0000-0000-0000-000000000000'))
