@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app';
 import { connect, deliver, syncNow } from './helpers/feeds';
 import { seedActivity, seedGroup, type SeededGroup } from './helpers/seed';
@@ -673,5 +673,58 @@ describe('rollups kept by every writer', () => {
     });
     // A filter call_daily does not carry reads the calls for the whole range.
     expect(filtered.find((text) => text.includes('/* callStats */'))).not.toContain('call_daily');
+  });
+});
+
+const external = inject('externalDatabase');
+if (!external) console.log('skipped: concurrent links to one deal need a PostgreSQL server (DATABASE_URL; CI sets it)');
+
+describe.skipIf(!external)('lead deals under concurrent writers', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ SYNC_SCHEDULER: 'false' });
+  });
+  afterAll(() => app?.stop());
+
+  it('two transactions linking leads of one source to one deal both commit, and the deal counts at the first lead', async () => {
+    const group = await seedGroup(app.database.prisma, { dealers: 1 });
+    const seeded = await seedActivity(app.database.prisma, group, {
+      leads: [
+        { dealer: 0, receivedAt: new Date(START + DAY), rawSource: null },
+        { dealer: 0, receivedAt: new Date(START + 3 * DAY), rawSource: null },
+      ],
+      sales: [{ dealer: 0, soldAt: new Date(START + 5 * DAY), frontGross: '1000.00', backGross: '250.50' }],
+    });
+    const [early, late] = seeded.leads;
+    const [deal] = seeded.sales;
+    const first = await app.database.pool.connect();
+    const second = await app.database.pool.connect();
+    try {
+      await first.query('BEGIN');
+      await first.query('UPDATE leads SET sale_id = $1 WHERE id = $2', [deal, late]);
+      await second.query('BEGIN');
+      // Waits for the first transaction, then reads what it committed.
+      const linking = second.query('UPDATE leads SET sale_id = $1 WHERE id = $2', [deal, early]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await first.query('COMMIT');
+      await linking;
+      await second.query('COMMIT');
+    } finally {
+      await first.query('ROLLBACK').catch(() => {});
+      await second.query('ROLLBACK').catch(() => {});
+      first.release();
+      second.release();
+    }
+    const pairs = await app.database.pool.query(
+      'SELECT lead_id, received_at, gross::text FROM lead_source_deals WHERE sale_id = $1',
+      [deal],
+    );
+    expect(pairs.rows).toEqual([{ lead_id: early, received_at: new Date(START + DAY), gross: '1250.50' }]);
+    const daily = await app.database.pool.query(
+      `SELECT day::text, deals, gross::text FROM lead_deal_daily WHERE dealer_group_id = $1 AND dealer_id = $2 AND deals <> 0`,
+      [group.groupId, NIL],
+    );
+    expect(daily.rows).toEqual([{ day: new Date(START + DAY).toISOString().slice(0, 10), deals: 1, gross: '1250.50' }]);
   });
 });

@@ -52,6 +52,10 @@ BEGIN
   IF deals IS NULL THEN
     RETURN NULL;
   END IF;
+  -- One writer at a time per deal, in one order: two transactions linking leads to one deal would
+  -- each compute its pairs without the other's leads. The statements below start after the lock, so
+  -- they read what a writer that held it committed.
+  PERFORM pg_advisory_xact_lock(x.k) FROM (SELECT DISTINCT hashtext('lead_source_deals:' || d::text) AS k FROM unnest(deals) AS u(d) ORDER BY 1) x;
   DELETE FROM lead_source_deals t USING unnest(deals, sources) AS p(sale_id, source_id)
   WHERE t.sale_id = p.sale_id AND t.source_id = p.source_id;
   INSERT INTO lead_source_deals (sale_id, source_id, dealer_group_id, lead_id, dealer_id, received_at, gross)
@@ -76,6 +80,9 @@ CREATE TRIGGER "leads_source_deals_delete" AFTER DELETE ON "leads" REFERENCING O
 -- update above removes its pairs.)
 CREATE FUNCTION "lead_source_deals_gross"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM pg_advisory_xact_lock(x.k)
+  FROM (SELECT DISTINCT hashtext('lead_source_deals:' || n.id::text) AS k FROM new_rows n JOIN old_rows o ON o.id = n.id
+    WHERE (o.front_gross, o.back_gross) IS DISTINCT FROM (n.front_gross, n.back_gross) ORDER BY 1) x;
   UPDATE lead_source_deals t SET gross = n.front_gross + n.back_gross
   FROM new_rows n JOIN old_rows o ON o.id = n.id
   WHERE t.sale_id = n.id AND (o.front_gross, o.back_gross) IS DISTINCT FROM (n.front_gross, n.back_gross);
