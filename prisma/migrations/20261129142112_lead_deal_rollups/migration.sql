@@ -37,25 +37,27 @@ CREATE INDEX "lead_source_deals_period_idx" ON "lead_source_deals"("dealer_group
 CREATE FUNCTION "lead_source_deals_apply"() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
 DECLARE
   touched text := CASE TG_OP
-    WHEN 'INSERT' THEN 'SELECT n.sale_id, n.source_id FROM new_rows n WHERE n.sale_id IS NOT NULL'
-    WHEN 'DELETE' THEN 'SELECT o.sale_id, o.source_id FROM old_rows o WHERE o.sale_id IS NOT NULL'
-    ELSE 'SELECT x.sale_id, x.source_id FROM old_rows o JOIN new_rows n ON n.id = o.id,
+    WHEN 'INSERT' THEN 'SELECT n.sale_id, n.source_id, n.dealer_group_id FROM new_rows n WHERE n.sale_id IS NOT NULL'
+    WHEN 'DELETE' THEN 'SELECT o.sale_id, o.source_id, o.dealer_group_id FROM old_rows o WHERE o.sale_id IS NOT NULL'
+    ELSE 'SELECT x.sale_id, x.source_id, n.dealer_group_id FROM old_rows o JOIN new_rows n ON n.id = o.id,
         LATERAL (VALUES (o.sale_id, o.source_id), (n.sale_id, n.source_id)) x(sale_id, source_id)
       WHERE x.sale_id IS NOT NULL
         AND (o.sale_id, o.source_id, o.received_at, o.dealer_id) IS DISTINCT FROM (n.sale_id, n.source_id, n.received_at, n.dealer_id)' END;
   deals uuid[];
   sources uuid[];
+  groups uuid[];
 BEGIN
-  EXECUTE format('SELECT array_agg(p.sale_id), array_agg(p.source_id) FROM (SELECT DISTINCT t.sale_id,
-      coalesce(t.source_id, ''00000000-0000-0000-0000-000000000000'') AS source_id FROM (%s) t) p', touched)
-    INTO deals, sources;
+  EXECUTE format('SELECT array_agg(p.sale_id), array_agg(p.source_id), array_agg(DISTINCT p.dealer_group_id) FROM (SELECT DISTINCT t.sale_id,
+      coalesce(t.source_id, ''00000000-0000-0000-0000-000000000000'') AS source_id, t.dealer_group_id FROM (%s) t) p', touched)
+    INTO deals, sources, groups;
   IF deals IS NULL THEN
     RETURN NULL;
   END IF;
-  -- One writer at a time per deal, in one order: two transactions linking leads to one deal would
-  -- each compute its pairs without the other's leads. The statements below start after the lock, so
-  -- they read what a writer that held it committed.
-  PERFORM pg_advisory_xact_lock(x.k) FROM (SELECT DISTINCT hashtext('lead_source_deals:' || d::text) AS k FROM unnest(deals) AS u(d) ORDER BY 1) x;
+  -- One writer at a time per dealer group, in one order: two transactions linking leads to one deal
+  -- would each compute its pairs without the other's leads. The statements below start after the
+  -- lock, so they read what a writer that held it committed. A lock per group, not per deal: linking
+  -- a group's leads is one statement over thousands of deals, more locks than a transaction may hold.
+  PERFORM pg_advisory_xact_lock(x.k) FROM (SELECT DISTINCT hashtext('lead_source_deals:' || g::text) AS k FROM unnest(groups) AS u(g) ORDER BY 1) x;
   DELETE FROM lead_source_deals t USING unnest(deals, sources) AS p(sale_id, source_id)
   WHERE t.sale_id = p.sale_id AND t.source_id = p.source_id;
   INSERT INTO lead_source_deals (sale_id, source_id, dealer_group_id, lead_id, dealer_id, received_at, gross)
@@ -81,7 +83,7 @@ CREATE TRIGGER "leads_source_deals_delete" AFTER DELETE ON "leads" REFERENCING O
 CREATE FUNCTION "lead_source_deals_gross"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock(x.k)
-  FROM (SELECT DISTINCT hashtext('lead_source_deals:' || n.id::text) AS k FROM new_rows n JOIN old_rows o ON o.id = n.id
+  FROM (SELECT DISTINCT hashtext('lead_source_deals:' || n.dealer_group_id::text) AS k FROM new_rows n JOIN old_rows o ON o.id = n.id
     WHERE (o.front_gross, o.back_gross) IS DISTINCT FROM (n.front_gross, n.back_gross) ORDER BY 1) x;
   UPDATE lead_source_deals t SET gross = n.front_gross + n.back_gross
   FROM new_rows n JOIN old_rows o ON o.id = n.id
