@@ -677,7 +677,8 @@ describe('rollups kept by every writer', () => {
 });
 
 const external = inject('externalDatabase');
-if (!external) console.log('skipped: concurrent and bulk links to deals need a PostgreSQL server (DATABASE_URL; CI sets it)');
+if (!external)
+  console.log('skipped: concurrent and bulk links to deals need a PostgreSQL server (DATABASE_URL; CI sets it)');
 
 describe.skipIf(!external)('lead deals under concurrent writers', () => {
   let app: TestApp;
