@@ -684,7 +684,8 @@ describe.skipIf(!external)('lead deals under concurrent writers', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await startTestApp({ SYNC_SCHEDULER: 'false' });
+    // Linking 25,000 leads in one statement takes longer than a request's statement may on a busy machine.
+    app = await startTestApp({ SYNC_SCHEDULER: 'false', STATEMENT_TIMEOUT_MS: '600000' });
   });
   afterAll(() => app?.stop());
 
