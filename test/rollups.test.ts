@@ -677,8 +677,7 @@ describe('rollups kept by every writer', () => {
 });
 
 const external = inject('externalDatabase');
-if (!external)
-  console.log('skipped: concurrent links to one deal need a PostgreSQL server (DATABASE_URL; CI sets it)');
+if (!external) console.log('skipped: concurrent links to one deal need a PostgreSQL server (DATABASE_URL; CI sets it)');
 
 describe.skipIf(!external)('lead deals under concurrent writers', () => {
   let app: TestApp;
